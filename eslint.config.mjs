@@ -1,0 +1,20 @@
+import tseslint from 'typescript-eslint';
+import { layersPlugin } from './scripts/eslint-layers.mjs';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'bench/results/**', 'coverage/**'] },
+  {
+    files: ['**/*.{ts,tsx,mts}'],
+    extends: [tseslint.configs.recommended],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/boundaries': 'error' },
+  },
+);

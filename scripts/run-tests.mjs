@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// `npm test` after bootstrap: lint (incl. layer rules) -> type-check -> electron-vite build -> vitest.
+// vitest runs last so the run ends with its summary. On Linux it runs inside a throwaway keyring.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const extra = process.argv.slice(2);
+
+function step(title, cmd, args) {
+  process.stdout.write(`\n=== ${title} ===\n`);
+  const started = Date.now();
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+  if (res.status !== 0) {
+    process.stdout.write(`\n${title} failed (exit ${res.status ?? res.signal})\n`);
+    process.exit(res.status ?? 1);
+  }
+  process.stdout.write(`(${title}: ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
+
+if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
+  step('lint (eslint + layer rules)', bin('eslint'), ['.']);
+  step('type-check (main, preload, shared, tests)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+  step('type-check (renderer)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
+  step('build (electron-vite: main, preload, renderer)', bin('electron-vite'), ['build']);
+}
+const vitest = [bin('vitest'), 'run', ...extra];
+if (process.platform === 'linux') step('tests (vitest, in a throwaway keyring)', path.join(root, 'scripts', 'with-keyring.sh'), vitest);
+else step('tests (vitest)', vitest[0], vitest.slice(1));

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm start` after bootstrap: the Electron window where Electron can run, else the headless server.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+
+function electronBinary() {
+  try {
+    const p = createRequire(import.meta.url)('electron');
+    if (typeof p === 'string' && fs.existsSync(p)) return { path: p };
+    return { reason: 'the Electron binary is not installed (it could not be downloaded)' };
+  } catch (err) {
+    return { reason: `electron is not installed (${err.message.split('\n')[0]})` };
+  }
+}
+
+function whyNotElectron() {
+  if (process.env.AGENT_STUDIO_HEADLESS === '1') return 'AGENT_STUDIO_HEADLESS=1';
+  const bin = electronBinary();
+  if (!bin.path) return bin.reason;
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY/WAYLAND_DISPLAY unset)';
+  return null;
+}
+
+function run(cmd, cmdArgs) {
+  const child = spawn(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+}
+
+const reason = whyNotElectron();
+if (reason === null) {
+  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  run(electronBinary().path, ['.', ...args]);
+} else {
+  process.stderr.write(`Electron cannot run here: ${reason}. Starting the headless API server instead.\n`);
+  run(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'main', 'headless.ts'), ...args]);
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+const loopbackHost = z
+  .string()
+  .refine((h) => ['127.0.0.1', 'localhost', '::1'].includes(h), 'server.host must be a loopback address (127.0.0.1, localhost or ::1)');
+
+export const ConfigSchema = z.object({
+  dataDir: z.string().min(1),
+  server: z
+    .object({
+      host: loopbackHost.default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(4780),
+      /** JSON body limit for ordinary routes. */
+      bodyLimitBytes: z.number().int().positive().default(1024 * 1024),
+      rateLimit: z
+        .object({
+          /** Sustained requests per second for one API key, and the bucket size (burst). */
+          perKeyPerSecond: z.number().positive().default(100),
+          perKeyBurst: z.number().int().positive().default(200),
+          /** Requests without a valid key share a much smaller bucket (slows key guessing). */
+          unauthenticatedPerMinute: z.number().positive().default(60),
+        })
+        .default({ perKeyPerSecond: 100, perKeyBurst: 200, unauthenticatedPerMinute: 60 }),
+    })
+    .prefault({}),
+  log: z
+    .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+    .prefault({}),
+  secrets: z
+    .object({
+      /** `keychain` (OS keychain via keytar) or `file` (AES-256-GCM file, needs a master key in the environment). */
+      backend: z.enum(['keychain', 'file']).default('keychain'),
+      masterKeyEnv: z.string().default('AGENT_STUDIO_MASTER_KEY'),
+      /** Service name in the OS keychain. */
+      service: z.string().default('agent-studio'),
+    })
+    .prefault({}),
+  browser: z
+    .object({
+      executablePath: z.string().optional(),
+      headless: z.boolean().default(true),
+      maxContexts: z.number().int().min(1).max(32).default(4),
+      /** ws:// (Playwright server) or http(s):// (CDP) endpoint of a remote browser instead of launching one. */
+      connectEndpoint: z.string().optional(),
+    })
+    .prefault({}),
+  login: z
+    .object({
+      timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
+      /** A cached session older than this is never returned, even if its cookies live longer. */
+      cacheMaxAgeSec: z.number().int().min(0).default(24 * 3600),
+    })
+    .prefault({}),
+  storage: z
+    .object({
+      backend: z.enum(['local', 's3']).default('local'),
+      /** Lifetime of presigned upload and download URLs. */
+      urlTtlSec: z.number().int().min(10).max(7 * 24 * 3600).default(900),
+      /** Downloading media given as http(s) URLs (generate): total time limit and redirects followed. */
+      download: z
+        .object({
+          timeoutMs: z.number().int().min(50).max(600_000).default(30_000),
+          maxRedirects: z.number().int().min(0).max(10).default(3),
+        })
+        .prefault({}),
+      s3: z
+        .object({
+          bucket: z.string(),
+          region: z.string().default('us-east-1'),
+          endpoint: z.string().optional(),
+          forcePathStyle: z.boolean().default(false),
+          /** Keychain account names holding the access key id and secret (never in the config file). */
+          accessKeyIdSecret: z.string().default('s3.accessKeyId'),
+          secretAccessKeySecret: z.string().default('s3.secretAccessKey'),
+        })
+        .optional(),
+    })
+    .prefault({}),
+});
+
+export type AppConfig = z.infer<typeof ConfigSchema>;
+/** What a user may write in config.json or pass programmatically (everything optional but dataDir). */
+export type AppConfigInput = z.input<typeof ConfigSchema>;

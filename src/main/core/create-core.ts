@@ -1,0 +1,132 @@
+import crypto from 'node:crypto';
+import type { AppConfig } from './config/config.schema.js';
+import { openDatabase, type Db } from './db/database.js';
+import { createLogger, type AppLogger, type Logger } from './logger.js';
+import { createSecretStore } from './secrets/create-secret-store.js';
+import { NamespacedSecretStore } from './secrets/namespaced-store.js';
+import type { SecretStore } from './secrets/secret-store.js';
+import { ApiKeysService } from './tenancy/api-keys.service.js';
+import { CreditsService } from './tenancy/credits.service.js';
+import { OrgsService } from './tenancy/orgs.service.js';
+import { createLoginFeature, type LoginFeature } from './login/login.feature.js';
+import { createVideoFeature, type VideoFeature } from './video/video.feature.js';
+
+/** The services every feature builds on. */
+export interface BaseCore {
+  config: AppConfig;
+  log: Logger;
+  logger: AppLogger;
+  db: Db;
+  /** Secrets of this installation (accounts are namespaced by the install id). */
+  secrets: SecretStore;
+  installId: string;
+  orgs: OrgsService;
+  keys: ApiKeysService;
+  credits: CreditsService;
+  /** Registers a resource to dispose (in reverse order of registration) when the core is disposed. */
+  onDispose(fn: () => unknown | Promise<unknown>): void;
+  dispose(): Promise<void>;
+}
+
+/** Everything: the base services plus the two feature services. */
+export interface Core extends BaseCore {
+  login: LoginFeature;
+  video: VideoFeature;
+}
+
+export interface CoreOverrides {
+  /** Replace the secret store (tests of the file backend, or the Electron shell's choice). */
+  secrets?: SecretStore;
+}
+
+function installIdOf(db: Db): string {
+  const row = db.prepare("SELECT value FROM settings WHERE key = 'install_id'").get() as { value: string } | undefined;
+  if (row) return row.value;
+  const id = crypto.randomUUID();
+  db.prepare("INSERT INTO settings (key, value) VALUES ('install_id', ?)").run(id);
+  return id;
+}
+
+/** The composition root: builds every service from the config and disposes them in reverse order. */
+export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Core {
+  const disposers: (() => unknown | Promise<unknown>)[] = [];
+  const logger = createLogger(config.dataDir, config.log.level);
+  disposers.push(() => logger.dispose());
+  let db: Db;
+  try {
+    db = openDatabase(config.dataDir);
+  } catch (err) {
+    logger.dispose();
+    throw err;
+  }
+  disposers.push(() => db.close());
+  const installId = installIdOf(db);
+  const secrets = new NamespacedSecretStore(overrides.secrets ?? createSecretStore(config), installId);
+
+  let disposed: Promise<void> | null = null;
+  const base: BaseCore = {
+    config,
+    log: logger.log,
+    logger,
+    db,
+    secrets,
+    installId,
+    orgs: new OrgsService({ db }),
+    keys: new ApiKeysService({ db }),
+    credits: new CreditsService({ db }),
+    onDispose: (fn) => void disposers.push(fn),
+    dispose() {
+      disposed ??= (async () => {
+        for (const fn of disposers.reverse()) {
+          try {
+            await fn();
+          } catch (err) {
+            logger.log.warn({ err: (err as Error).message }, 'dispose step failed');
+          }
+        }
+      })();
+      return disposed;
+    },
+  };
+  try {
+    const login = createLoginFeature(base);
+    const video = createVideoFeature(base);
+    return Object.assign(base, { login, video });
+  } catch (err) {
+    void base.dispose();
+    throw err;
+  }
+}
+
+export const DEFAULT_ORG = 'default';
+export const STARTER_CREDITS = 1000;
+
+export interface FirstRunResult {
+  created: boolean;
+  orgId?: string;
+  keyId?: string;
+  /** The plaintext key, only on the first run, to print once. */
+  key?: string;
+  /** Why the key could not be saved to the secret store (it still works; it is just not kept). */
+  secretStoreError?: string;
+}
+
+/**
+ * First start with an empty data dir: a default org with starter credits and one full-scope key.
+ * The key's plaintext goes to the secret store (so the desktop app can use it) and is returned once.
+ */
+export async function ensureFirstRun(core: Core): Promise<FirstRunResult> {
+  if (core.orgs.list().length > 0) return { created: false };
+  const org = core.orgs.create(DEFAULT_ORG);
+  const { key, info } = core.keys.create(org.id, { name: 'default' });
+  core.credits.grant(org.id, STARTER_CREDITS, 'starter credits');
+  let secretStoreError: string | undefined;
+  try {
+    await core.secrets.set(`api-key:${info.id}`, key);
+    await core.secrets.set('default-api-key-id', info.id);
+  } catch (err) {
+    secretStoreError = (err as Error).message;
+  }
+  core.log.info({ orgId: org.id, keyId: info.id, savedToSecrets: !secretStoreError }, 'first run: created default org and key');
+  return { created: true, orgId: org.id, keyId: info.id, key, secretStoreError };
+}

@@ -1,0 +1,13 @@
+import { m0001 } from './0001-init.js';
+import { m0002 } from './0002-login-sessions.js';
+import { m0003 } from './0003-uploads.js';
+import { m0004 } from './0004-video.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Numbered migrations, applied in order, each once, each in a transaction. Never edit a shipped one. */
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004];

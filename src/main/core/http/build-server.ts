@@ -1,0 +1,65 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { APP_VERSION } from '../../../shared/version.js';
+import type { Core } from '../create-core.js';
+import { AppError } from '../errors.js';
+import './fastify-types.js';
+import { OpenApiRegistry } from './openapi.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerHostGuard } from './plugins/host-guard.js';
+import { registerSystemRoutes } from './modules/system/system.routes.js';
+
+/** A feature module adds its routes; modules come from the core's feature services. */
+export type RouteModule = (app: FastifyInstance, registry: OpenApiRegistry, core: Core) => void;
+
+export interface BuildServerOptions {
+  /** Feature route modules (login, sessions, video...) added after the system routes. */
+  modules?: RouteModule[];
+  /** Largest upload a raw/multipart route accepts (bytes). */
+  maxUploadBytes?: number;
+}
+
+/** Builds the Fastify app (no listen): host guard, auth + rate limits, error shapes, OpenAPI, routes. */
+export async function buildServer(core: Core, opts: BuildServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    // Requests are logged by the onResponse hook below (route pattern only: URLs can carry signatures).
+    logger: false,
+    bodyLimit: core.config.server.bodyLimitBytes,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  registerHostGuard(app);
+  registerAuth(app, { keys: core.keys, ...core.config.server.rateLimit });
+  registerErrorHandling(app, core.log);
+
+  await app.register(multipart, {
+    limits: { fileSize: opts.maxUploadBytes ?? 200 * 1024 * 1024, files: 16, fields: 200, fieldSize: 1024 * 1024, parts: 256 },
+  });
+  // JSON APIs: plain text is not a body format here (it falls to the 415 below).
+  app.removeContentTypeParser('text/plain');
+  // Routes that stream their own body (uploads) take any content type; elsewhere it is a 415.
+  app.addContentTypeParser('*', (req, _payload, done) => {
+    if (req.routeOptions.config?.rawBody) return done(null, undefined);
+    done(new AppError(415, 'unsupported_media_type', `Unsupported Content-Type "${req.headers['content-type'] ?? ''}"; send application/json.`), undefined);
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    if (req.routeOptions.url === '/healthz') return;
+    core.log.info(
+      { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime), keyId: req.auth?.keyId },
+      'request',
+    );
+  });
+
+  const registry = new OpenApiRegistry();
+  registerSystemRoutes(app, registry, core);
+  for (const mod of opts.modules ?? []) mod(app, registry, core);
+  app.get('/api/openapi.json', { config: { api: 'video', scope: null } }, async (req) =>
+    registry.document({ version: APP_VERSION, serverUrl: `http://${req.headers.host ?? '127.0.0.1'}` }),
+  );
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import type { RouteSpec } from './route.js';
+
+type AnySpec = RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
+
+const LoginErrorBody = z.object({
+  error: z.string().describe('UPPER_CASE code, e.g. AUTHENTICATION_FAILED'),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+const VideoErrorBody = z.object({ error: z.string().describe('lower_case code, e.g. validation_error'), message: z.string() });
+
+/**
+ * JSON Schema of a zod schema. Named schemas (`.meta({ id })`) are hoisted into `components`
+ * (input and output variants can differ, so inputs get an `Input` suffix) and referenced.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Record<string, unknown>): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete out.$schema;
+  const defs = (out.$defs ?? {}) as Record<string, unknown>;
+  delete out.$defs;
+  const suffix = io === 'input' ? 'Input' : '';
+  const rewrite = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.entries(v).map(([k, val]) => [k, k === '$ref' && typeof val === 'string' ? val.replace('#/$defs/', '#/components/schemas/').concat(suffix) : rewrite(val)]),
+      );
+    }
+    return v;
+  };
+  for (const [name, def] of Object.entries(defs)) if (components) components[name + suffix] = rewrite(def);
+  return rewrite(out) as Record<string, unknown>;
+}
+
+/** Collects route specs and renders an OpenAPI 3.1 document from the same zod schemas the routes parse with. */
+export class OpenApiRegistry {
+  private readonly routes: AnySpec[] = [];
+  private cached: Record<string, unknown> | null = null;
+  private components: Record<string, unknown> = {};
+
+  add(spec: AnySpec): void {
+    this.routes.push(spec);
+    this.cached = null;
+  }
+
+  document(info: { version: string; serverUrl?: string }): Record<string, unknown> {
+    if (this.cached) return this.cached;
+    this.components = {};
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const spec of this.routes) {
+      for (const url of [spec.url, ...(spec.aliases ?? [])]) {
+        const path = url.replace(/:(\w+)/g, '{$1}');
+        paths[path] ??= {};
+        paths[path][spec.method.toLowerCase()] = this.operation(spec, url !== spec.url);
+      }
+    }
+    this.cached = {
+      openapi: '3.1.0',
+      info: {
+        title: 'Agent Studio local API',
+        version: info.version,
+        description:
+          'Local implementations of the login service and the video service. Login-service routes answer errors as ' +
+          '{ error: "UPPER_CODE", message, details }; video-service routes as { error: "lower_code", message }. ' +
+          'Every response to an authenticated request carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset; ' +
+          'a 429 also carries Retry-After (seconds).',
+      },
+      servers: [{ url: info.serverUrl ?? 'http://127.0.0.1:4780' }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: pk_ followed by 40 base62 characters' } },
+        schemas: { ...this.components, LoginError: jsonSchema(LoginErrorBody, 'output'), VideoError: jsonSchema(VideoErrorBody, 'output') },
+      },
+      paths,
+    };
+    return this.cached;
+  }
+
+  private operation(spec: AnySpec, isAlias: boolean): Record<string, unknown> {
+    const parameters: unknown[] = [];
+    for (const [where, schema] of [
+      ['path', spec.params],
+      ['query', spec.query],
+    ] as const) {
+      if (!schema) continue;
+      const js = jsonSchema(schema, 'input', this.components) as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, s] of Object.entries(js.properties ?? {})) {
+        parameters.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: s });
+      }
+    }
+    const errorRef = { $ref: spec.api === 'login' ? '#/components/schemas/LoginError' : '#/components/schemas/VideoError' };
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(spec.responses)) {
+      const isError = Number(status) >= 400;
+      const schema = r.schema ? jsonSchema(r.schema, 'output', this.components) : isError ? errorRef : undefined;
+      responses[status] = {
+        description: r.description,
+        ...(schema ? { content: { 'application/json': { schema } } } : {}),
+        ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+      };
+    }
+    if (spec.scope) {
+      responses['401'] ??= { description: 'Missing, invalid, expired or revoked API key', content: { 'application/json': { schema: errorRef } } };
+      responses['403'] ??= { description: `Key lacks the scope ${spec.scope}`, content: { 'application/json': { schema: errorRef } } };
+      responses['429'] ??= { description: 'Rate limit exceeded; see Retry-After', content: { 'application/json': { schema: errorRef } } };
+    }
+    return {
+      summary: spec.summary + (isAlias ? ' (alias)' : ''),
+      ...(spec.description ? { description: spec.description } : {}),
+      tags: spec.tags,
+      operationId: `${spec.method.toLowerCase()}${(isAlias ? spec.aliases?.[0] : spec.url)?.replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+      ...(spec.scope ? { security: [{ bearer: [] }], 'x-required-scope': spec.scope } : { security: [] }),
+      ...(parameters.length ? { parameters } : {}),
+      ...(spec.body
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries((spec.contentTypes ?? ['application/json']).map((ct) => [ct, { schema: jsonSchema(spec.body as z.ZodType, 'input', this.components) }])),
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { hasScope } from '../../../../shared/scopes.js';
+import { AppError, forbidden, unauthorized } from '../../errors.js';
+import type { ApiKeysService } from '../../tenancy/api-keys.service.js';
+import { RateLimiter } from './rate-limiter.js';
+
+export interface AuthOptions {
+  keys: ApiKeysService;
+  perKeyPerSecond: number;
+  perKeyBurst: number;
+  unauthenticatedPerMinute: number;
+}
+
+function setRateHeaders(reply: FastifyReply, limit: number, r: { remaining: number; resetSec: number }) {
+  reply.header('X-RateLimit-Limit', String(limit));
+  reply.header('X-RateLimit-Remaining', String(r.remaining));
+  reply.header('X-RateLimit-Reset', String(r.resetSec));
+}
+
+const tooMany = (retryAfterSec: number) =>
+  new AppError(429, 'rate_limited', `Too many requests. Retry after ${retryAfterSec} s.`, { retry_after_sec: retryAfterSec }, {
+    'Retry-After': String(retryAfterSec),
+  });
+
+/**
+ * Bearer-key authentication, scope check and per-key rate limiting for every route whose config
+ * names a scope. Requests with a bad or missing key draw from one small shared bucket.
+ */
+export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
+  const perKey = new RateLimiter(opts.perKeyPerSecond, opts.perKeyBurst);
+  const anonymous = new RateLimiter(opts.unauthenticatedPerMinute / 60, Math.max(1, Math.ceil(opts.unauthenticatedPerMinute)));
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (req, reply) => {
+    const scope = req.routeOptions.config?.scope;
+    if (!scope) return;
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    const auth = opts.keys.authenticate(match?.[1]);
+    if (!auth) {
+      const r = anonymous.take('anonymous');
+      if (!r.allowed) throw tooMany(r.retryAfterSec);
+      throw unauthorized();
+    }
+    const r = perKey.take(auth.keyId);
+    setRateHeaders(reply, perKey.burst, r);
+    if (!r.allowed) throw tooMany(r.retryAfterSec);
+    if (!hasScope(auth.scopes, scope)) throw forbidden(scope);
+    req.auth = auth;
+  });
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/** Keys whose values never reach the log, at any of the first three levels of nesting. */
+const SENSITIVE = [
+  'authorization',
+  'cookie',
+  'cookies',
+  'set-cookie',
+  'cred',
+  'password',
+  'secret',
+  'secrets',
+  'token',
+  'apiKey',
+  'api_key',
+  'plaintext',
+  'storageState',
+  'localStorage',
+  'otp',
+];
+
+export function redactPaths(): string[] {
+  const out: string[] = [];
+  for (const k of SENSITIVE) {
+    const seg = /^[A-Za-z_$][\w$]*$/.test(k) ? k : `["${k}"]`;
+    const join = (prefix: string) => (seg.startsWith('[') ? `${prefix}${seg}` : `${prefix}.${seg}`);
+    out.push(seg.startsWith('[') ? `${seg}` : seg, join('*'), join('*.*'));
+  }
+  return out;
+}
+
+export interface AppLogger {
+  log: Logger;
+  file: string;
+  /** Flush pending writes (tests read the file after this). */
+  flush(): void;
+  dispose(): void;
+}
+
+/** pino to `<dataDir>/logs/agent-studio.log`, with redaction. `level: 'silent'` writes nothing. */
+export function createLogger(dataDir: string, level: string): AppLogger {
+  const dir = path.join(dataDir, 'logs');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, 'agent-studio.log');
+  const dest = pino.destination({ dest: file, sync: false, mkdir: true });
+  const log = pino(
+    {
+      level,
+      base: { pid: process.pid },
+      redact: { paths: redactPaths(), censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    dest,
+  );
+  let disposed = false;
+  return {
+    log,
+    file,
+    flush() {
+      if (!disposed) dest.flushSync();
+    },
+    dispose() {
+      if (disposed) return;
+      try {
+        dest.flushSync();
+      } catch {
+        // destination not ready yet (nothing written): nothing to flush
+      }
+      disposed = true;
+      dest.end();
+    },
+  };
+}

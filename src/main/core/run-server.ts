@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from './http/build-server.js';
+import { ROUTE_MODULES } from './http/modules/index.js';
+import type { Core } from './create-core.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish, then disposes the core. */
+  close(): Promise<void>;
+}
+
+export async function startServer(core: Core, opts: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const app = await buildServer(core, { modules: ROUTE_MODULES });
+  const host = opts.host ?? core.config.server.host;
+  await app.listen({ host, port: opts.port ?? core.config.server.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? core.config.server.port);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    url,
+    port,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await core.dispose();
+      })();
+      return closing;
+    },
+  };
+}

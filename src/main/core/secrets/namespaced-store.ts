@@ -1,0 +1,27 @@
+import type { SecretStore } from './secret-store.js';
+
+/** Prefixes every account with this installation's id, so two data dirs never share a secret. */
+export class NamespacedSecretStore implements SecretStore {
+  constructor(
+    private readonly inner: SecretStore,
+    private readonly namespace: string,
+  ) {}
+  get backend() {
+    return this.inner.backend;
+  }
+  private account(name: string) {
+    return `${this.namespace}:${name}`;
+  }
+  get(name: string) {
+    return this.inner.get(this.account(name));
+  }
+  set(name: string, value: string) {
+    return this.inner.set(this.account(name), value);
+  }
+  delete(name: string) {
+    return this.inner.delete(this.account(name));
+  }
+  check() {
+    return this.inner.check();
+  }
+}

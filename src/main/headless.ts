@@ -1,0 +1,86 @@
+// Headless entry: the local API server without Electron. `npm run -s serve -- [--port P] [--data-dir DIR] [--host H]`
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './core/config/load-config.js';
+import { createCore, ensureFirstRun, STARTER_CREDITS } from './core/create-core.js';
+import { startServer } from './core/run-server.js';
+
+const USAGE = 'usage: npm run -s serve -- [--port P] [--data-dir DIR] [--host 127.0.0.1]';
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }).values;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const port = args.port === undefined ? undefined : Number(args.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    process.stderr.write(`--port must be a whole number from 0 to 65535\n${USAGE}\n`);
+    return 2;
+  }
+  let config;
+  try {
+    config = loadConfig({ port, host: args.host, dataDir: args['data-dir'] });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const core = createCore(config);
+  const first = await ensureFirstRun(core);
+  if (first.key) {
+    const where = first.secretStoreError ? 'it could NOT be saved to a secret store' : 'also saved in the OS keychain';
+    process.stdout.write(
+      `Created organization "default" with ${STARTER_CREDITS} starter credits and a full-scope API key (shown once; ${where}):\n  ${first.key}\n`,
+    );
+    if (first.secretStoreError) process.stderr.write(`warning: ${first.secretStoreError}\n`);
+  }
+  let server;
+  try {
+    server = await startServer(core);
+  } catch (err) {
+    await core.dispose();
+    const e = err as NodeJS.ErrnoException;
+    process.stderr.write(e.code === 'EADDRINUSE' ? `Port ${config.server.port} is already in use; pass --port or set AGENT_STUDIO_PORT.\n` : `${e.message}\n`);
+    return 1;
+  }
+  process.stdout.write(`listening ${server.url}\n`);
+  core.log.info({ url: server.url, dataDir: config.dataDir }, 'headless server listening');
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        process.stderr.write('forced exit\n');
+        process.exit(1);
+      }
+      stopping = true;
+      core.log.info({ signal }, 'shutting down');
+      server.close().then(resolve, (err) => {
+        process.stderr.write(`shutdown error: ${(err as Error).message}\n`);
+        resolve();
+      });
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`fatal: ${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,30 @@
+// Error codes shared by the HTTP APIs, IPC and the renderer. Pure data: imports nothing.
+
+/** Which documented error body a route renders. */
+export type ErrorShape = 'login' | 'video';
+
+/** Reasons a login can fail, carried in `details.reason` of the login-service error body. */
+export const LOGIN_FAILURE_REASONS = [
+  'invalid_credentials',
+  'login_form_not_found',
+  'mfa_required',
+  'captcha_blocked',
+  'account_locked',
+  'site_unreachable',
+  'timeout',
+] as const;
+export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
+
+/** HTTP status and login-service code for each login failure reason (documented in the README). */
+export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; code: string }> = {
+  invalid_credentials: { status: 401, code: 'AUTHENTICATION_FAILED' },
+  login_form_not_found: { status: 422, code: 'LOGIN_FORM_NOT_FOUND' },
+  mfa_required: { status: 422, code: 'MFA_REQUIRED' },
+  captcha_blocked: { status: 422, code: 'CAPTCHA_BLOCKED' },
+  account_locked: { status: 423, code: 'ACCOUNT_LOCKED' },
+  site_unreachable: { status: 502, code: 'SITE_UNREACHABLE' },
+  timeout: { status: 504, code: 'LOGIN_TIMEOUT' },
+};
+
+/** The IPC result envelope. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };

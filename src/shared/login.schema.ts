@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+export const LOGIN_METHODS = ['password', 'oauth_google', 'otp_email', 'magic_link'] as const;
+/** Announced by the spec as "in development": answered with a clear 400, never a 500. */
+export const ANNOUNCED_LOGIN_METHODS = ['oauth_github', 'otp_sms', 'totp'] as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1, 'domain is required')
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'domain must be a full http:// or https:// URL of the login page');
+
+export const LoginRequestSchema = z
+  .object({
+    cred: z.object({
+      username: z.string().max(512).default(''),
+      password: z.string().max(4096).default(''),
+    }),
+    loginMethod: z.string().min(1).default('password'),
+    domain: httpUrl,
+    additionalFields: z.record(z.string().max(256), z.string().max(4096)).default({}),
+    useCache: z.boolean().default(true),
+  })
+  .meta({ id: 'LoginRequest' });
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+export const CookieSchema = z
+  .object({
+    name: z.string(),
+    value: z.string(),
+    domain: z.string(),
+    path: z.string(),
+    expires: z.number().describe('Unix time in seconds; -1 for a session cookie'),
+    httpOnly: z.boolean(),
+    secure: z.boolean(),
+    sameSite: z.enum(['Strict', 'Lax', 'None']),
+  })
+  .meta({ id: 'Cookie' });
+
+export const OriginStateSchema = z
+  .object({
+    origin: z.string(),
+    localStorage: z.array(z.object({ name: z.string(), value: z.string() })),
+  })
+  .meta({ id: 'OriginState' });
+
+export const StorageStateSchema = z
+  .object({ cookies: z.array(CookieSchema), origins: z.array(OriginStateSchema) })
+  .meta({ id: 'StorageState', description: "Playwright storageState: pass it to browser.newContext({ storageState })" });
+export type StorageState = z.infer<typeof StorageStateSchema>;
+
+export const SessionSummarySchema = z
+  .object({
+    id: z.string(),
+    origin: z.string(),
+    username: z.string(),
+    login_method: z.string(),
+    created_at: z.number().describe('Unix ms'),
+    expires_at: z.number().nullable().describe('Unix ms when the first auth cookie expires, or the max-age cut-off'),
+    last_used_at: z.number().nullable(),
+    cookie_count: z.number(),
+    origin_count: z.number(),
+    cookie_names: z.array(z.string()),
+    fresh: z.boolean().describe('Whether useCache:true would return it now'),
+  })
+  .meta({ id: 'SessionSummary' });
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+export const LoginErrorSchema = z
+  .object({ error: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'LoginError' });

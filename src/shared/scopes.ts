@@ -1,0 +1,19 @@
+// API key scopes. `*` grants every scope. Documented in README "Scopes".
+export const SCOPES = [
+  'login:write', // POST /api/login
+  'sessions:read', // GET /api/sessions
+  'sessions:write', // DELETE /api/sessions/:id
+  'templates:read', // list/get templates, generate, presign uploads (spec names this one)
+  'templates:write', // create, edit, delete the org's templates
+  'characters:read', // GET /api/characters
+  'characters:write', // POST /api/characters
+  'generations:read', // GET /api/generations[/:id]
+  'generations:write', // POST /api/generations/:id/cancel
+  'credits:read', // GET /api/credits
+] as const;
+export type Scope = (typeof SCOPES)[number];
+export const ALL_SCOPES = '*';
+
+export function hasScope(granted: readonly string[], needed: Scope): boolean {
+  return granted.includes(ALL_SCOPES) || granted.includes(needed);
+}

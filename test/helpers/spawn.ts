@@ -1,0 +1,36 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `src/main/headless.ts` and resolves once it prints its `listening` line. */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(TSX, [path.join(ROOT, 'src/main/headless.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /^listening (http:\/\/\S+)$/m.exec(out);
+      if (m) resolve({ child, url: m[1], stdout: () => out, stderr: () => err, exited });
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code} before listening: ${err}`)));
+  });
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+  const res = spawnSync(TSX, [path.join(ROOT, 'src/main/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
