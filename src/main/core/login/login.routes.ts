@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
+import { LoginRequestSchema, SessionSummarySchema, StorageStateSchema } from '../../../shared/login.schema.js';
+import type { RouteModule } from '../http/build-server.js';
+import { defineRoute } from '../http/route.js';
+import { AppError, notFound } from '../errors.js';
+
+const failureDocs = Object.entries(LOGIN_FAILURE_STATUS)
+  .map(([reason, { status, code }]) => `${status} ${code} (details.reason = ${reason})`)
+  .join('; ');
+
+export const loginRoutes: RouteModule = (app, registry, core) => {
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/login',
+      aliases: ['/login'],
+      api: 'login',
+      scope: 'login:write',
+      summary: 'Log in to a website with a real browser and return its Playwright storageState',
+      description:
+        'Body fields: cred {username, password}, loginMethod (password; oauth_google, otp_email and magic_link answer 400 LOGIN_METHOD_NOT_AVAILABLE in this version), ' +
+        'domain (full http/https URL of the login page), additionalFields (string map matched to extra fields by name, id, label or placeholder), ' +
+        'useCache (default true). The answer is exactly Playwright storageState; the headers X-Session-Cache (hit|miss) and X-Session-Id say where it came from. ' +
+        `A fresh login always replaces the cached entry. Failures: ${failureDocs}; 400 INVALID_REQUEST for bad input.`,
+      tags: ['login'],
+      body: LoginRequestSchema,
+      responses: {
+        200: {
+          description: 'The live session',
+          schema: StorageStateSchema,
+          headers: { 'X-Session-Cache': 'hit when served from the cache, miss after a fresh browser login', 'X-Session-Id': 'id of the cache entry (see GET /api/sessions)' },
+        },
+        400: { description: 'Invalid request, or a login method not available yet (LOGIN_METHOD_NOT_AVAILABLE)' },
+        401: { description: 'AUTHENTICATION_FAILED: wrong credentials (details.reason invalid_credentials) or a bad API key (details.reason invalid_api_key)' },
+        422: { description: 'LOGIN_FORM_NOT_FOUND, MFA_REQUIRED or CAPTCHA_BLOCKED' },
+        423: { description: 'ACCOUNT_LOCKED' },
+        502: { description: 'SITE_UNREACHABLE' },
+        503: { description: 'BROWSER_NOT_FOUND or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)' },
+        504: { description: 'LOGIN_TIMEOUT' },
+      },
+    },
+    async ({ body, auth, reply }) => {
+      const outcome = await core.login.service.login(auth.orgId, body);
+      reply.header('X-Session-Cache', outcome.cached ? 'hit' : 'miss');
+      reply.header('X-Session-Id', outcome.sessionId);
+      reply.header('Cache-Control', 'no-store');
+      return outcome.state;
+    },
+  );
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/sessions',
+      api: 'login',
+      scope: 'sessions:read',
+      summary: "The organization's cached login sessions (metadata only, never cookie values)",
+      tags: ['login'],
+      responses: { 200: { description: 'Cached sessions, newest first', schema: z.object({ data: z.array(SessionSummarySchema) }) } },
+    },
+    async ({ auth }) => ({ data: await core.login.cache.list(auth.orgId) }),
+  );
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'DELETE',
+      url: '/api/sessions/:id',
+      api: 'login',
+      scope: 'sessions:write',
+      summary: 'Forget a cached session (the next login for it is fresh)',
+      tags: ['login'],
+      params: z.object({ id: z.string().min(1).max(64) }),
+      responses: { 204: { description: 'Deleted' }, 404: { description: 'No such session in this organization' } },
+    },
+    ({ params, auth, reply }) => {
+      if (!core.login.cache.delete(auth.orgId, params.id)) throw notFound(`No cached session ${params.id}`);
+      return reply.status(204).send();
+    },
+  );
+
+  // Announced by the spec, not available: a clear answer instead of a bare 404.
+  for (const name of ['signup', 'refresh']) {
+    defineRoute(
+      app,
+      registry,
+      {
+        method: 'POST',
+        url: `/api/${name}`,
+        aliases: [`/${name}`],
+        api: 'login',
+        scope: 'login:write',
+        summary: `Announced (${name === 'signup' ? 'account creation' : 'session refresh'}); not available in this version`,
+        tags: ['login'],
+        responses: { 404: { description: 'NOT_AVAILABLE' } },
+      },
+      () => {
+        throw new AppError(404, 'not_available', `POST /${name} is announced but not available in this version.`, { endpoint: `/${name}` });
+      },
+    );
+  }
+};
