@@ -25,6 +25,7 @@ export async function startServer(core: Core, opts: { port?: number; host?: stri
     port,
     close() {
       closing ??= (async () => {
+        app.shutdown.closing = true;
         await app.close();
         await core.dispose();
       })();

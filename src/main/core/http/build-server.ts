@@ -22,6 +22,7 @@ export interface BuildServerOptions {
 
 /** Builds the Fastify app (no listen): host guard, auth + rate limits, error shapes, OpenAPI, routes. */
 export async function buildServer(core: Core, opts: BuildServerOptions = {}): Promise<FastifyInstance> {
+  const shutdown = { closing: false };
   const app = Fastify({
     // Requests are logged by the onResponse hook below (route pattern only: URLs can carry signatures).
     logger: false,
@@ -45,6 +46,14 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
     if (req.routeOptions.config?.rawBody) return done(null, undefined);
     done(new AppError(415, 'unsupported_media_type', `Unsupported Content-Type "${req.headers['content-type'] ?? ''}"; send application/json.`), undefined);
   });
+
+  // While shutting down, in-flight answers close their connection, so keep-alive sockets do not
+  // hold the process open after the last request finished.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (shutdown.closing) reply.header('Connection', 'close');
+    return payload;
+  });
+  app.decorate('shutdown', shutdown);
 
   app.addHook('onResponse', async (req, reply) => {
     if (req.routeOptions.url === '/healthz') return;

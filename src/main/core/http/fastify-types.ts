@@ -6,6 +6,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
+  interface FastifyInstance {
+    /** Set when the server starts closing (see run-server.ts). */
+    shutdown: { closing: boolean };
+  }
   interface FastifyContextConfig {
     api?: ErrorShape;
     scope?: Scope | null;
