@@ -1,0 +1,174 @@
+import { pipeline, type Readable } from 'node:stream';
+import { badRequest } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { mapDownloadError, startDownload, tooLargeDownload, type DownloadOptions } from './media-downloader.js';
+import { notOfKindMessage, sniffAs, SNIFF_BYTES, type Sniffed } from './media-sniffer.js';
+import { KIND_ARTICLE, MAX_BYTES, type MediaKind } from './media-types.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { ByteGate, peekStream } from './storage/stream-guards.js';
+import type { UploadRow, UploadSource, UploadsRepo } from './uploads.repo.js';
+import { newStorageKey, payloadTooLarge } from './uploads.service.js';
+import type { MediaIngestPort } from './media-port.js';
+
+export type { MediaKind } from './media-types.js';
+
+export interface IngestedMedia {
+  storageKey: string;
+  kind: MediaKind;
+  contentType: string;
+  size: number;
+  source: 'url' | 'data_uri' | 'storage_key' | 'upload';
+}
+
+export interface MediaIngestDeps {
+  blobs: BlobStore;
+  repo: UploadsRepo;
+  log: Logger;
+  download: DownloadOptions;
+}
+
+/** The content type to store: a container that can hold audio only is labelled as audio when used as audio. */
+function typeFor(sniffed: Sniffed, kind: MediaKind): string {
+  if (kind === 'audio' && sniffed.type === 'video/mp4') return 'audio/mp4';
+  if (kind === 'audio' && sniffed.type === 'video/webm') return 'audio/webm';
+  return sniffed.type;
+}
+
+const notUploaded = () => badRequest('The file for this storage key has not been uploaded yet: PUT it to the upload_url first.');
+
+/**
+ * Turns a media value of a generation request into a stored object of this org: an http(s) URL
+ * (downloaded and re-hosted), a base64 data URI (decoded and stored), a storage key (must be this
+ * org's upload, complete, of the right kind) or a multipart file stream. The bytes decide: their
+ * magic numbers must be of the requested kind whatever a Content-Type header or data URI says.
+ * Every failure caused by the input is a 400 validation_error.
+ */
+export class MediaIngestService implements MediaIngestPort {
+  constructor(private readonly deps: MediaIngestDeps) {}
+
+  async resolve(orgId: string, kind: MediaKind, value: string): Promise<IngestedMedia> {
+    const v = value.trim();
+    if (/^https?:\/\//i.test(v)) return this.fromUrl(orgId, kind, v);
+    if (/^data:/i.test(v)) return this.fromDataUri(orgId, kind, v);
+    if (/^[a-z][a-z0-9+.-]*:/i.test(v)) {
+      throw badRequest(`${KIND_ARTICLE[kind][0].toUpperCase()}${KIND_ARTICLE[kind].slice(1)} must be an http(s) URL, a base64 data URI or a storage key.`);
+    }
+    if (!v) throw badRequest(`An empty value is not ${KIND_ARTICLE[kind]}.`);
+    return this.fromStorageKey(orgId, kind, v);
+  }
+
+  /**
+   * A multipart file (or any stream). `declaredType` is informational: the bytes decide the type.
+   * Past the kind's limit this is a 413 payload_too_large (the file is the request body itself).
+   */
+  async ingestStream(orgId: string, kind: MediaKind, stream: Readable, declaredType?: string, fileName?: string): Promise<IngestedMedia> {
+    void declaredType;
+    return this.store(orgId, kind, stream, fileName, 'multipart');
+  }
+
+  private async fromUrl(orgId: string, kind: MediaKind, url: string): Promise<IngestedMedia> {
+    const maxBytes = MAX_BYTES[kind];
+    const download = startDownload(url, kind, maxBytes, this.deps.download);
+    try {
+      return await this.store(orgId, kind, download.stream, download.fileName, 'url');
+    } catch (err) {
+      download.stream.destroy();
+      throw download.rejection() ?? mapDownloadError(err, kind, this.deps.download);
+    }
+  }
+
+  private async fromDataUri(orgId: string, kind: MediaKind, uri: string): Promise<IngestedMedia> {
+    const comma = uri.indexOf(',');
+    const meta = comma > 0 ? uri.slice(5, comma) : '';
+    if (comma < 0 || comma > 512) throw badRequest('The data URI is malformed: expected data:<type>;base64,<data>.');
+    if (!meta.split(';').slice(1).some((p) => p.trim().toLowerCase() === 'base64')) {
+      throw badRequest('Data URIs must be base64-encoded: data:<type>;base64,<data>.');
+    }
+    let payload = uri.slice(comma + 1);
+    if (/\s/.test(payload)) payload = payload.replace(/\s+/g, '');
+    const maxBytes = MAX_BYTES[kind];
+    const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+    if (Math.floor((payload.length * 3) / 4) - padding > maxBytes) throw tooLargeDownload(kind, maxBytes);
+    if (payload.length % 4 === 1 || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload)) throw badRequest('The data URI does not contain valid base64.');
+    const bytes = Buffer.from(payload, 'base64');
+    const sniffed = sniffAs(bytes.subarray(0, SNIFF_BYTES), kind);
+    if (!sniffed) throw badRequest(notOfKindMessage(kind, bytes.subarray(0, SNIFF_BYTES)));
+    const contentType = typeFor(sniffed, kind);
+    const key = newStorageKey(orgId, contentType, null);
+    const { size } = await this.deps.blobs.put(key, bytes, contentType);
+    this.record(orgId, kind, key, contentType, size, null, 'data_uri');
+    return { storageKey: key, kind, contentType, size, source: 'data_uri' };
+  }
+
+  private async fromStorageKey(orgId: string, kind: MediaKind, key: string): Promise<IngestedMedia> {
+    // Missing keys and other orgs' keys get the same answer, so nobody can probe for others' files.
+    let row = this.deps.repo.getForOrg(orgId, key);
+    if (!row) throw badRequest(`The storage key "${key}" does not refer to a file uploaded by this organization.`);
+    if (row.kind !== kind) throw badRequest(`The file is not ${KIND_ARTICLE[kind]}: the storage key refers to ${KIND_ARTICLE[row.kind]}.`);
+    if (row.status === 'pending') row = await this.completePending(row);
+    else if (!(await this.deps.blobs.head(key))) throw badRequest('The file for this storage key no longer exists.');
+    return { storageKey: key, kind, contentType: row.content_type, size: row.size ?? 0, source: 'storage_key' };
+  }
+
+  /**
+   * A pending row whose bytes may have arrived without passing through this server (S3 presigned PUT):
+   * check existence, size (S3 cannot enforce it on a presigned PUT) and magic numbers, then mark it complete.
+   * An object that breaks the rules is deleted.
+   */
+  private async completePending(row: UploadRow): Promise<UploadRow> {
+    if (this.deps.blobs.kind !== 's3') throw notUploaded();
+    const head = await this.deps.blobs.head(row.s3_key);
+    if (!head) throw notUploaded();
+    const kind = row.kind;
+    if (head.size > row.max_bytes) {
+      await this.deps.blobs.delete(row.s3_key);
+      throw badRequest(`The uploaded ${kind} is larger than the ${row.max_bytes} bytes allowed; it was deleted. Upload a smaller file.`);
+    }
+    const stream = await this.deps.blobs.getStream(row.s3_key);
+    const { head: first, stream: rest } = await peekStream(stream, SNIFF_BYTES);
+    rest.destroy();
+    if (!sniffAs(first, kind)) {
+      await this.deps.blobs.delete(row.s3_key);
+      throw badRequest(`${notOfKindMessage(kind, first)} The uploaded object was deleted.`);
+    }
+    this.deps.repo.markComplete(row.s3_key, head.size);
+    return { ...row, status: 'complete', size: head.size };
+  }
+
+  /** Sniffs the first bytes, then streams the rest through a byte limit into the blob store. */
+  private async store(orgId: string, kind: MediaKind, source: Readable, fileName: string | undefined, via: 'url' | 'multipart') {
+    const maxBytes = MAX_BYTES[kind];
+    const { head, stream } = await peekStream(source, SNIFF_BYTES);
+    const sniffed = sniffAs(head, kind);
+    if (!sniffed) {
+      stream.destroy();
+      throw badRequest(notOfKindMessage(kind, head));
+    }
+    const contentType = typeFor(sniffed, kind);
+    const key = newStorageKey(orgId, contentType, fileName);
+    const gate = new ByteGate({ maxBytes, tooLarge: () => (via === 'url' ? tooLargeDownload(kind, maxBytes) : payloadTooLarge(maxBytes)) });
+    const gated = pipeline(stream, gate, () => {});
+    const { size } = await this.deps.blobs.put(key, gated, contentType);
+    this.record(orgId, kind, key, contentType, size, fileName ?? null, via);
+    this.deps.log.info({ kind, size, source: via }, 'media ingested');
+    return { storageKey: key, kind, contentType, size, source: via === 'url' ? ('url' as const) : ('upload' as const) };
+  }
+
+  private record(orgId: string, kind: MediaKind, key: string, contentType: string, size: number, fileName: string | null, source: UploadSource) {
+    const now = Date.now();
+    this.deps.repo.insert({
+      s3_key: key,
+      org_id: orgId,
+      kind,
+      content_type: contentType,
+      max_bytes: MAX_BYTES[kind],
+      file_name: fileName,
+      source,
+      status: 'complete',
+      size,
+      created_at: now,
+      expires_at: null,
+      completed_at: now,
+    });
+  }
+}

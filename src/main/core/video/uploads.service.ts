@@ -1,0 +1,148 @@
+import { pipeline, type Readable } from 'node:stream';
+import { AppError, badRequest, notFound } from '../errors.js';
+import { randomBase62 } from '../ids.js';
+import type { Logger } from '../logger.js';
+import { extensionOf, formatBytes, MAX_BYTES, MEDIA_TYPES, normalizeType, sanitizeBaseName, type SupportedType } from './media-types.js';
+import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js';
+import { ByteGate } from './storage/stream-guards.js';
+import type { UploadGrant } from './storage/url-signer.js';
+import type { UploadsRepo } from './uploads.repo.js';
+
+export interface PresignedUpload {
+  s3_key: string;
+  upload_url: string;
+  content_type: string;
+  max_bytes: number;
+}
+
+/** `uploads/<org_id>/<random>/<sanitized file name or "file">.<ext>` */
+export function newStorageKey(orgId: string, contentType: string, fileName?: string | null): string {
+  return `uploads/${orgId}/${randomBase62(22)}/${sanitizeBaseName(fileName)}.${extensionOf(contentType)}`;
+}
+
+export const payloadTooLarge = (maxBytes: number) =>
+  new AppError(413, 'payload_too_large', `The file is larger than the ${formatBytes(maxBytes)} allowed for this upload.`);
+
+export interface UploadsServiceDeps {
+  blobs: BlobStore;
+  repo: UploadsRepo;
+  log: Logger;
+  /** Lifetime of presigned URLs (config storage.urlTtlSec). */
+  urlTtlSec: number;
+}
+
+/** Presigned uploads: issues URLs (recording a pending row) and, for the local store, receives the PUT. */
+export class UploadsService {
+  constructor(private readonly deps: UploadsServiceDeps) {}
+
+  get repo(): UploadsRepo {
+    return this.deps.repo;
+  }
+
+  /** `baseUrl` is this server as the caller reached it (local store only). */
+  async presign(orgId: string, input: { contentType: SupportedType; fileName?: string }, opts: { baseUrl?: string } = {}): Promise<PresignedUpload> {
+    const contentType = input.contentType;
+    const kind = MEDIA_TYPES[contentType].kind;
+    const maxBytes = MAX_BYTES[kind];
+    const key = newStorageKey(orgId, contentType, input.fileName);
+    const now = Date.now();
+    const presignOpts = { key, contentType, maxBytes, expiresInSec: this.deps.urlTtlSec };
+    const uploadUrl =
+      this.deps.blobs instanceof LocalBlobStore
+        ? await this.deps.blobs.presignUpload({ ...presignOpts, baseUrl: opts.baseUrl })
+        : await this.deps.blobs.presignUpload(presignOpts);
+    this.deps.repo.insert({
+      s3_key: key,
+      org_id: orgId,
+      kind,
+      content_type: contentType,
+      max_bytes: maxBytes,
+      file_name: input.fileName ?? null,
+      source: 'presign',
+      status: 'pending',
+      size: null,
+      created_at: now,
+      expires_at: now + this.deps.urlTtlSec * 1000,
+    });
+    return { s3_key: key, upload_url: uploadUrl, content_type: contentType, max_bytes: maxBytes };
+  }
+
+  private local(): LocalBlobStore {
+    if (!(this.deps.blobs instanceof LocalBlobStore)) {
+      throw notFound('This server stores uploads in S3; PUT the file to the upload_url S3 returned.');
+    }
+    return this.deps.blobs;
+  }
+
+  /**
+   * Checks a PUT to a presigned local URL before any body byte is read: signature and expiry (403),
+   * Content-Type equal to the signed type (400), declared Content-Length within the limit (413).
+   */
+  async authorizeLocalPut(key: string, query: SignedQuery, headers: { contentType?: string; contentLength?: string }): Promise<UploadGrant> {
+    const grant = await this.local().verifyUpload(key, query);
+    const sent = headers.contentType ? normalizeType(headers.contentType) : '';
+    if (sent !== grant.contentType) {
+      throw badRequest(
+        `The Content-Type header must be "${grant.contentType}", the type this upload URL was created for${sent ? ` (got "${sent}")` : ''}.`,
+      );
+    }
+    const declared = headers.contentLength === undefined ? undefined : Number(headers.contentLength);
+    if (declared !== undefined && Number.isFinite(declared) && declared > grant.maxBytes) throw payloadTooLarge(grant.maxBytes);
+    return grant;
+  }
+
+  /**
+   * Streams an authorized PUT body into the local store: counted (413 past max_bytes), magic numbers
+   * checked against the signed kind (400), written atomically; nothing partial is left on failure.
+   */
+  async storeLocalPut(grant: UploadGrant, body: Readable): Promise<{ s3_key: string; size: number; content_type: string }> {
+    const kind = MEDIA_TYPES[grant.contentType as SupportedType]?.kind;
+    if (!kind) throw badRequest(`Uploads of "${grant.contentType}" are not supported.`);
+    const gate = new ByteGate({
+      maxBytes: grant.maxBytes,
+      tooLarge: () => payloadTooLarge(grant.maxBytes),
+      inspectBytes: SNIFF_BYTES,
+      inspect: (head) => {
+        if (!sniffAs(head, kind)) throw badRequest(notOfKindMessage(kind, head));
+      },
+    });
+    const { size } = await this.local().put(grant.key, pipeline(body, gate, () => {}), grant.contentType);
+    this.deps.repo.markComplete(grant.key, size);
+    this.deps.log.info({ kind, size }, 'upload stored');
+    return { s3_key: grant.key, size, content_type: grant.contentType };
+  }
+
+  /** Streams a stored object for a signed local download URL (optionally a byte range). */
+  async openLocalDownload(key: string, query: SignedQuery, range: string | undefined, opts: { headOnly?: boolean } = {}) {
+    const store = this.local();
+    const grant = await store.verifyDownload(key, query);
+    const head = await store.head(key);
+    if (!head) throw notFound('The file does not exist (it may have been deleted).');
+    const r = parseRange(range, head.size);
+    if (r === 'unsatisfiable') {
+      throw new AppError(416, 'range_not_satisfiable', `The requested range is outside the file (${head.size} bytes).`, {}, {
+        'Content-Range': `bytes */${head.size}`,
+      });
+    }
+    const stream = opts.headOnly ? null : await store.getStream(key, r ?? undefined);
+    return { stream, size: head.size, contentType: head.contentType, range: r, fileName: grant.fileName };
+  }
+}
+
+/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; null for none/ignored (multi-range), 'unsatisfiable' when out of bounds. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const n = Number(m[2]);
+    if (n === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
