@@ -18,7 +18,12 @@ function descendants(pid: number): number[] {
     }
   }
   const stack = [pid];
-  while (stack.length) for (const c of byParent.get(stack.pop()!) ?? []) out.push(c), stack.push(c);
+  while (stack.length) {
+    for (const c of byParent.get(stack.pop()!) ?? []) {
+      out.push(c);
+      stack.push(c);
+    }
+  }
   return out;
 }
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));

@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+
+export function Spinner({ label = 'Loading' }: { label?: string }) {
+  return <span className="spinner" role="status" aria-label={label} />;
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+export function EmptyState({ title, children, testId }: { title: string; children?: ReactNode; testId?: string }) {
+  return (
+    <div className="empty-state" data-testid={testId}>
+      <div className="empty-icon" aria-hidden="true">
+        ◌
+      </div>
+      <p className="empty-title">{title}</p>
+      {children ? <div className="empty-body">{children}</div> : null}
+    </div>
+  );
+}
+
+export function ErrorBanner({ title = 'Something went wrong', message, onRetry }: { title?: string; message: string; onRetry?: () => void }) {
+  return (
+    <div className="banner banner-error" role="alert">
+      <div>
+        <strong>{title}</strong>
+        <p>{message}</p>
+      </div>
+      {onRetry ? (
+        <button type="button" className="btn btn-secondary btn-small" onClick={onRetry}>
+          Retry
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Notice({ tone = 'info', children }: { tone?: 'info' | 'success' | 'warning'; children: ReactNode }) {
+  return (
+    <div className={`banner banner-${tone}`} role="status">
+      <div>{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'react';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorBanner, Loading } from '../../components/StatusViews';
+import { formatDate } from '../../lib/format';
+import { useAppStore } from '../../stores/app-store';
+import { MIN_CHARACTER_QUERY } from '../../stores/characters.slice';
+import { CharacterForm } from './CharacterForm';
+
+export function CharactersScreen() {
+  const characters = useAppStore((s) => s.characters);
+  const characterQuery = useAppStore((s) => s.characterQuery);
+  const search = useAppStore((s) => s.searchCharacters);
+  const [text, setText] = useState(characterQuery);
+  const [showForm, setShowForm] = useState(false);
+
+  // Debounced search; 1 character is too short for the API, so it keeps the full list and says why.
+  useEffect(() => {
+    const q = text.trim();
+    if (q.length > 0 && q.length < MIN_CHARACTER_QUERY) return;
+    const t = setTimeout(() => void search(q), q ? 250 : 0);
+    return () => clearTimeout(t);
+  }, [text, search]);
+
+  const tooShort = text.trim().length > 0 && text.trim().length < MIN_CHARACTER_QUERY;
+  return (
+    <div className="page">
+      <PageHeader
+        title="Characters"
+        description="Reusable people that can stand in for image variables of ingredients-to-video templates."
+        actions={
+          <button type="button" className="btn btn-primary" onClick={() => setShowForm((v) => !v)} aria-expanded={showForm}>
+            {showForm ? 'Close form' : 'New character'}
+          </button>
+        }
+      />
+      {showForm ? <CharacterForm onCreated={() => setShowForm(false)} /> : null}
+      <section className="card" aria-labelledby="characters-title">
+        <div className="card-header">
+          <h2 id="characters-title">Library</h2>
+          {characters.status === 'ready' ? (
+            <span className="muted">
+              {characters.data.length} {characterQuery ? `matching “${characterQuery}”` : 'characters'}
+            </span>
+          ) : null}
+        </div>
+        <div className="toolbar">
+          <div className="search">
+            <label htmlFor="character-search" className="sr-only">
+              Search characters
+            </label>
+            <input
+              id="character-search"
+              type="search"
+              placeholder="Search by name (at least 2 characters)"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-describedby={tooShort ? 'character-search-hint' : undefined}
+            />
+          </div>
+        </div>
+        {tooShort ? (
+          <p className="field-hint" id="character-search-hint" role="status">
+            Type at least {MIN_CHARACTER_QUERY} characters to search.
+          </p>
+        ) : null}
+        {characters.status === 'error' ? <ErrorBanner title="Could not load characters" message={characters.error ?? ''} onRetry={() => void search(text)} /> : null}
+        {characters.status === 'loading' && characters.data.length === 0 ? <Loading label="Loading characters…" /> : null}
+        {characters.status === 'ready' && characters.data.length === 0 ? (
+          <EmptyState title={characterQuery ? 'No character matches' : 'No characters yet'} testId="characters-empty">
+            {characterQuery ? 'Try another name.' : 'Create one with an uploaded reference image.'}
+          </EmptyState>
+        ) : null}
+        {characters.data.length > 0 ? (
+          <ul className="character-grid" aria-label="Characters" data-testid="character-list">
+            {characters.data.map((c) => (
+              <li key={c.id} className="character-card" data-testid="character-card">
+                <div className="avatar" aria-hidden="true">
+                  {c.name.slice(0, 1).toUpperCase()}
+                </div>
+                <div className="character-body">
+                  <div className="character-name">
+                    <span className="cell-title">{c.name}</span>
+                    <span className={`badge ${c.visibility === 'public' ? 'badge-neutral' : 'badge-accent'}`}>{c.visibility}</span>
+                  </div>
+                  {c.description ? <p className="cell-sub clamp-2">{c.description}</p> : null}
+                  <p className="cell-sub">
+                    {c.reference_image_keys.length} reference image{c.reference_image_keys.length === 1 ? '' : 's'}
+                    {c.created_at ? ` · ${formatDate(c.created_at)}` : ''}
+                  </p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+    </div>
+  );
+}

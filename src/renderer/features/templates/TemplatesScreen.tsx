@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react';
+import { TEMPLATE_CATEGORIES, type TemplateCategory } from '../../../shared/video.schema.js';
+import { Icon } from '../../components/Icon';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorBanner, Loading } from '../../components/StatusViews';
+import { categoryLabel } from '../../lib/format';
+import { useAppStore } from '../../stores/app-store';
+import { TemplateDetail } from './TemplateDetail';
+import { TemplateForm } from './TemplateForm';
+
+type Mode = { kind: 'view' } | { kind: 'create' } | { kind: 'edit'; id: string };
+
+export function TemplatesScreen() {
+  const templates = useAppStore((s) => s.templates);
+  const category = useAppStore((s) => s.templateCategory);
+  const setCategory = useAppStore((s) => s.setTemplateCategory);
+  const loadTemplates = useAppStore((s) => s.loadTemplates);
+  const selectedId = useAppStore((s) => s.selectedTemplateId);
+  const selectTemplate = useAppStore((s) => s.selectTemplate);
+  const [mode, setMode] = useState<Mode>({ kind: 'view' });
+
+  useEffect(() => {
+    void loadTemplates();
+  }, [loadTemplates]);
+
+  const selected = templates.data.find((t) => t.id === selectedId) ?? null;
+  const editing = mode.kind === 'edit' ? templates.data.find((t) => t.id === mode.id) ?? null : null;
+
+  return (
+    <div className="page page-wide">
+      <PageHeader
+        title="Templates"
+        description="Video templates with typed input variables. Built-in templates are read-only; your own can be edited."
+        actions={
+          <button type="button" className="btn btn-primary" onClick={() => setMode({ kind: 'create' })}>
+            New template
+          </button>
+        }
+      />
+      <div className="master-detail">
+        <section className="card master" aria-label="Template list">
+          <div className="master-toolbar">
+            <label className="inline-label" htmlFor="template-category">
+              Category
+            </label>
+            <select
+              id="template-category"
+              value={category ?? ''}
+              onChange={(e) => void setCategory((e.target.value || null) as TemplateCategory | null)}
+            >
+              <option value="">All categories</option>
+              {TEMPLATE_CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {categoryLabel(c)}
+                </option>
+              ))}
+            </select>
+          </div>
+          {templates.status === 'error' ? <ErrorBanner title="Could not load templates" message={templates.error ?? ''} onRetry={() => void loadTemplates()} /> : null}
+          {templates.status === 'loading' && templates.data.length === 0 ? <Loading label="Loading templates…" /> : null}
+          {templates.status === 'ready' && templates.data.length === 0 ? (
+            <EmptyState title={category ? `No ${categoryLabel(category).toLowerCase()} templates` : 'No templates'} testId="templates-empty" />
+          ) : null}
+          <ul className="item-list" aria-label="Templates" data-testid="template-list">
+            {templates.data.map((t) => (
+              <li key={t.id}>
+                <button
+                  type="button"
+                  className={`item${selectedId === t.id && mode.kind === 'view' ? ' selected' : ''}`}
+                  aria-current={selectedId === t.id ? 'true' : undefined}
+                  onClick={() => {
+                    selectTemplate(t.id);
+                    setMode({ kind: 'view' });
+                  }}
+                >
+                  <span className="item-title-row">
+                    <span className="item-title">{t.title}</span>
+                    {t.builtin ? (
+                      <span className="item-flag" title="Built-in (read-only)">
+                        <Icon name="lock" size={13} />
+                        <span className="sr-only">Built-in</span>
+                      </span>
+                    ) : (
+                      <span className="badge badge-success">Custom</span>
+                    )}
+                  </span>
+                  <span className="item-meta">
+                    <span className="badge badge-accent">{categoryLabel(t.category)}</span>
+                    <span>
+                      {t.input_variables.length} variable{t.input_variables.length === 1 ? '' : 's'}
+                    </span>
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section className="card detail" aria-label="Template detail">
+          {mode.kind === 'create' ? (
+            <TemplateForm
+              template={null}
+              onCancel={() => setMode({ kind: 'view' })}
+              onSaved={(t) => {
+                selectTemplate(t.id);
+                setMode({ kind: 'view' });
+              }}
+            />
+          ) : mode.kind === 'edit' && editing ? (
+            <TemplateForm template={editing} onCancel={() => setMode({ kind: 'view' })} onSaved={() => setMode({ kind: 'view' })} />
+          ) : selected ? (
+            <TemplateDetail template={selected} onEdit={() => setMode({ kind: 'edit', id: selected.id })} />
+          ) : (
+            <EmptyState title="Select a template">Choose a template on the left to see its variables, or create a new one.</EmptyState>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

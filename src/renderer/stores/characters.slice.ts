@@ -1,0 +1,38 @@
+import type { StateCreator } from 'zustand';
+import type { Character, CharacterInput } from '../../shared/ipc-contract.js';
+import { api, errorMessage } from '../lib/api';
+import type { AppState } from './app-store';
+import { initialLoadable, type Loadable } from './loadable';
+
+export const MIN_CHARACTER_QUERY = 2;
+
+export interface CharactersSlice {
+  characters: Loadable<Character[]>;
+  /** The search the list shows ('' for all). */
+  characterQuery: string;
+  searchCharacters(q: string): Promise<void>;
+  createCharacter(input: CharacterInput): Promise<Character>;
+}
+
+export const createCharactersSlice: StateCreator<AppState, [], [], CharactersSlice> = (set, get) => ({
+  characters: initialLoadable([]),
+  characterQuery: '',
+  async searchCharacters(raw) {
+    const q = raw.trim();
+    // The API needs 2+ characters; a shorter query lists everything instead of failing.
+    const effective = q.length >= MIN_CHARACTER_QUERY ? q : '';
+    set((s) => ({ characterQuery: effective, characters: { ...s.characters, status: 'loading', error: null } }));
+    try {
+      const page = await api.characters.list({ limit: 60, ...(effective ? { q: effective } : {}) });
+      if (get().characterQuery !== effective) return;
+      set({ characters: { status: 'ready', data: page.data, error: null } });
+    } catch (err) {
+      set((s) => ({ characters: { ...s.characters, status: 'error', error: errorMessage(err) } }));
+    }
+  },
+  async createCharacter(input) {
+    const created = await api.characters.create(input);
+    await get().searchCharacters(get().characterQuery);
+    return created;
+  },
+});

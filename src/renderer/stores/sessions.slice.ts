@@ -1,0 +1,29 @@
+import type { StateCreator } from 'zustand';
+import type { SessionSummary } from '../../shared/ipc-contract.js';
+import { api, errorMessage } from '../lib/api';
+import type { AppState } from './app-store';
+import { initialLoadable, type Loadable } from './loadable';
+
+export interface SessionsSlice {
+  sessions: Loadable<SessionSummary[]>;
+  loadSessions(): Promise<void>;
+  /** Throws on failure (the caller shows it next to the row). */
+  deleteSession(id: string): Promise<void>;
+}
+
+export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> = (set, get) => ({
+  sessions: initialLoadable([]),
+  async loadSessions() {
+    set((s) => ({ sessions: { ...s.sessions, status: 'loading', error: null } }));
+    try {
+      const page = await api.sessions.list();
+      set({ sessions: { status: 'ready', data: page.data, error: null } });
+    } catch (err) {
+      set((s) => ({ sessions: { ...s.sessions, status: 'error', error: errorMessage(err) } }));
+    }
+  },
+  async deleteSession(id) {
+    await api.sessions.delete({ id });
+    set({ sessions: { ...get().sessions, data: get().sessions.data.filter((x) => x.id !== id) } });
+  },
+});

@@ -1,0 +1,50 @@
+import type { StateCreator } from 'zustand';
+import type { Template, TemplateCategory, TemplateInput } from '../../shared/ipc-contract.js';
+import { api, errorMessage } from '../lib/api';
+import type { AppState } from './app-store';
+import { initialLoadable, type Loadable } from './loadable';
+
+export interface TemplatesSlice {
+  templates: Loadable<Template[]>;
+  templateCategory: TemplateCategory | null;
+  setTemplateCategory(category: TemplateCategory | null): Promise<void>;
+  loadTemplates(): Promise<void>;
+  /** Creates (id null) or updates a template; throws ApiError with the server's validation message. */
+  saveTemplate(id: string | null, input: TemplateInput): Promise<Template>;
+  deleteTemplate(id: string): Promise<void>;
+}
+
+export const createTemplatesSlice: StateCreator<AppState, [], [], TemplatesSlice> = (set, get) => ({
+  templates: initialLoadable([]),
+  templateCategory: null,
+  async setTemplateCategory(category) {
+    set({ templateCategory: category });
+    await get().loadTemplates();
+  },
+  async loadTemplates() {
+    const category = get().templateCategory;
+    set((s) => ({ templates: { ...s.templates, status: 'loading', error: null } }));
+    try {
+      const page = await api.templates.list({ limit: 100, ...(category ? { category } : {}) });
+      // A slower answer for another filter must not overwrite the current one.
+      if (get().templateCategory !== category) return;
+      set({ templates: { status: 'ready', data: page.data, error: null } });
+    } catch (err) {
+      set((s) => ({ templates: { ...s.templates, status: 'error', error: errorMessage(err) } }));
+    }
+  },
+  async saveTemplate(id, input) {
+    const saved = id ? await api.templates.update({ id, template: input }) : await api.templates.create({ template: input });
+    const list = get().templates.data;
+    const exists = list.some((t) => t.id === saved.id);
+    set({ templates: { ...get().templates, data: exists ? list.map((t) => (t.id === saved.id ? saved : t)) : [...list, saved] } });
+    return saved;
+  },
+  async deleteTemplate(id) {
+    await api.templates.delete({ id });
+    set((s) => ({
+      templates: { ...s.templates, data: s.templates.data.filter((t) => t.id !== id) },
+      selectedTemplateId: s.selectedTemplateId === id ? null : s.selectedTemplateId,
+    }));
+  },
+});
