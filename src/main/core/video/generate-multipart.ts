@@ -1,0 +1,143 @@
+import crypto from 'node:crypto';
+import { Transform } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { GenerateRequestSchema } from '../../../shared/video.schema.js';
+import { AppError, badRequest } from '../errors.js';
+import { zodMessage } from '../http/route.js';
+import { requestHash, type GenerateInput } from './generate.service.js';
+import type { IngestedMedia, MediaIngestPort } from './media-port.js';
+import type { MediaKind } from './media-types.js';
+import type { UsableTemplate } from './templates.service.js';
+
+/**
+ * multipart/form-data encoding of a generate request:
+ * - `variables[KEY]`: a file part (image/video/audio variable) or a text field (text, URL, storage key);
+ * - `character_variables[KEY]`: a character id;
+ * - `variables`, `character_variables`: alternatively a JSON object in one field (a key may not come both ways);
+ * - `webhook_url`, `num_videos`: text fields.
+ * Files are stored while they stream in; anything else is a 400. Text fields are limited to 1 MB
+ * (send large media as file parts).
+ */
+const BRACKET = /^(variables|character_variables)\[([^\]]{1,200})\]$/;
+
+interface Collected {
+  variables: Record<string, string>;
+  character_variables: Record<string, string>;
+  files: Record<string, IngestedMedia>;
+  fileHashes: Record<string, { sha256: string; size: number }>;
+  webhook_url?: string;
+  num_videos?: string;
+}
+
+function jsonObject(name: string, value: unknown): Record<string, string> {
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw badRequest(`multipart field "${name}" must be a JSON object of strings`);
+    }
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
+    throw badRequest(`multipart field "${name}" must be a JSON object of strings`);
+  }
+  return parsed as Record<string, string>;
+}
+
+function put(target: Record<string, string>, where: string, key: string, value: string): void {
+  if (Object.hasOwn(target, key)) throw badRequest(`${where}.${key} is given more than once`);
+  target[key] = value;
+}
+
+async function storeFile(
+  part: { file: NodeJS.ReadableStream & { truncated?: boolean; resume(): unknown }; mimetype: string; filename: string },
+  ctx: { orgId: string; kind: MediaKind; ingest: MediaIngestPort },
+): Promise<{ media: IngestedMedia; sha256: string }> {
+  const hash = crypto.createHash('sha256');
+  const tee = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      cb(null, chunk);
+    },
+  });
+  part.file.on('error', (err: Error) => tee.destroy(err));
+  part.file.pipe(tee);
+  const media = await ctx.ingest.ingestStream(ctx.orgId, ctx.kind, tee, part.mimetype, part.filename);
+  if (part.file.truncated) {
+    throw Object.assign(new AppError(413, 'payload_too_large', 'The file is larger than this request accepts.'), { media });
+  }
+  return { media, sha256: hash.digest('hex') };
+}
+
+/** Reads a multipart generate request: validates field names against the template, stores files, hashes everything. */
+export async function readGenerateMultipart(
+  req: FastifyRequest,
+  ctx: { orgId: string; template: UsableTemplate; ingest: MediaIngestPort; discard: (media: IngestedMedia[]) => Promise<void> },
+): Promise<{ input: GenerateInput; hash: string }> {
+  const vars = new Map(ctx.template.definition.input_variables.map((v) => [v.key, v]));
+  const c: Collected = { variables: {}, character_variables: {}, files: {}, fileHashes: {} };
+  try {
+    for await (const part of req.parts()) {
+      const name = part.fieldname;
+      const bracket = BRACKET.exec(name);
+      if (part.type === 'file') {
+        const key = bracket?.[1] === 'variables' ? bracket[2] : null;
+        const v = key ? vars.get(key) : undefined;
+        const reject = (message: string) => {
+          part.file.resume();
+          return badRequest(message);
+        };
+        if (!key) throw reject(`a file goes in a field named variables[KEY]; got a file in "${name}"`);
+        if (!v) throw reject(`unknown variable "${key}" (this template's variables: ${[...vars.keys()].join(', ') || '(none)'})`);
+        if (v.type === 'text') throw reject(`variables.${key}: a text variable takes text, not a file`);
+        if (Object.hasOwn(c.files, key)) throw reject(`variables.${key} is given more than once`);
+        if (part.filename === '') {
+          part.file.resume(); // an empty file input of a browser form: treated as omitted
+          continue;
+        }
+        try {
+          const { media, sha256 } = await storeFile(part, { orgId: ctx.orgId, kind: v.type as MediaKind, ingest: ctx.ingest });
+          c.files[key] = media;
+          c.fileHashes[key] = { sha256, size: media.size };
+        } catch (err) {
+          part.file.resume();
+          const media = (err as { media?: IngestedMedia }).media;
+          if (media) c.files[key] = media;
+          if (err instanceof AppError && err.status < 500) throw new AppError(err.status, err.code, `variables.${key}: ${err.message}`);
+          throw err;
+        }
+        continue;
+      }
+      if (part.valueTruncated) throw new AppError(413, 'payload_too_large', `multipart field "${name}" is larger than 1 MB; send media as a file part`);
+      const value = part.value;
+      if (name === 'variables' || name === 'character_variables') {
+        const target = name === 'variables' ? c.variables : c.character_variables;
+        for (const [k, v] of Object.entries(jsonObject(name, value))) put(target, name, k, v);
+        continue;
+      }
+      if (typeof value !== 'string') throw badRequest(`multipart field "${name}" must be text`);
+      if (bracket) put(bracket[1] === 'variables' ? c.variables : c.character_variables, bracket[1], bracket[2], value);
+      else if (name === 'webhook_url' || name === 'num_videos') {
+        if (c[name] !== undefined) throw badRequest(`${name} is given more than once`);
+        c[name] = value;
+      } else {
+        throw badRequest(
+          `unknown multipart field "${name}": use variables[KEY], character_variables[KEY], variables, character_variables, webhook_url, num_videos`,
+        );
+      }
+    }
+    const candidate = {
+      variables: c.variables,
+      character_variables: c.character_variables,
+      ...(c.webhook_url !== undefined ? { webhook_url: c.webhook_url } : {}),
+      ...(c.num_videos !== undefined ? { num_videos: /^\d{1,3}$/.test(c.num_videos.trim()) ? Number(c.num_videos) : c.num_videos } : {}),
+    };
+    const parsed = GenerateRequestSchema.safeParse(candidate);
+    if (!parsed.success) throw badRequest(`Invalid body: ${zodMessage(parsed.error)}`);
+    const hash = requestHash(ctx.template.id, 'multipart', { ...parsed.data, files: c.fileHashes });
+    return { input: { ...parsed.data, files: c.files }, hash };
+  } catch (err) {
+    await ctx.discard(Object.values(c.files));
+    throw err;
+  }
+}

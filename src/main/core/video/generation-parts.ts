@@ -1,0 +1,54 @@
+import type { BaseCore } from '../create-core.js';
+import { CharactersService } from './characters.service.js';
+import { GenerateService } from './generate.service.js';
+import { GenerationsService } from './generations.service.js';
+import { IdempotencyRepo } from './idempotency.repo.js';
+import type { MediaIngestPort } from './media-port.js';
+import { PipelineHooks } from './pipeline.js';
+import { resolveResourcesDir } from './resources.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { TemplatesService } from './templates.service.js';
+
+/** Templates, characters, generate and generations: the part of the video feature that charges credits. */
+export interface GenerationParts {
+  templates: TemplatesService;
+  characters: CharactersService;
+  generations: GenerationsService;
+  generate: GenerateService;
+  /** Attach the renderer here (next issue): `core.video.pipeline.attach({ enqueued, canceled })`. */
+  pipeline: PipelineHooks;
+}
+
+export function createGenerationParts(
+  base: BaseCore,
+  media: { blobs: BlobStore; ingest: MediaIngestPort },
+  opts: { resourcesDir?: string | null } = {},
+): GenerationParts {
+  const resourcesDir = opts.resourcesDir === undefined ? resolveResourcesDir() : opts.resourcesDir;
+  if (!resourcesDir) base.log.warn('resources folder not found: no built-in templates or public characters');
+  const templates = new TemplatesService({ db: base.db, log: base.log, resourcesDir });
+  templates.seedBuiltins();
+  const characters = new CharactersService({ db: base.db, log: base.log, resourcesDir, blobs: media.blobs, ingest: media.ingest });
+  characters.seedPublic();
+  const pipeline = new PipelineHooks(base.log);
+  const generations = new GenerationsService({
+    db: base.db,
+    log: base.log,
+    credits: base.credits,
+    hooks: pipeline,
+    blobs: media.blobs,
+    urlTtlSec: base.config.storage.urlTtlSec,
+  });
+  const generate = new GenerateService({
+    db: base.db,
+    log: base.log,
+    credits: base.credits,
+    characters,
+    generations,
+    idempotency: new IdempotencyRepo(base.db),
+    hooks: pipeline,
+    ingest: media.ingest,
+    blobs: media.blobs,
+  });
+  return { templates, characters, generations, generate, pipeline };
+}

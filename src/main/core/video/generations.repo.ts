@@ -1,0 +1,162 @@
+import type { GenerationStatus } from '../../../shared/video.schema.js';
+import type { Db } from '../db/database.js';
+import { newId } from '../ids.js';
+import { RENDER_JOB_KIND } from './pipeline.js';
+
+export interface GenerationRow {
+  id: string;
+  org_id: string;
+  batch_id: string;
+  template_id: string;
+  status: GenerationStatus;
+  progress: number;
+  /** JSON of Record<key, ResolvedInput>. */
+  inputs: string;
+  prompt: string | null;
+  /** JSON of ModelConfigSnapshot. */
+  model_config: string;
+  webhook_url: string | null;
+  video_key: string | null;
+  error: string | null;
+  credits_charged: number;
+  credits_refunded: number;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+  finished_at: number | null;
+}
+
+export interface ModelConfigSnapshot {
+  model: string;
+  resolution: string;
+  duration_sec: number;
+  category: string;
+}
+
+export interface JobRow {
+  id: string;
+  kind: string;
+  ref_id: string;
+  org_id: string | null;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'canceled';
+  attempts: number;
+  payload: string | null;
+  run_after: number;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const GEN_COLUMNS = [
+  'id', 'org_id', 'batch_id', 'template_id', 'status', 'progress', 'inputs', 'prompt', 'model_config', 'webhook_url', 'video_key',
+  'error', 'credits_charged', 'credits_refunded', 'created_at', 'updated_at', 'completed_at', 'finished_at',
+] as const;
+
+export class GenerationsRepo {
+  private readonly stmts;
+  private readonly listStmts = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare(`INSERT INTO generations (${GEN_COLUMNS.join(', ')}) VALUES (${GEN_COLUMNS.map((c) => '@' + c).join(', ')})`),
+      insertJob: db.prepare(
+        'INSERT INTO jobs (id, kind, ref_id, org_id, status, attempts, payload, run_after, locked_until, last_error, created_at, updated_at) ' +
+          'VALUES (@id, @kind, @ref_id, @org_id, @status, @attempts, @payload, @run_after, @locked_until, @last_error, @created_at, @updated_at)',
+      ),
+      get: db.prepare('SELECT * FROM generations WHERE id = ? AND org_id = ?'),
+      getAny: db.prepare('SELECT * FROM generations WHERE id = ?'),
+      cancel: db.prepare(
+        "UPDATE generations SET status = 'canceled', credits_refunded = credits_charged, updated_at = @now, finished_at = @now " +
+          "WHERE id = @id AND org_id = @orgId AND status = 'generating'",
+      ),
+      progress: db.prepare("UPDATE generations SET progress = @progress, updated_at = @now WHERE id = @id AND status = 'generating'"),
+      complete: db.prepare(
+        "UPDATE generations SET status = 'completed', progress = 100, video_key = @videoKey, updated_at = @now, completed_at = @now, finished_at = @now " +
+          "WHERE id = @id AND status = 'generating'",
+      ),
+      fail: db.prepare(
+        "UPDATE generations SET status = 'failed', error = @error, credits_refunded = @refunded, updated_at = @now, finished_at = @now " +
+          "WHERE id = @id AND status = 'generating'",
+      ),
+      finishJobs: db.prepare(
+        "UPDATE jobs SET status = @status, updated_at = @now WHERE ref_id = @refId AND kind = @kind AND status IN ('queued', 'running')",
+      ),
+      jobsOf: db.prepare('SELECT * FROM jobs WHERE ref_id = ? ORDER BY created_at'),
+    };
+  }
+
+  /** Inserts the generations and one queued render job each (call inside the charging transaction). */
+  insertBatch(rows: GenerationRow[]): void {
+    for (const row of rows) {
+      this.stmts.insert.run(row);
+      const job: JobRow = {
+        id: newId('job'),
+        kind: RENDER_JOB_KIND,
+        ref_id: row.id,
+        org_id: row.org_id,
+        status: 'queued',
+        attempts: 0,
+        payload: null,
+        run_after: row.created_at,
+        locked_until: null,
+        last_error: null,
+        created_at: row.created_at,
+        updated_at: row.created_at,
+      };
+      this.stmts.insertJob.run(job);
+    }
+  }
+
+  get(orgId: string, id: string): GenerationRow | undefined {
+    return this.stmts.get.get(id, orgId) as GenerationRow | undefined;
+  }
+
+  /** Any org's generation (for the pipeline, which has no org context). */
+  getAny(id: string): GenerationRow | undefined {
+    return this.stmts.getAny.get(id) as GenerationRow | undefined;
+  }
+
+  list(orgId: string, f: { status?: string; template_id?: string; limit: number; offset: number }): GenerationRow[] {
+    const where = ['org_id = @orgId'];
+    if (f.status) where.push('status = @status');
+    if (f.template_id) where.push('template_id = @template_id');
+    const sql = `SELECT * FROM generations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`;
+    let stmt = this.listStmts.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.listStmts.set(sql, stmt);
+    }
+    const params: Record<string, unknown> = { orgId, limit: f.limit, offset: f.offset };
+    if (f.status) params.status = f.status;
+    if (f.template_id) params.template_id = f.template_id;
+    return stmt.all(params) as GenerationRow[];
+  }
+
+  /** generating -> canceled (and its job); false when it was not generating. */
+  cancel(orgId: string, id: string, now: number): boolean {
+    const changed = this.stmts.cancel.run({ id, orgId, now }).changes === 1;
+    if (changed) this.stmts.finishJobs.run({ status: 'canceled', now, refId: id, kind: RENDER_JOB_KIND });
+    return changed;
+  }
+
+  setProgress(id: string, progress: number, now: number): boolean {
+    return this.stmts.progress.run({ id, progress, now }).changes === 1;
+  }
+
+  complete(id: string, videoKey: string, now: number): boolean {
+    const changed = this.stmts.complete.run({ id, videoKey, now }).changes === 1;
+    if (changed) this.stmts.finishJobs.run({ status: 'done', now, refId: id, kind: RENDER_JOB_KIND });
+    return changed;
+  }
+
+  fail(id: string, error: string, refunded: number, now: number): boolean {
+    const changed = this.stmts.fail.run({ id, error, refunded, now }).changes === 1;
+    if (changed) this.stmts.finishJobs.run({ status: 'failed', now, refId: id, kind: RENDER_JOB_KIND });
+    return changed;
+  }
+
+  jobsOf(refId: string): JobRow[] {
+    return this.stmts.jobsOf.all(refId) as JobRow[];
+  }
+}

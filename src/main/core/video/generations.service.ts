@@ -1,0 +1,156 @@
+import type { Generation, ResolvedInput } from '../../../shared/video.schema.js';
+import type { Db } from '../db/database.js';
+import { AppError, notFound } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { CreditsService } from '../tenancy/credits.service.js';
+import { GenerationsRepo, type GenerationRow, type ModelConfigSnapshot } from './generations.repo.js';
+import type { PipelineHooks } from './pipeline.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { page, type Page } from './templates.service.js';
+
+/** Query-string values and user info of a webhook URL are secrets: shown masked. */
+export function maskWebhookUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    for (const key of new Set(u.searchParams.keys())) u.searchParams.set(key, '***');
+    u.hash = '';
+    return u.toString();
+  } catch {
+    return null;
+  }
+}
+
+function parse<T>(json: string, fallback: T): T {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export interface GenerationsDeps {
+  db: Db;
+  log: Logger;
+  credits: CreditsService;
+  hooks: PipelineHooks;
+  /** For the time-limited video_url of completed generations. */
+  blobs?: BlobStore;
+  urlTtlSec: number;
+}
+
+/**
+ * Generation records: the org's own only (another org's id answers 404). States: generating ->
+ * completed | failed (by the pipeline) | canceled (POST cancel; the charge is refunded).
+ */
+export class GenerationsService {
+  readonly repo: GenerationsRepo;
+
+  constructor(private readonly deps: GenerationsDeps) {
+    this.repo = new GenerationsRepo(deps.db);
+  }
+
+  /** `baseUrl`: this server as the caller reached it (local blob store download URLs). */
+  async get(orgId: string, id: string, opts: { baseUrl?: string } = {}): Promise<Generation> {
+    const row = this.repo.get(orgId, id);
+    if (!row) throw notFound(`Generation "${id}" not found.`);
+    return this.view(row, opts.baseUrl);
+  }
+
+  async list(
+    orgId: string,
+    f: { status?: string; template_id?: string; limit: number; offset: number },
+    opts: { baseUrl?: string } = {},
+  ): Promise<Page<Generation>> {
+    const rows = this.repo.list(orgId, { ...f, limit: f.limit + 1 });
+    const views = await Promise.all(rows.map((r) => this.view(r, opts.baseUrl)));
+    return page(views, f.limit, f.offset);
+  }
+
+  /** generating -> canceled, refunding its charge in the same transaction; 409 from any other state. */
+  async cancel(orgId: string, id: string, opts: { baseUrl?: string } = {}): Promise<Generation> {
+    const row = this.deps.db
+      .transaction(() => {
+        const current = this.repo.get(orgId, id);
+        if (!current) throw notFound(`Generation "${id}" not found.`);
+        if (current.status !== 'generating') {
+          throw new AppError(409, 'conflict', `Generation "${id}" is ${current.status}; only a generating generation can be canceled.`);
+        }
+        this.repo.cancel(orgId, id, Date.now());
+        this.deps.credits.refund(orgId, current.credits_charged, id, 'generation canceled');
+        return this.repo.get(orgId, id) as GenerationRow;
+      })
+      .immediate();
+    this.deps.hooks.canceled(id);
+    return this.view(row, opts.baseUrl);
+  }
+
+  // ---- for the rendering pipeline (next issue): transitions allowed only from `generating`.
+
+  progress(id: string, progress: number): boolean {
+    return this.repo.setProgress(id, Math.max(0, Math.min(100, Math.round(progress))), Date.now());
+  }
+
+  complete(id: string, videoKey: string): boolean {
+    return this.repo.complete(id, videoKey, Date.now());
+  }
+
+  /** generating -> failed; by default the charge is refunded (a failed video costs nothing). */
+  fail(id: string, error: string, opts: { refund?: boolean } = {}): boolean {
+    const refund = opts.refund ?? true;
+    return this.deps.db
+      .transaction(() => {
+        const row = this.repo.getAny(id);
+        if (!row || row.status !== 'generating') return false;
+        const refunded = refund ? row.credits_charged : 0;
+        this.repo.fail(id, error.slice(0, 2000), refunded, Date.now());
+        this.deps.credits.refund(row.org_id, refunded, id, 'generation failed');
+        return true;
+      })
+      .immediate();
+  }
+
+  async view(row: GenerationRow, baseUrl?: string): Promise<Generation> {
+    const config = parse<Partial<ModelConfigSnapshot>>(row.model_config, {});
+    let videoUrl: string | null = null;
+    let expiresAt: number | null = null;
+    if (row.status === 'completed' && row.video_key && this.deps.blobs) {
+      const ttl = this.deps.urlTtlSec;
+      const presign = this.deps.blobs.presignDownload.bind(this.deps.blobs) as (
+        key: string,
+        o: { expiresInSec: number; fileName?: string; baseUrl?: string },
+      ) => Promise<string>;
+      try {
+        videoUrl = await presign(row.video_key, { expiresInSec: ttl, fileName: `${row.id}.mp4`, baseUrl });
+        expiresAt = Date.now() + ttl * 1000;
+      } catch (err) {
+        this.deps.log.warn({ err: (err as Error).message, generationId: row.id }, 'could not presign the video URL');
+      }
+    }
+    return {
+      id: row.id,
+      generation_id: row.id,
+      status: row.status,
+      template_id: row.template_id,
+      batch_id: row.batch_id,
+      inputs: parse<Record<string, ResolvedInput>>(row.inputs, {}),
+      prompt: row.prompt,
+      model: config.model ?? '',
+      resolution: config.resolution ?? '',
+      duration_sec: config.duration_sec ?? 0,
+      progress: row.progress,
+      video_url: videoUrl,
+      video_url_expires_at: expiresAt,
+      error: row.status === 'failed' ? (row.error ?? 'Generation failed.') : null,
+      webhook_url: maskWebhookUrl(row.webhook_url),
+      credits_charged: row.credits_charged,
+      credits_refunded: row.credits_refunded,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      completed_at: row.completed_at,
+      finished_at: row.finished_at,
+    };
+  }
+}

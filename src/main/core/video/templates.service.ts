@@ -1,0 +1,214 @@
+import type { Template, TemplateWrite } from '../../../shared/video.schema.js';
+import type { Db } from '../db/database.js';
+import { AppError, badRequest, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../logger.js';
+import { priceFor, tryPriceFor, type Price } from './pricing.js';
+import { readJsonResources } from './resources.js';
+import { validateTemplate } from './template-validation.js';
+import { TemplatesRepo, definitionOf, rowOf, type TemplateRow } from './templates.repo.js';
+
+const BUILTIN_ID = /^[a-z0-9][a-z0-9-]{1,63}$/;
+const PAGE_CACHE_MAX = 1000;
+type Variable = Template['input_variables'][number];
+
+/** A template ready to generate from: its validated definition and its price. */
+export interface UsableTemplate {
+  id: string;
+  definition: TemplateWrite;
+  price: Price;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { offset: number; limit: number; has_more: boolean };
+}
+
+function variablesOf(row: TemplateRow): Variable[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(row.input_variables);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(raw)) return [];
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  return raw
+    .filter((v): v is Record<string, unknown> => !!v && typeof v === 'object')
+    .map((v) => {
+      const out: Variable = { key: String(v.key ?? ''), label: String(v.label ?? ''), type: String(v.type ?? ''), required: v.required === true };
+      const opt = {
+        placeholder: str(v.placeholder),
+        description: str(v.description),
+        default_value: str(v.default_value),
+        max_length: num(v.max_length),
+        min_length: num(v.min_length),
+        slot: str(v.slot),
+      };
+      for (const [k, val] of Object.entries(opt)) if (val !== undefined) (out as Record<string, unknown>)[k] = val;
+      return out;
+    });
+}
+
+/** The API view of a row; it tolerates stored rows that today's rules reject. */
+export function templateView(row: TemplateRow): Template {
+  const price = tryPriceFor({ model: row.model, resolution: row.resolution, duration_sec: row.duration_sec });
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    duration_sec: row.duration_sec ?? price?.duration_sec ?? null,
+    latency_estimate_sec:
+      row.latency_typical_sec === null || row.latency_busy_sec === null ? null : { typical: row.latency_typical_sec, busy: row.latency_busy_sec },
+    input_variables: variablesOf(row),
+    prompt_template: row.prompt_template,
+    model: row.model,
+    resolution: row.resolution,
+    credits_per_video: price?.credits_per_video ?? null,
+    builtin: row.org_id === null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function page<T>(rows: T[], limit: number, offset: number): Page<T> {
+  return { data: rows.slice(0, limit), pagination: { offset, limit, has_more: rows.length > limit } };
+}
+
+const invalid = (reasons: string[]) =>
+  badRequest(`Invalid template: ${reasons.join('; ')}`, { reasons });
+
+/**
+ * Templates: the built-ins shipped in resources/templates (read-only, every org sees them) and each
+ * org's own (visible to that org only; another org's template answers 404 as if it did not exist).
+ */
+export class TemplatesService {
+  readonly repo: TemplatesRepo;
+  /** Serialized list pages (the hot read path), dropped on every template write of this or another process. */
+  private readonly pages = new Map<string, string>();
+  private readonly dataVersion;
+  private seenDataVersion = -1;
+
+  constructor(private readonly deps: { db: Db; log: Logger; resourcesDir: string | null }) {
+    this.repo = new TemplatesRepo(deps.db);
+    this.dataVersion = deps.db.prepare('PRAGMA data_version').pluck();
+  }
+
+  /** Loads resources/templates/*.json into the table, replacing the previous built-ins. Invalid files are skipped and logged. */
+  seedBuiltins(): { loaded: string[]; skipped: { file: string; reasons: string[] }[] } {
+    const rows: TemplateRow[] = [];
+    const skipped: { file: string; reasons: string[] }[] = [];
+    for (const [position, { file, value, error }] of readJsonResources(this.deps.resourcesDir, 'templates').entries()) {
+      const { id, ...definition } = (value ?? {}) as Record<string, unknown>;
+      const reasons = error ? [error] : [];
+      if (!error && (typeof id !== 'string' || !BUILTIN_ID.test(id))) reasons.push('id must be 2-64 lower-case letters, digits or dashes');
+      const checked = error ? null : validateTemplate(definition);
+      if (checked && !checked.ok) reasons.push(...checked.reasons);
+      if (reasons.length || !checked?.ok) {
+        skipped.push({ file, reasons });
+        continue;
+      }
+      rows.push(rowOf(id as string, null, checked.value, { position, created_at: null, updated_at: null }));
+    }
+    this.repo.replaceBuiltins(rows);
+    this.pages.clear();
+    for (const s of skipped) this.deps.log.error({ file: s.file, reasons: s.reasons }, 'built-in template skipped: invalid');
+    return { loaded: rows.map((r) => r.id), skipped };
+  }
+
+  list(orgId: string, opts: { category?: string; limit: number; offset: number }): Page<Template> {
+    const rows = this.repo.list(orgId, { ...opts, limit: opts.limit + 1 });
+    return page(rows.map(templateView), opts.limit, opts.offset);
+  }
+
+  /**
+   * The same page as JSON text, cached. PRAGMA data_version changes when another connection (the CLI)
+   * commits, so their writes invalidate the cache too; this connection's writes clear it directly.
+   */
+  listJson(orgId: string, opts: { category?: string; limit: number; offset: number }): string {
+    const version = this.dataVersion.get() as number;
+    if (version !== this.seenDataVersion) {
+      this.pages.clear();
+      this.seenDataVersion = version;
+    }
+    const key = `${orgId}\u0000${opts.category ?? ''}\u0000${opts.limit}\u0000${opts.offset}`;
+    let json = this.pages.get(key);
+    if (json === undefined) {
+      json = JSON.stringify(this.list(orgId, opts));
+      if (this.pages.size >= PAGE_CACHE_MAX) this.pages.delete(this.pages.keys().next().value as string);
+      this.pages.set(key, json);
+    }
+    return json;
+  }
+
+  get(orgId: string, id: string): Template {
+    return templateView(this.row(orgId, id));
+  }
+
+  /** For generate: 404 when not visible, 422 invalid_template when the stored configuration is invalid, 400 pricing_error when unpriced. */
+  usable(orgId: string, id: string): UsableTemplate {
+    const row = this.row(orgId, id);
+    const checked = validateTemplate(definitionOf(row));
+    if (!checked.ok) {
+      throw new AppError(422, 'invalid_template', `Template "${id}" has an invalid configuration: ${checked.reasons.join('; ')}`, {
+        reasons: checked.reasons,
+      });
+    }
+    const price = priceFor({ model: checked.value.model, resolution: checked.value.resolution, duration_sec: checked.value.duration_sec });
+    return { id: row.id, definition: checked.value, price };
+  }
+
+  create(orgId: string, body: unknown): Template {
+    const checked = validateTemplate(body);
+    if (!checked.ok) throw invalid(checked.reasons);
+    const now = Date.now();
+    const row = rowOf(newId('tpl'), orgId, checked.value, { created_at: now, updated_at: now });
+    this.repo.insert(row);
+    this.pages.clear();
+    return templateView(row);
+  }
+
+  /** PUT: replaces the whole definition. */
+  replace(orgId: string, id: string, body: unknown): Template {
+    const current = this.writable(orgId, id);
+    return this.save(current, body);
+  }
+
+  /** PATCH: the given fields over the stored ones; the result must be a valid template. */
+  patch(orgId: string, id: string, patch: Record<string, unknown>): Template {
+    const current = this.writable(orgId, id);
+    return this.save(current, { ...definitionOf(current), ...patch });
+  }
+
+  delete(orgId: string, id: string): void {
+    this.writable(orgId, id);
+    this.repo.delete(orgId, id);
+    this.pages.clear();
+  }
+
+  private save(current: TemplateRow, body: unknown): Template {
+    const checked = validateTemplate(body);
+    if (!checked.ok) throw invalid(checked.reasons);
+    const row = rowOf(current.id, current.org_id, checked.value, { created_at: current.created_at, updated_at: Date.now() });
+    this.repo.update(row);
+    this.pages.clear();
+    return templateView(row);
+  }
+
+  private row(orgId: string, id: string): TemplateRow {
+    const row = this.repo.get(orgId, id);
+    if (!row) throw notFound(`Template "${id}" not found.`);
+    return row;
+  }
+
+  /** Built-ins are read-only: 403 forbidden (copy one with POST /api/templates to change it). */
+  private writable(orgId: string, id: string): TemplateRow {
+    const row = this.row(orgId, id);
+    if (row.org_id === null) {
+      throw new AppError(403, 'forbidden', `Template "${id}" is built-in and read-only; create your own copy with POST /api/templates.`);
+    }
+    return row;
+  }
+}

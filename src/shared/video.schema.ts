@@ -1,0 +1,281 @@
+// Zod schemas of the video service HTTP API (templates, characters, generate, generations).
+// Pure: imports nothing but zod, so the renderer can reuse them. Presigned-upload schemas live in
+// the uploads section (written alongside).
+import { z } from 'zod';
+
+/** What a template makes; only `ingredients-to-video` templates accept `character_variables`. */
+export const TEMPLATE_CATEGORIES = ['text-to-video', 'image-to-video', 'ingredients-to-video', 'video-to-video', 'audio-to-video'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+export const VARIABLE_TYPES = ['text', 'image', 'video', 'audio'] as const;
+export type VariableType = (typeof VARIABLE_TYPES)[number];
+/** Where a media variable goes in the model call (start frame, ingredient image, source video...). */
+export const VARIABLE_SLOTS = ['start_frame', 'end_frame', 'ingredient', 'source_video', 'reference_video', 'audio'] as const;
+export type VariableSlot = (typeof VARIABLE_SLOTS)[number];
+/** `canceled` is ours (POST /api/generations/:id/cancel); the spec names the other three. */
+export const GENERATION_STATUSES = ['generating', 'completed', 'failed', 'canceled'] as const;
+export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
+export const MAX_VIDEOS_PER_REQUEST = 4;
+
+export const LIMITS = {
+  templates: { default: 50, max: 100 },
+  characters: { default: 24, max: 60 },
+  generations: { default: 50, max: 100 },
+} as const;
+
+/** `limit` over the maximum is clamped (the answer's pagination.limit says what was used); below 1 is a 400. */
+const limitParam = (def: number, max: number) =>
+  z.coerce
+    .number()
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .default(def)
+    .transform((n) => Math.min(n, max))
+    .describe(`Page size, default ${def}; values above ${max} are clamped to ${max}`);
+const offsetParam = z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0);
+
+export const PaginationSchema = z
+  .object({ offset: z.number(), limit: z.number().describe('The page size used (after clamping)'), has_more: z.boolean() })
+  .meta({ id: 'Pagination' });
+
+const httpUrlString = (what: string) =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    }, `${what} must be an http:// or https:// URL`);
+
+// ---------------------------------------------------------------- templates
+
+export const LatencyEstimateSchema = z
+  .object({ typical: z.number().positive(), busy: z.number().positive() })
+  .strict()
+  .meta({ id: 'LatencyEstimate', description: 'Seconds' });
+
+export const InputVariableSchema = z
+  .object({
+    key: z.string(),
+    label: z.string(),
+    type: z.string().describe('text, image, video or audio'),
+    required: z.boolean(),
+    placeholder: z.string().optional(),
+    description: z.string().optional(),
+    default_value: z.string().optional(),
+    max_length: z.number().optional(),
+    min_length: z.number().optional(),
+    slot: z.string().optional(),
+  })
+  .meta({ id: 'InputVariable' });
+
+export const TemplateSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    category: z.string().describe(TEMPLATE_CATEGORIES.join(', ')),
+    duration_sec: z.number().nullable().describe("Seconds; when the template sets none, the model's default duration (the one billed)"),
+    latency_estimate_sec: z.object({ typical: z.number(), busy: z.number() }).nullable(),
+    input_variables: z.array(InputVariableSchema),
+    prompt_template: z.string().nullable(),
+    model: z.string().describe('Model of the pricing table'),
+    resolution: z.string(),
+    credits_per_video: z.number().nullable().describe('Price of one video; null when no pricing applies (generate answers 400 pricing_error)'),
+    builtin: z.boolean().describe('Built-in templates are read-only (403 on PATCH/PUT/DELETE)'),
+    created_at: z.number().nullable(),
+    updated_at: z.number().nullable(),
+  })
+  .meta({ id: 'Template' });
+export type Template = z.infer<typeof TemplateSchema>;
+
+export const TemplateListQuerySchema = z.object({
+  limit: limitParam(LIMITS.templates.default, LIMITS.templates.max),
+  offset: offsetParam,
+  category: z.enum(TEMPLATE_CATEGORIES).optional(),
+});
+export const TemplateListSchema = z.object({ data: z.array(TemplateSchema), pagination: PaginationSchema }).meta({ id: 'TemplateList' });
+
+export const InputVariableWriteSchema = z
+  .object({
+    key: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'key must be 1-64 letters, digits or underscores, not starting with a digit'),
+    label: z.string().trim().min(1).max(200),
+    type: z.enum(VARIABLE_TYPES),
+    required: z.boolean().default(false),
+    placeholder: z.string().max(500).optional(),
+    description: z.string().max(2000).optional(),
+    default_value: z.string().max(4096).optional(),
+    max_length: z.number().int().min(1).max(100_000).optional(),
+    min_length: z.number().int().min(0).max(100_000).optional(),
+    slot: z.enum(VARIABLE_SLOTS).optional(),
+  })
+  .strict()
+  .meta({ id: 'InputVariableWrite' });
+
+const templateFields = {
+  title: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).nullable(),
+  category: z.enum(TEMPLATE_CATEGORIES),
+  duration_sec: z.number().positive().max(600).nullable(),
+  latency_estimate_sec: LatencyEstimateSchema.nullable(),
+  input_variables: z.array(InputVariableWriteSchema).max(32),
+  prompt_template: z.string().max(10_000).nullable(),
+  model: z.string().min(1).max(100),
+  resolution: z.string().min(1).max(20),
+};
+
+export const TemplateWriteSchema = z
+  .object({
+    ...templateFields,
+    description: templateFields.description.default(null),
+    duration_sec: templateFields.duration_sec.default(null),
+    latency_estimate_sec: templateFields.latency_estimate_sec.default(null),
+    prompt_template: templateFields.prompt_template.default(null),
+    model: templateFields.model.default('studio-v1'),
+    resolution: templateFields.resolution.default('720p'),
+  })
+  .strict()
+  .meta({ id: 'TemplateWrite' });
+export type TemplateWrite = z.infer<typeof TemplateWriteSchema>;
+/** PATCH: any subset of the fields (no defaults: absent fields keep their value); the merged template is validated as a whole. */
+export const TemplatePatchSchema = z.object(templateFields).partial().strict().meta({ id: 'TemplatePatch' });
+export const TemplateIdParamsSchema = z.object({ id: z.string().min(1).max(200) });
+
+// ---------------------------------------------------------------- generate
+
+export const GenerateRequestSchema = z
+  .object({
+    variables: z
+      .record(z.string(), z.string())
+      .describe('Variable key -> value. Text: the text. Image/video/audio: an http(s) URL (re-hosted), a storage key, or a base64 data URI'),
+    character_variables: z.record(z.string(), z.string()).default({}).describe('Image variable key -> character id (ingredients-to-video templates only)'),
+    webhook_url: httpUrlString('webhook_url').optional(),
+    num_videos: z.number().int().min(1).max(MAX_VIDEOS_PER_REQUEST).default(1).describe(`Videos to make, 1-${MAX_VIDEOS_PER_REQUEST}; charged num_videos x credits_per_video`),
+  })
+  .strict()
+  .meta({
+    id: 'GenerateRequest',
+    description:
+      'multipart/form-data: a file or text in the field `variables[KEY]`, a character id in `character_variables[KEY]`, ' +
+      'plus the fields `webhook_url` and `num_videos`; the fields `variables` and `character_variables` may also carry a JSON object.',
+  });
+export type GenerateRequest = z.infer<typeof GenerateRequestSchema>;
+
+export const GenerateResponseSchema = z
+  .object({
+    generations: z.array(z.object({ generation_id: z.string(), status: z.literal('generating') })),
+    template_id: z.string(),
+    credits_charged: z.number(),
+    latency_estimate_sec: z.object({ typical: z.number(), busy: z.number() }).nullable(),
+  })
+  .meta({ id: 'GenerateResponse' });
+export type GenerateResponse = z.infer<typeof GenerateResponseSchema>;
+
+// ---------------------------------------------------------------- generations
+
+export const ResolvedInputSchema = z
+  .object({
+    type: z.enum(VARIABLE_TYPES),
+    source: z.string().describe('text: request | default | empty. media: url | data_uri | storage_key | upload | default | character'),
+    value: z.string().optional().describe('Text variables only'),
+    storage_key: z.string().optional(),
+    content_type: z.string().optional(),
+    size: z.number().optional(),
+    character_id: z.string().optional(),
+    slot: z.string().optional(),
+  })
+  .meta({ id: 'ResolvedInput' });
+export type ResolvedInput = z.infer<typeof ResolvedInputSchema>;
+
+export const GenerationSchema = z
+  .object({
+    id: z.string(),
+    generation_id: z.string().describe('Same as id'),
+    status: z.enum(GENERATION_STATUSES),
+    template_id: z.string(),
+    batch_id: z.string().describe('Generations made by the same request share it'),
+    inputs: z.record(z.string(), ResolvedInputSchema).describe('Resolved values per variable key (storage keys, character ids; never data URIs)'),
+    prompt: z.string().nullable().describe('prompt_template with the {{key}} tokens replaced by the text values'),
+    model: z.string(),
+    resolution: z.string(),
+    duration_sec: z.number(),
+    progress: z.number().describe('0-100'),
+    video_url: z.string().nullable().describe('Time-limited download URL, when completed'),
+    video_url_expires_at: z.number().nullable(),
+    error: z.string().nullable().describe('Failure message, when failed'),
+    webhook_url: z.string().nullable().describe('Query-string values are masked'),
+    credits_charged: z.number(),
+    credits_refunded: z.number(),
+    created_at: z.number(),
+    updated_at: z.number(),
+    completed_at: z.number().nullable().describe('When it completed (status completed only)'),
+    finished_at: z.number().nullable().describe('When it reached completed, failed or canceled'),
+  })
+  .meta({ id: 'Generation' });
+export type Generation = z.infer<typeof GenerationSchema>;
+
+export const GenerationListQuerySchema = z.object({
+  limit: limitParam(LIMITS.generations.default, LIMITS.generations.max),
+  offset: offsetParam,
+  status: z.enum(GENERATION_STATUSES).optional(),
+  template_id: z.string().min(1).max(200).optional(),
+});
+export const GenerationListSchema = z.object({ data: z.array(GenerationSchema), pagination: PaginationSchema }).meta({ id: 'GenerationList' });
+export const GenerationIdParamsSchema = z.object({ id: z.string().min(1).max(200) });
+
+// ---------------------------------------------------------------- characters
+
+export const CharacterSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    created_at: z.number().nullable().describe('Unix ms; null for the built-in public characters'),
+    visibility: z.enum(['public', 'private']),
+    reference_image_keys: z.array(z.string()),
+  })
+  .meta({ id: 'Character' });
+export type Character = z.infer<typeof CharacterSchema>;
+
+export const CharacterListQuerySchema = z.object({
+  q: z.string().trim().min(2, 'q must be at least 2 characters').max(100).optional(),
+  limit: limitParam(LIMITS.characters.default, LIMITS.characters.max),
+  offset: offsetParam,
+});
+export const CharacterListSchema = z.object({ data: z.array(CharacterSchema), pagination: PaginationSchema }).meta({ id: 'CharacterList' });
+
+export const CharacterCreateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    description: z.string().max(2000).nullable().default(null),
+    reference_image_keys: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(4)
+      .describe('1-4 reference images: storage keys of uploads (an http(s) URL or data URI is re-hosted first)'),
+  })
+  .strict()
+  .meta({ id: 'CharacterCreate' });
+export type CharacterCreate = z.infer<typeof CharacterCreateSchema>;
+
+// ---------------------------------------------------------------- pricing
+
+export const PricingSchema = z
+  .object({
+    default_model: z.string(),
+    default_resolution: z.string(),
+    models: z.record(
+      z.string(),
+      z.object({
+        default_duration_sec: z.number(),
+        max_duration_sec: z.number(),
+        credits_per_second: z.record(z.string(), z.number()),
+      }),
+    ),
+    formula: z.string(),
+  })
+  .meta({ id: 'Pricing' });
