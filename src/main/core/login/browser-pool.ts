@@ -1,0 +1,216 @@
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import { createNoopLogger, type Logger } from './login-types.js';
+
+export interface BrowserPoolOptions {
+  executablePath?: string;
+  headless?: boolean;
+  /** Maximum number of contexts open at once. Default 4. */
+  maxContexts?: number;
+  /** ws:// for playwright `connect`, http(s):// for `connectOverCDP`. Overrides launching. */
+  connectEndpoint?: string;
+  /** Replaces the default launch args when given. */
+  launchArgs?: string[];
+  log?: Logger;
+  /** Options applied to every new context (viewport, locale, ...). */
+  contextOptions?: BrowserContextOptions;
+}
+
+export interface WithContextOptions {
+  signal?: AbortSignal;
+  contextOptions?: BrowserContextOptions;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class PoolDisposedError extends Error {
+  constructor() {
+    super('The browser pool has been disposed');
+    this.name = 'PoolDisposedError';
+  }
+}
+
+/**
+ * Default args keep a warm headless Chromium quiet and cheap. `--no-sandbox` is added only where
+ * Chromium's sandbox cannot work: as root (containers, CI) – a desktop user keeps the sandbox.
+ */
+export function defaultLaunchArgs(env: { isRoot: boolean; isLinuxCi: boolean }): string[] {
+  const args = [
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ];
+  if (env.isRoot || env.isLinuxCi) args.unshift('--no-sandbox');
+  return args;
+}
+
+function runtimeEnv(): { isRoot: boolean; isLinuxCi: boolean } {
+  return {
+    isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
+    isLinuxCi: process.platform === 'linux' && !!process.env.CI,
+  };
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+/** One warm Chromium shared by at most `maxContexts` concurrent, isolated contexts. */
+export class BrowserPool {
+  private readonly opts: BrowserPoolOptions;
+  private readonly log: Logger;
+  private readonly maxContexts: number;
+  private browser: Browser | undefined;
+  private launching: Promise<Browser> | undefined;
+  private userAgent: string | undefined;
+  private running = 0;
+  private readonly queue: Waiter[] = [];
+  private disposed = false;
+  private readonly openContexts = new Set<BrowserContext>();
+
+  constructor(opts: BrowserPoolOptions) {
+    this.opts = opts;
+    this.log = opts.log ?? createNoopLogger();
+    this.maxContexts = Math.max(1, Math.floor(opts.maxContexts ?? 4));
+  }
+
+  stats(): { running: number; queued: number; launched: boolean } {
+    return { running: this.running, queued: this.queue.length, launched: !!this.browser?.isConnected() };
+  }
+
+  async withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts: WithContextOptions = {}): Promise<T> {
+    await this.acquire(opts.signal);
+    let ctx: BrowserContext | undefined;
+    try {
+      const browser = await this.getBrowser();
+      ctx = await browser.newContext({
+        ...(this.userAgent ? { userAgent: this.userAgent } : {}),
+        viewport: { width: 1280, height: 800 },
+        ...this.opts.contextOptions,
+        ...opts.contextOptions,
+      });
+      this.openContexts.add(ctx);
+      return await fn(ctx);
+    } finally {
+      if (ctx) {
+        this.openContexts.delete(ctx);
+        await ctx.close().catch(() => {});
+      }
+      this.release();
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const waiter of this.queue.splice(0)) waiter.reject(new PoolDisposedError());
+    await Promise.all([...this.openContexts].map((c) => c.close().catch(() => {})));
+    const pending = this.launching;
+    const browser = this.browser;
+    this.browser = undefined;
+    if (browser) await browser.close().catch(() => {});
+    if (pending) {
+      const late = await pending.catch(() => undefined);
+      await late?.close().catch(() => {});
+    }
+  }
+
+  private acquire(signal?: AbortSignal): Promise<void> {
+    if (this.disposed) return Promise.reject(new PoolDisposedError());
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (this.running < this.maxContexts && this.queue.length === 0) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        const i = this.queue.indexOf(waiter);
+        if (i >= 0) this.queue.splice(i, 1);
+        reject(abortError(signal!));
+      };
+      const waiter: Waiter = {
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        reject: (err) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(waiter);
+    });
+  }
+
+  private release(): void {
+    const next = this.queue.shift();
+    // The slot passes straight to the next waiter (FIFO, no barging), so `running` stays the same.
+    if (next) next.resolve();
+    else this.running--;
+  }
+
+  private getBrowser(): Promise<Browser> {
+    if (this.disposed) return Promise.reject(new PoolDisposedError());
+    if (this.browser?.isConnected()) return Promise.resolve(this.browser);
+    if (!this.launching) {
+      this.launching = this.start()
+        .then((browser) => {
+          if (this.disposed) {
+            void browser.close().catch(() => {});
+            throw new PoolDisposedError();
+          }
+          this.browser = browser;
+          browser.on('disconnected', () => {
+            if (this.browser === browser) {
+              this.browser = undefined;
+              if (!this.disposed) this.log.warn({}, 'browser disconnected; it will be relaunched on next use');
+            }
+          });
+          return browser;
+        })
+        .finally(() => {
+          this.launching = undefined;
+        });
+    }
+    return this.launching;
+  }
+
+  private async start(): Promise<Browser> {
+    const endpoint = this.opts.connectEndpoint;
+    if (endpoint) {
+      this.log.info({ endpoint: URL.canParse(endpoint) ? new URL(endpoint).origin : '(invalid)' }, 'connecting to remote browser');
+      return /^wss?:/i.test(endpoint) ? chromium.connect(endpoint) : chromium.connectOverCDP(endpoint);
+    }
+    const args = this.opts.launchArgs ?? defaultLaunchArgs(runtimeEnv());
+    this.log.info({ executablePath: this.opts.executablePath, headless: this.opts.headless ?? true }, 'launching browser');
+    const browser = await chromium.launch({
+      executablePath: this.opts.executablePath,
+      headless: this.opts.headless ?? true,
+      args,
+      // The app shuts down in order (in-flight logins finish, then the pool closes the browser);
+      // Playwright's own signal handlers would kill Chromium under a running login.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    if (this.userAgent === undefined) this.userAgent = await this.readUserAgent(browser);
+    return browser;
+  }
+
+  /** Headless Chromium announces itself as "HeadlessChrome", which many sites block; drop that token. */
+  private async readUserAgent(browser: Browser): Promise<string | undefined> {
+    try {
+      const session = await browser.newBrowserCDPSession();
+      const version = (await session.send('Browser.getVersion')) as { userAgent?: string };
+      await session.detach().catch(() => {});
+      return version.userAgent?.replace('HeadlessChrome/', 'Chrome/');
+    } catch {
+      return undefined;
+    }
+  }
+}

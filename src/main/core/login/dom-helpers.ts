@@ -1,0 +1,204 @@
+import type { KeywordName, KeywordSources } from './form-keywords.js';
+
+/**
+ * DOM helpers shared by the in-page scripts. This function is serialized with `toString()` and
+ * run inside the page, so it must not reference anything outside its own body.
+ */
+export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string) {
+  const re = {} as Record<KeywordName, RegExp>;
+  for (const key of Object.keys(kw) as KeywordName[]) re[key] = new RegExp(kw[key], 'i');
+  let markCounter = 0;
+
+  const collapse = (s: string | null | undefined, max = 300): string =>
+    (s ?? '').replace(/\s+/g, ' ').trim().slice(0, max);
+
+  const parentOf = (node: Node): Element | null => {
+    if (node instanceof Element && node.parentElement) return node.parentElement;
+    const parent = node.parentNode;
+    if (parent && parent instanceof ShadowRoot) return parent.host;
+    return parent instanceof Element ? parent : null;
+  };
+
+  /** All elements in document order, descending into open shadow roots. */
+  const allElements = (root: Document | ShadowRoot | Element = document): Element[] => {
+    const out: Element[] = [];
+    const walk = (node: Document | ShadowRoot | Element): void => {
+      for (const el of Array.from(node.querySelectorAll('*'))) {
+        out.push(el);
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(root);
+    return out;
+  };
+
+  const containsDeep = (ancestor: Element, el: Element): boolean => {
+    for (let n: Element | null = el; n; n = parentOf(n)) if (n === ancestor) return true;
+    return false;
+  };
+
+  const ancestors = (el: Element): Element[] => {
+    const out: Element[] = [];
+    for (let n: Element | null = el; n; n = parentOf(n)) out.push(n);
+    return out;
+  };
+
+  const treeDistance = (a: Element, b: Element): number => {
+    const pa = ancestors(a);
+    const pb = ancestors(b);
+    const setB = new Set(pb);
+    const i = pa.findIndex((n) => setB.has(n));
+    if (i < 0) return 99;
+    return i + pb.indexOf(pa[i]);
+  };
+
+  const isVisible = (el: Element): boolean => {
+    if (!el.isConnected) return false;
+    const anyEl = el as Element & { checkVisibility?: (o: object) => boolean };
+    if (typeof anyEl.checkVisibility === 'function' && !anyEl.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') return false;
+    if (Number(style.opacity) < 0.05) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 3 || r.height < 3) return false;
+    const docW = Math.max(document.documentElement.scrollWidth, window.innerWidth);
+    const docH = Math.max(document.documentElement.scrollHeight, window.innerHeight);
+    const left = r.left + window.scrollX;
+    const top = r.top + window.scrollY;
+    if (left + r.width <= 0 || top + r.height <= 0 || left >= docW || top >= docH) return false;
+    if (style.clipPath === 'inset(50%)' || /rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)/.test(style.clip)) return false;
+    // aria-hidden subtrees and tiny overflow-hidden wrappers (screen-reader-only / honeypot tricks).
+    let depth = 0;
+    for (let n: Element | null = el; n && depth < 25; n = parentOf(n), depth++) {
+      if (n.getAttribute('aria-hidden') === 'true') return false;
+      if (n !== el && n instanceof HTMLElement) {
+        const s = getComputedStyle(n);
+        if (s.overflow === 'hidden' || s.overflowX === 'hidden' || s.overflowY === 'hidden') {
+          const nr = n.getBoundingClientRect();
+          if (nr.width < 3 || nr.height < 3) return false;
+        }
+      }
+    }
+    return true;
+  };
+
+  const textOf = (el: Element, max = 300): string => {
+    const h = el as HTMLElement;
+    return collapse(typeof h.innerText === 'string' ? h.innerText : el.textContent, max);
+  };
+
+  const byIdText = (ids: string | null, from?: Element): string => {
+    if (!ids) return '';
+    const rootNode = from?.getRootNode();
+    const root = rootNode instanceof ShadowRoot ? rootNode : document;
+    return ids
+      .split(/\s+/)
+      .map((id) => root.getElementById(id))
+      .filter((x): x is HTMLElement => !!x)
+      .map((x) => collapse(x.textContent, 120))
+      .join(' ');
+  };
+
+  /** Visible text right before the field (e.g. `<div>Username</div><input>` without <label>). */
+  const precedingText = (el: Element): string => {
+    let node: Element | null = el;
+    for (let level = 0; level < 3 && node; level++) {
+      let sib: Node | null = node.previousSibling;
+      let hops = 0;
+      while (sib && hops < 4) {
+        const t = collapse(sib.textContent, 80);
+        if (t) {
+          // Headings, other fields and long paragraphs are not this field's label.
+          if (sib instanceof Element && (sib.querySelector('input,select,textarea,button,h1,h2,h3') || /^H[1-3]$/.test(sib.tagName))) return '';
+          return t.length <= 60 ? t : '';
+        }
+        sib = sib.previousSibling;
+        hops++;
+      }
+      node = parentOf(node);
+      if (node && node.querySelectorAll('input,select,textarea').length > 1) return '';
+    }
+    return '';
+  };
+
+  const labelText = (el: Element): string => {
+    const parts: string[] = [];
+    const labels = (el as HTMLInputElement).labels;
+    if (labels) for (const l of Array.from(labels)) parts.push(collapse(l.textContent, 120));
+    parts.push(byIdText(el.getAttribute('aria-labelledby'), el));
+    const joined = parts.filter(Boolean).join(' ');
+    return joined || precedingText(el);
+  };
+
+  /** Everything a human or a password manager would read to know what a field is for. */
+  const describe = (el: Element, withHints = true): string => {
+    const attrs = ['name', 'id', 'placeholder', 'aria-label', 'title', 'data-testid', 'data-test', 'formcontrolname', 'ng-model', 'v-model'];
+    const parts = attrs.map((a) => el.getAttribute(a) ?? '');
+    parts.push(labelText(el));
+    // Hint/error texts (aria-describedby) help name a field but may mention other fields.
+    if (withHints) parts.push(byIdText(el.getAttribute('aria-describedby'), el));
+    // Split camelCase and snake_case so "userName" / "user_name" match word patterns.
+    return collapse(parts.filter(Boolean).join(' | ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.[\]]+/g, ' '), 400);
+  };
+
+  const clickableText = (el: Element): string => {
+    const input = el as HTMLInputElement;
+    let t = '';
+    if (el.tagName === 'INPUT') t = input.value || el.getAttribute('aria-label') || el.getAttribute('alt') || '';
+    else t = textOf(el, 80) || el.getAttribute('aria-label') || el.getAttribute('title') || '';
+    if (!t) {
+      const img = el.querySelector('img[alt],svg[aria-label]');
+      t = img?.getAttribute('alt') || img?.getAttribute('aria-label') || '';
+    }
+    return collapse(t, 80);
+  };
+
+  const CLICKABLE =
+    'a[href],button,input[type=submit],input[type=button],input[type=image],[role=button],[role=link],[role=menuitem],[role=tab],[onclick],summary';
+
+  const isTextLike = (el: Element): el is HTMLInputElement => {
+    if (el.tagName !== 'INPUT') return false;
+    const t = (el.getAttribute('type') || 'text').toLowerCase();
+    return ['text', 'email', 'tel', 'number', 'url', ''].includes(t) || !['password', 'hidden', 'checkbox', 'radio', 'submit', 'button', 'image', 'reset', 'file', 'range', 'color', 'date', 'datetime-local', 'month', 'week', 'time', 'search'].includes(t);
+  };
+
+  const autocomplete = (el: Element): string => (el.getAttribute('autocomplete') || '').toLowerCase();
+
+  const isEditable = (el: Element): boolean => {
+    const i = el as HTMLInputElement;
+    return !i.disabled && !i.readOnly && el.getAttribute('aria-disabled') !== 'true';
+  };
+
+  const clearMarks = (): void => {
+    for (const el of allElements()) if (el.hasAttribute(markAttr)) el.removeAttribute(markAttr);
+  };
+
+  const mark = (el: Element): string => {
+    const existing = el.getAttribute(markAttr);
+    if (existing && existing.startsWith(scanId)) return existing;
+    const id = `${scanId}-${++markCounter}`;
+    el.setAttribute(markAttr, id);
+    return id;
+  };
+
+  /** Nearest preceding heading (or legend) text: "Sign in to Acme" vs "Create your account". */
+  const headingFor = (scope: Element, order: Map<Element, number>, all: Element[]): string => {
+    const own = scope.querySelector('h1,h2,h3,h4,legend,[role=heading]');
+    if (own && isVisible(own)) return textOf(own, 120);
+    const pos = order.get(scope) ?? 0;
+    for (let i = pos - 1; i >= 0 && i > pos - 400; i--) {
+      const el = all[i];
+      if (/^(H1|H2|H3|H4|LEGEND)$/.test(el.tagName) || el.getAttribute('role') === 'heading') {
+        if (isVisible(el)) return textOf(el, 120);
+      }
+    }
+    return '';
+  };
+
+  return {
+    re, collapse, parentOf, allElements, containsDeep, treeDistance, isVisible, textOf, labelText, describe,
+    clickableText, CLICKABLE, isTextLike, autocomplete, isEditable, clearMarks, mark, headingFor,
+  };
+}
+
+export type DomHelpers = ReturnType<typeof domHelpers>;

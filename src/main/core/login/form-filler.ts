@@ -1,0 +1,165 @@
+import type { Frame, Locator, Page } from 'playwright-core';
+import type { DomHelpers } from './dom-helpers.js';
+import type { Deadline } from './deadline.js';
+import { matchAdditionalFields, parseCheckboxValue } from './field-matcher.js';
+import { markedLocator } from './form-finder.js';
+import type { FormCandidate, ScannedField } from './form-scan.js';
+import { nextScanId, runInFrame } from './page-script.js';
+
+/** In-page: finds a visible "Accept" button of a cookie/consent banner and marks it. */
+export function findConsentButton(_args: Record<string, never>, h: DomHelpers): string | null {
+  for (const el of h.allElements()) {
+    if (!el.matches(h.CLICKABLE) || !h.isVisible(el)) continue;
+    if (!h.re.consentAccept.test(h.clickableText(el))) continue;
+    let n: Element | null = el;
+    for (let i = 0; i < 10 && n; i++, n = h.parentOf(n)) {
+      if (h.re.consentContainer.test(`${n.id} ${typeof n.className === 'string' ? n.className : ''} ${h.textOf(n, 600)}`)) return h.mark(el);
+    }
+  }
+  return null;
+}
+
+export interface FillerDeps {
+  page: Page;
+  deadline: Deadline;
+  step: (s: string) => void;
+}
+
+/** Fills fields and presses buttons the way a user would; reports what it did in the step trace. */
+export class FormFiller {
+  constructor(private readonly deps: FillerDeps) {}
+
+  async fillText(loc: Locator, value: string): Promise<void> {
+    const { deadline } = this.deps;
+    await loc.fill(value, { timeout: deadline.cap(5000) });
+    // Some widgets (masks, custom inputs) drop programmatic fills: fall back to key presses.
+    const ok = await loc.evaluate((el, v) => (el as HTMLInputElement).value === v, value).catch(() => true);
+    if (!ok) {
+      await loc.fill('', { timeout: deadline.cap(5000) }).catch(() => {});
+      await loc.pressSequentially(value, { delay: 15, timeout: deadline.cap(20_000) });
+    }
+  }
+
+  /**
+   * Clicks without waiting for a navigation the click starts (`noWaitAfter`): a slow login POST
+   * must not look like a failed click; the outcome detector watches navigation itself.
+   * If something covers the element (cookie banner, overlay), dismisses consent and retries. */
+  async click(loc: Locator): Promise<void> {
+    const { deadline } = this.deps;
+    try {
+      // Short first try: a covered element (cookie banner) would otherwise burn the whole timeout.
+      await loc.click({ timeout: deadline.cap(1500), noWaitAfter: true });
+      return;
+    } catch (err) {
+      deadline.check();
+      await this.dismissConsent();
+      try {
+        await loc.click({ timeout: deadline.cap(5000), noWaitAfter: true });
+        return;
+      } catch {
+        deadline.check();
+      }
+      try {
+        await loc.click({ force: true, timeout: deadline.cap(3000), noWaitAfter: true });
+      } catch {
+        await loc.dispatchEvent('click', undefined, { timeout: deadline.cap(3000) }).catch(() => {
+          throw err;
+        });
+      }
+    }
+  }
+
+  async dismissConsent(): Promise<boolean> {
+    const { page, deadline } = this.deps;
+    const scanId = nextScanId();
+    for (const frame of page.frames()) {
+      const id = await runInFrame(frame, findConsentButton, {}, scanId);
+      if (!id) continue;
+      try {
+        await markedLocator(frame, id).click({ timeout: deadline.cap(3000), noWaitAfter: true });
+        this.deps.step('dismissed a cookie/consent banner');
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Fills additional fields whose key matches a field on this step. Returns the keys filled.
+   * `reserved` are marker ids (username/password) that must not be used.
+   */
+  async fillAdditional(
+    frame: Frame,
+    fields: ScannedField[],
+    extras: Record<string, string>,
+    pendingKeys: string[],
+    reserved: Set<string>,
+  ): Promise<string[]> {
+    const usable = fields.filter((f) => !reserved.has(f.id) && (f.editable || f.kind === 'checkbox' || f.kind === 'radio' || f.kind === 'select'));
+    const done: string[] = [];
+    for (const { key, field } of matchAdditionalFields(pendingKeys, usable)) {
+      const value = extras[key];
+      const loc = markedLocator(frame, field.id);
+      try {
+        if (field.kind === 'checkbox') {
+          const want = parseCheckboxValue(value) ?? (field.optionValue === undefined || field.optionValue.toLowerCase() === value.toLowerCase());
+          await this.setChecked(loc, want);
+        } else if (field.kind === 'radio') {
+          const group = usable.filter((f) => f.kind === 'radio' && f.name === field.name);
+          const norm = value.trim().toLowerCase();
+          const option = group.find((f) => (f.optionValue ?? '').toLowerCase() === norm || f.label.trim().toLowerCase() === norm);
+          if (!option) continue;
+          await this.setChecked(markedLocator(frame, option.id), true);
+        } else if (field.kind === 'select') {
+          await loc.selectOption(value, { timeout: this.deps.deadline.cap(5000) }).catch(async () => {
+            await loc.selectOption({ label: value }, { timeout: this.deps.deadline.cap(5000) });
+          });
+        } else {
+          await this.fillText(loc, value);
+        }
+        done.push(key);
+        this.deps.step(`filled additional field '${key}' (${field.kind} '${field.label || field.name || field.htmlId || field.placeholder}')`);
+      } catch {
+        this.deps.step(`could not fill additional field '${key}'`);
+      }
+    }
+    return done;
+  }
+
+  private async setChecked(loc: Locator, want: boolean): Promise<void> {
+    try {
+      await loc.setChecked(want, { timeout: this.deps.deadline.cap(3000) });
+    } catch {
+      // Custom checkboxes often hide the real input under a styled label: click it programmatically.
+      await loc.evaluate((el, w) => {
+        const input = el as HTMLInputElement;
+        if (input.checked !== w) input.click();
+      }, want);
+    }
+  }
+
+  /**
+   * Submits like a user: the form's best submit control, else Enter in `field`.
+   * Returns a trace line.
+   */
+  async submit(frame: Frame, form: FormCandidate, field: Locator, mode: 'button' | 'enter' | 'request'): Promise<string> {
+    const { deadline } = this.deps;
+    if (mode === 'button' && form.submit) {
+      await this.click(markedLocator(frame, form.submit.id));
+      return `submitted with ${form.submit.isLink ? 'link' : 'button'} '${form.submit.text || '(no text)'}'`;
+    }
+    if (mode === 'request') {
+      const ok = await field.evaluate((el) => {
+        const f = (el as HTMLInputElement).form;
+        if (!f) return false;
+        f.requestSubmit();
+        return true;
+      });
+      if (ok) return 'submitted the form programmatically (requestSubmit)';
+    }
+    await field.press('Enter', { timeout: deadline.cap(5000), noWaitAfter: true });
+    return 'submitted by pressing Enter in the field';
+  }
+}

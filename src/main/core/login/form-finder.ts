@@ -1,0 +1,58 @@
+import type { Frame, Locator, Page } from 'playwright-core';
+import { scanLoginForm, type FormCandidate, type FrameScan, type ScannedButton, type ScannedField } from './form-scan.js';
+import { markerSelector, nextScanId, runInFrame } from './page-script.js';
+
+export type { FormCandidate, FrameScan, ScannedButton, ScannedField } from './form-scan.js';
+export { scanLoginForm } from './form-scan.js';
+
+export interface LocatedForm {
+  frame: Frame;
+  isMainFrame: boolean;
+  candidate: FormCandidate;
+}
+
+export interface PageScan {
+  /** Best password form, or failing that the best identifier-first form, across all frames. */
+  form?: LocatedForm;
+  signInLinks: { frame: Frame; button: ScannedButton }[];
+  pageFields: { frame: Frame; field: ScannedField }[];
+  rejected: string[];
+  visiblePasswordCount: number;
+  hiddenPasswordCount: number;
+}
+
+/** Locator for an element the in-page scanner marked. */
+export function markedLocator(frame: Frame, id: string): Locator {
+  return frame.locator(markerSelector(id));
+}
+
+/** Runs the in-page login-form scanner in every frame of the page and merges the results. */
+export class FormFinder {
+  async scan(page: Page): Promise<PageScan> {
+    const scanId = nextScanId();
+    const frames = page.frames();
+    const mainFrame = page.mainFrame();
+    const scans = await Promise.all(
+      frames.map(async (frame) => ({ frame, scan: await runInFrame<Record<string, never>, FrameScan>(frame, scanLoginForm, {}, scanId) })),
+    );
+    const out: PageScan = { signInLinks: [], pageFields: [], rejected: [], visiblePasswordCount: 0, hiddenPasswordCount: 0 };
+    let best: { located: LocatedForm; rank: number } | undefined;
+    for (const { frame, scan } of scans) {
+      if (!scan) continue;
+      const isMainFrame = frame === mainFrame;
+      out.rejected.push(...scan.rejected);
+      out.visiblePasswordCount += scan.visiblePasswordCount;
+      out.hiddenPasswordCount += scan.hiddenPasswordCount;
+      for (const candidate of scan.forms) {
+        // Password forms beat identifier forms; ties go to the main frame.
+        const rank = (candidate.kind === 'password' ? 1000 : 0) + candidate.score + (isMainFrame ? 0.5 : 0);
+        if (!best || rank > best.rank) best = { located: { frame, isMainFrame, candidate }, rank };
+      }
+      for (const button of scan.signInLinks) out.signInLinks.push({ frame, button });
+      for (const field of scan.pageFields) out.pageFields.push({ frame, field });
+    }
+    out.form = best?.located;
+    out.signInLinks.sort((a, b) => b.button.score - a.button.score);
+    return out;
+  }
+}

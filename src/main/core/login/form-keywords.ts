@@ -1,0 +1,36 @@
+/**
+ * Keyword patterns used by the in-page heuristics. They are passed into the page as strings
+ * (functions run by `frame.evaluate` cannot close over module scope) and compiled there with "i".
+ * Multilingual on purpose: real sites are not all English.
+ */
+const ERROR_WORDS = String.raw`incorrect|invalid|wrong|unknown|bad|not valid|not correct|isn.?t (right|correct|valid)|not recogni[sz]ed|does ?n.?o?t (match|exist)|do not match|didn.?t match|not found|failed|falsch|ungültig|fehlgeschlagen|incorrect[ao]?|inválid[ao]|no coincide|erroné|invalide|incorreta|errat[ao]|non valid[ao]|неверн`;
+const CREDENTIAL_NOUNS = String.raw`password|passcode|username|user ?name|user id|credential|login|log-in|sign.?in|e-?mail|account|details|combination|passwort|kennwort|benutzername|konto|contraseña|usuario|cuenta|mot de passe|identifiant|compte|senha|utente|пароль|логин`;
+/** Error text that is clearly about the credentials: decisive even when the form is gone. */
+const STRONG_ERROR = String.raw`(${ERROR_WORDS})[^.!?\n]{0,50}(${CREDENTIAL_NOUNS})|(${CREDENTIAL_NOUNS})[^.!?\n]{0,50}(${ERROR_WORDS})|authentication failed|bad credentials|access denied|no account (found|with)|could.?n.?t find (your|an|that) account`;
+
+export const KEYWORDS = {
+  username: String.raw`user|login|e-?mail|\bmail|identifier|\bident|account|acct|benutzer|nutzer|anmeldename|usuario|correo|utilisateur|identifiant|courriel|utente|gebruiker|użytkownik|логин|почт|пользовател|ユーザー|メール|用户|邮箱|帐号|账号|member|customer|client.?id|handle|nick|phone|mobile|\bid\b|username`,
+  password: String.raw`pass|pwd|kennwort|passwort|contrase|senha|parola|wachtwoord|hasło|пароль|密码|パスワード|\bpin\b`,
+  search: String.raw`search|query|\bq\b|suche|buscar|busca|recherche|cerca|zoek|поиск|検索|搜索`,
+  newsletter: String.raw`newsletter|subscri|mailing.?list|stay (up to date|informed)|get (the latest|updates)|abonn|suscrib|iscriviti alla`,
+  signup: String.raw`sign.?up|register|registration|create (an? |your |new |free )?([\w-]+ ){0,2}account|open (an? )?account|new account|join( now| us| free|$)|get started|start (your )?(free|trial)|free trial|try (it )?(for )?free|registr|regístr|crear cuenta|inscri|konto erstellen|cadastr|créer un compte|abonnieren`,
+  confirm: String.raw`confirm|repeat|retype|re-?enter|again|verify|new.?pass|bestätig|wiederhol|confirmar|repetir|confirmer|ripeti|nuova`,
+  login: String.raw`log.?in|sign.?in|log.?on|anmeld|einlogg|iniciar sesi|inicia sesi|ingresar|entrar|acceder|connexion|se connecter|connecter|accedi|accesso|inloggen|aanmelden|zaloguj|войти|вход|ログイン|登录|登入|authenticate|continue with password|member area|sign me in`,
+  next: String.raw`next|continue|proceed|weiter|siguiente|continuar|suivant|continuer|avanti|prosegui|volgende|dalej|далее|продолжить|次へ|下一步|submit|go\b|enter`,
+  forgot: String.raw`forgot|reset|lost|trouble|can.?t access|vergessen|olvid|oubli|dimenticat|recover`,
+  remember: String.raw`remember|keep me|stay (signed|logged)|angemeldet bleiben|recordar|se souvenir|ricordami`,
+  oauth: String.raw`with (google|apple|facebook|github|microsoft|twitter|linkedin|gitlab|sso|saml|passkey)|\bsso\b|single sign|passkey|magic link|email me a link|send.*link`,
+  cancel: String.raw`cancel|back|close|dismiss|show|hide|reveal|toggle|clear|abbrechen|zurück|cancelar|annuler|annulla`,
+  otp: String.raw`one.?time|\botp\b|totp|\bmfa\b|2fa|two.?factor|2.?step|verification.?code|security.?code|auth(entication)?.?code|passcode|sms.?code|verify.?code|confirmation.?code|bestätigungscode|código|code de vérification`,
+  captcha: String.raw`captcha|recaptcha|hcaptcha|turnstile|arkose|funcaptcha|geetest`,
+  error: String.raw`incorrect|invalid|wrong|failed|doesn.?t exist|does not exist|not exist|no such (user|account)|fail(ure)?\b|not match|doesn.?t match|do not match|does not match|didn.?t match|try again|not recogni[sz]ed|unable to (log|sign)|could.?n.?t (log|sign|find|verify)|could not (log|sign|find|verify)|no account|not found|unknown (user|account|email)|bad credentials|denied|not valid|isn.?t valid|is not correct|isn.?t right|falsch|ungültig|fehlgeschlagen|incorrecta|incorrecto|inválid|no coincide|erroné|invalide|incorreta|inválida|errat[ao]|non valid|неверн|ошибка|errors?\b`,
+  strongError: STRONG_ERROR,
+  locked: String.raw`\blocked\b|locked out|too many (failed |unsuccessful |invalid |login |log.?in |sign.?in )?(attempts|tries|requests|login|logins)|temporarily (blocked|locked|disabled|suspended|unavailable)|account (has been |is |was )?(suspended|disabled|deactivated|blocked|frozen)|(suspended|deactivated|blocked) account|try again (later|in \d+)|gesperrt|bloqueada|bloqueado|verrouillé|bloccato|заблокирован`,
+  mfa: String.raw`verification code|authenticator|2-?step|two.?(factor|step)|\b2fa\b|\bmfa\b|multi.?factor|one.?time (pass)?code|security code|enter (the|your) code|we(.ve| have)? sent (you )?a code|code (was |has been )?sent|check your (phone|authenticator)|bestätigungscode|zwei.?faktor|código de verificación|verificación en dos|code de vérification|double authentification|codice di verifica`,
+  captchaText: String.raw`verify (that )?you.?re (a )?human|verify you are (a )?human|i.?m not a robot|i am not a robot|are you a robot|prove you.?re (a )?human|human verification|complete the (security check|captcha|challenge)|solve the (captcha|puzzle|challenge)|please complete the captcha|unusual traffic|checking (if the site connection is secure|your browser)|security check to continue|(complete|solve|enter|fill in|incorrect|invalid|wrong|failed)[^.]{0,20}captcha|captcha[^.]{0,20}(required|incorrect|invalid|wrong|failed|missing)`,
+  consentAccept: String.raw`^(accept|accept all|accept all cookies|accept cookies|allow all|allow all cookies|allow cookies|i agree|agree|agree and continue|got it|ok|okay|alle akzeptieren|akzeptieren|aceptar|aceptar todo|aceptar todas|tout accepter|accepter|accetta|accetta tutto|accepteren)$`,
+  consentContainer: String.raw`cookie|consent|privacy|gdpr|datenschutz|tracking`,
+} as const;
+
+export type KeywordName = keyof typeof KEYWORDS;
+export type KeywordSources = Record<KeywordName, string>;

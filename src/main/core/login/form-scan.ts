@@ -1,0 +1,361 @@
+import type { DomHelpers } from './dom-helpers.js';
+
+export type FieldKind = 'text' | 'email' | 'tel' | 'number' | 'password' | 'checkbox' | 'radio' | 'select' | 'textarea' | 'other';
+
+export interface ScannedField {
+  /** Marker id, see MARK_ATTR. */
+  id: string;
+  kind: FieldKind;
+  name: string;
+  htmlId: string;
+  label: string;
+  placeholder: string;
+  ariaLabel: string;
+  autocomplete: string;
+  /** name/id/label/placeholder/aria text, camelCase split. */
+  descriptor: string;
+  editable: boolean;
+  /** Inside an `inert` subtree (typically behind a modal dialog): cannot be typed into yet. */
+  inert: boolean;
+  hasValue: boolean;
+  /** value attribute of a radio/checkbox option (an option identifier, never user data). */
+  optionValue?: string;
+  score: number;
+}
+
+export interface ScannedButton {
+  id: string;
+  text: string;
+  score: number;
+  isLink: boolean;
+  /** Set for sign-in links that are not visible (collapsed menus): the engine navigates to it. */
+  hiddenHref?: string;
+}
+
+export interface FormCandidate {
+  kind: 'password' | 'identifier';
+  score: number;
+  password?: ScannedField;
+  usernameCandidates: ScannedField[];
+  submit?: ScannedButton;
+  fields: ScannedField[];
+  heading: string;
+  notes: string[];
+}
+
+export interface FrameScan {
+  url: string;
+  forms: FormCandidate[];
+  rejected: string[];
+  signInLinks: ScannedButton[];
+  pageFields: ScannedField[];
+  visiblePasswordCount: number;
+  hiddenPasswordCount: number;
+}
+
+/**
+ * In-page login form finder (runs via frame.evaluate; self-contained apart from `h`).
+ * Groups visible password fields by their form (or, without <form>, by the largest ancestor that
+ * does not swallow another password group), scores each group like a password manager would,
+ * picks the username as the best-scored visible text field before the password, and falls back
+ * to identifier-first (two-step) forms and sign-in links.
+ */
+export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): FrameScan {
+  const { re } = h;
+  h.clearMarks();
+  const all = h.allElements();
+  const order = new Map<Element, number>();
+  all.forEach((el, i) => order.set(el, i));
+  const pos = (el: Element): number => order.get(el) ?? -1;
+
+  const inputType = (el: Element): string => (el.getAttribute('type') || 'text').toLowerCase();
+  const isPassword = (el: Element): boolean =>
+    el.tagName === 'INPUT' && (inputType(el) === 'password' || (h.isTextLike(el) && h.autocomplete(el).includes('current-password')));
+  const fieldsAll = all.filter((el) => /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
+  const passwords = fieldsAll.filter(isPassword);
+  const visPw = passwords.filter((el) => h.isVisible(el));
+  const textInputs = fieldsAll.filter((el) => h.isTextLike(el) && h.isVisible(el));
+
+  const kindOf = (el: Element): FieldKind => {
+    if (el.tagName === 'SELECT') return 'select';
+    if (el.tagName === 'TEXTAREA') return 'textarea';
+    if (isPassword(el)) return 'password';
+    const t = inputType(el);
+    if (t === 'checkbox' || t === 'radio' || t === 'email' || t === 'tel' || t === 'number') return t;
+    return h.isTextLike(el) ? 'text' : 'other';
+  };
+
+  const fieldInfo = (el: Element, score = 0): ScannedField => {
+    const input = el as HTMLInputElement;
+    const kind = kindOf(el);
+    return {
+      id: h.mark(el),
+      kind,
+      name: el.getAttribute('name') || '',
+      htmlId: el.id || '',
+      label: h.collapse(h.labelText(el), 120),
+      placeholder: el.getAttribute('placeholder') || '',
+      ariaLabel: el.getAttribute('aria-label') || '',
+      autocomplete: h.autocomplete(el),
+      descriptor: h.describe(el),
+      editable: h.isEditable(el),
+      inert: (() => {
+        for (let n: Element | null = el; n; n = h.parentOf(n)) if (n.hasAttribute('inert')) return true;
+        return false;
+      })(),
+      hasValue: kind === 'checkbox' || kind === 'radio' ? input.checked : !!input.value,
+      optionValue: kind === 'checkbox' || kind === 'radio' ? input.value : undefined,
+      score,
+    };
+  };
+
+  const fillableVisible = (el: Element): boolean => {
+    const k = kindOf(el);
+    if (k === 'other' || k === 'password') return false;
+    if (k === 'checkbox' || k === 'radio') {
+      const labels = (el as HTMLInputElement).labels;
+      return h.isVisible(el) || (!!labels && Array.from(labels).some((l) => h.isVisible(l)));
+    }
+    return h.isVisible(el);
+  };
+
+  // With a modal dialog open, everything outside it is inert.
+  // (An aria-modal element only counts when it holds the login itself: consent dialogs use it too.)
+  const modal =
+    document.querySelector('dialog:modal') ??
+    Array.from(document.querySelectorAll('[aria-modal=true]')).find((m) => h.isVisible(m) && !!m.querySelector('input[type=password]')) ??
+    null;
+  const inModal = (el: Element): boolean => !modal || h.containsDeep(modal, el);
+  const DIALOG = 'dialog,[role=dialog],[role=alertdialog],[aria-modal=true]';
+
+  const smallForm = (form: HTMLFormElement): boolean =>
+    visPw.filter((p) => (p as HTMLInputElement).form === form).length <= 3 &&
+    textInputs.filter((t) => (t as HTMLInputElement).form === form).length <= 8;
+
+  /** The form, or the largest container that does not also hold another password group. */
+  const scopeFor = (anchor: Element, peers: Element[]): Element => {
+    const form = (anchor as HTMLInputElement).form;
+    if (form && smallForm(form)) return form;
+    let node: Element = h.parentOf(anchor) ?? document.body;
+    for (;;) {
+      if ((form && node === form) || node.matches(DIALOG)) break;
+      const parent = h.parentOf(node);
+      if (!parent || parent === document.documentElement) break;
+      const intruder = peers.some((p) => p !== anchor && h.containsDeep(parent, p) && !h.containsDeep(node, p));
+      const useful = textInputs.some((t) => t !== anchor && h.containsDeep(node, t)) || !!node.querySelector('button,input[type=submit]');
+      if (intruder && useful) break;
+      node = parent;
+    }
+    return node;
+  };
+
+  const scopeText = (scope: Element): string => {
+    const f = scope as HTMLFormElement;
+    return [scope.id, typeof f.className === 'string' ? f.className : '', scope.getAttribute('name'), scope.getAttribute('action'), scope.getAttribute('aria-label')]
+      .filter(Boolean)
+      .join(' ');
+  };
+
+  const pickSubmit = (scope: Element, anchor: Element, mode: 'password' | 'identifier'): ScannedButton | undefined => {
+    const set = new Set<Element>(Array.from(scope.querySelectorAll(`${h.CLICKABLE}`)));
+    const form = (anchor as HTMLInputElement).form;
+    if (form) for (const el of Array.from(form.elements)) if (/^(BUTTON|INPUT)$/.test(el.tagName)) set.add(el);
+    // Shadow DOM: clickables not reachable by querySelectorAll.
+    for (const el of all) if (el.matches(h.CLICKABLE) && h.containsDeep(scope, el)) set.add(el);
+    let best: { el: Element; text: string; score: number } | undefined;
+    for (const el of set) {
+      if (el.tagName === 'INPUT' && !/^(submit|button|image)$/.test(inputType(el))) continue;
+      if (h.containsDeep(el, anchor) || !h.isVisible(el)) continue; // an [onclick] wrapper is no button
+      const text = h.clickableText(el);
+      if (!inModal(el)) continue;
+      // type=submit only means something inside a form.
+      const owner = (el as HTMLButtonElement).form;
+      const isSubmitType =
+        !!owner && ((el.tagName === 'BUTTON' && (el as HTMLButtonElement).type === 'submit') || (el.tagName === 'INPUT' && /^(submit|image)$/.test(inputType(el))));
+      let s = isSubmitType ? 3 : 0;
+      if (el.tagName === 'A') s -= 1;
+      if (re.login.test(text)) s += mode === 'password' ? 5 : 4;
+      if (re.next.test(text)) s += mode === 'password' ? 2 : 4;
+      if (re.signup.test(text) && !re.login.test(text)) s -= 10;
+      if (re.forgot.test(text) || re.oauth.test(text) || re.newsletter.test(text) || re.search.test(text)) s -= 10;
+      if (text.length < 25 && re.cancel.test(text) && !re.login.test(text)) s -= 8;
+      if (!text && !isSubmitType) s -= 3;
+      s += pos(el) > pos(anchor) ? 1 : -3;
+      s -= Math.max(0, h.treeDistance(anchor, el) - 3) * 0.75;
+      if ((el as HTMLButtonElement).disabled) s -= 1;
+      if (s > 0 && (!best || s > best.score)) best = { el, text, score: s };
+    }
+    return best ? { id: h.mark(best.el), text: best.text, score: best.score, isLink: best.el.tagName === 'A' } : undefined;
+  };
+
+  const hasClickable = (scope: Element, pattern: RegExp): boolean =>
+    Array.from(scope.querySelectorAll('a,button,[role=button],[role=link]')).some((el) => pattern.test(h.clickableText(el)));
+
+  const hasCheckbox = (scope: Element, pattern: RegExp): boolean =>
+    Array.from(scope.querySelectorAll('input[type=checkbox]')).some((el) => pattern.test(h.describe(el)));
+
+  const forms: FormCandidate[] = [];
+  const rejected: string[] = [];
+  const seenScopes = new Set<Element>();
+  const fieldsIn = (scope: Element, exclude: Set<Element>): ScannedField[] =>
+    fieldsAll.filter((el) => !exclude.has(el) && h.containsDeep(scope, el) && fillableVisible(el)).slice(0, 40).map((el) => fieldInfo(el));
+
+  // ---- password groups ----
+  for (const pw of visPw) {
+    if (!inModal(pw)) continue;
+    const scope = scopeFor(pw, visPw);
+    if (seenScopes.has(scope)) continue;
+    seenScopes.add(scope);
+    const pws = visPw.filter((p) => h.containsDeep(scope, p));
+    const notes: string[] = [];
+    let score = 10;
+    if (pws.some((p) => h.autocomplete(p).includes('current-password'))) score += 4;
+    if (pws.some((p) => h.autocomplete(p).includes('new-password'))) { score -= 8; notes.push('new-password field'); }
+    if (pws.length >= 2) { score -= 6; notes.push(`${pws.length} password fields`); }
+    if (pws.some((p) => re.confirm.test(h.describe(p, false)))) { score -= 6; notes.push('confirm-password field'); }
+    const heading = h.headingFor(scope, order, all);
+    if (re.login.test(heading)) score += 3;
+    if (re.signup.test(heading) && !re.login.test(heading)) { score -= 5; notes.push(`heading '${heading}'`); }
+    const meta = scopeText(scope);
+    if (re.login.test(meta)) score += 2;
+    if (re.signup.test(meta) && !re.login.test(meta)) score -= 3;
+    if (hasClickable(scope, re.forgot)) score += 2;
+    if (hasCheckbox(scope, re.remember)) score += 1;
+    if (hasCheckbox(scope, /terms|agree|privacy|conditions|newsletter/i)) score -= 2;
+    const target = pws[0];
+    const submit = pickSubmit(scope, pws[pws.length - 1], 'password');
+    if (submit && re.login.test(submit.text)) score += 4;
+    if (submit && re.signup.test(submit.text) && !re.login.test(submit.text)) { score -= 8; notes.push(`button '${submit.text}'`); }
+
+    const inScopeText = textInputs.filter((t) => h.containsDeep(scope, t));
+    const before = inScopeText.filter((t) => pos(t) < pos(target)).reverse();
+    const users: ScannedField[] = [];
+    for (const el of inScopeText) {
+      const ac = h.autocomplete(el);
+      const desc = h.describe(el);
+      const t = inputType(el);
+      const rank = before.indexOf(el);
+      let s = 0;
+      if (/\busername\b/.test(ac)) s += 6;
+      else if (/\bemail\b/.test(ac)) s += 4;
+      if (ac.includes('one-time-code')) s -= 10;
+      if (t === 'email') s += 3;
+      if (t === 'tel') s += 1;
+      if (re.username.test(desc)) s += 3;
+      if (re.search.test(desc)) s -= 10;
+      if (re.otp.test(desc)) s -= 6;
+      if (re.captcha.test(desc)) s -= 10;
+      if (re.newsletter.test(desc)) s -= 6;
+      s += rank >= 0 ? Math.max(-2, 3 - rank) : -2;
+      if (!h.isEditable(el)) s -= 3;
+      users.push(fieldInfo(el, s));
+    }
+    users.sort((a, b) => b.score - a.score);
+    if (inScopeText.length > users.filter((u) => u.score > 0).length + 3) score -= 2;
+    if (users.length && users[0].score > 0) score += 1;
+
+    const exclude = new Set<Element>([...pws]);
+    const cand: FormCandidate = {
+      kind: 'password',
+      score,
+      password: fieldInfo(target, score),
+      usernameCandidates: users.slice(0, 6),
+      submit,
+      fields: fieldsIn(scope, exclude),
+      heading,
+      notes,
+    };
+    if (score < 5) rejected.push(`skipped likely sign-up/change-password form (${notes.join(', ') || 'low score'})`);
+    else forms.push(cand);
+  }
+
+  // ---- identifier-first (two-step) forms: only when no password form is visible ----
+  if (!forms.length) {
+    for (const el of textInputs) {
+      if (!h.isEditable(el) || !inModal(el)) continue;
+      const ac = h.autocomplete(el);
+      const desc = h.describe(el);
+      const t = inputType(el);
+      let s = 0;
+      if (/\busername\b/.test(ac)) s += 6;
+      else if (/\bemail\b/.test(ac)) s += 3;
+      if (ac.includes('webauthn')) s += 2;
+      if (ac.includes('one-time-code') || re.otp.test(desc)) s -= 12;
+      if (t === 'email') s += 2;
+      if (t === 'tel') s += 1;
+      if (re.username.test(desc)) s += 3;
+      if (re.search.test(desc) || el.closest('[role=search],form[role=search]')) s -= 12;
+      if (re.newsletter.test(desc) || re.captcha.test(desc)) s -= 8;
+      const form = (el as HTMLInputElement).form;
+      let scope: Element;
+      if (form && smallForm(form)) scope = form;
+      else {
+        let node: Element = h.parentOf(el) ?? document.body;
+        for (let i = 0; i < 6 && !node.querySelector('button,input[type=submit],[role=button]'); i++) node = h.parentOf(node) ?? node;
+        scope = node;
+      }
+      const text = h.textOf(scope, 1500);
+      if (re.newsletter.test(text)) s -= 8;
+      const heading = h.headingFor(scope, order, all);
+      if (re.login.test(heading) || re.login.test(scopeText(scope))) s += 4;
+      if (re.signup.test(heading) && !re.login.test(heading)) s -= 6;
+      const submit = pickSubmit(scope, el, 'identifier');
+      if (submit && (re.next.test(submit.text) || re.login.test(submit.text))) s += 3;
+      if (submit && (re.signup.test(submit.text) || re.newsletter.test(submit.text)) && !re.login.test(submit.text)) s -= 8;
+      if (passwords.some((p) => h.containsDeep(scope, p))) s += 3;
+      const others = textInputs.filter((x) => x !== el && h.containsDeep(scope, x)).length;
+      if (others >= 2) s -= 3 * (others - 1);
+      if (scope.querySelector('textarea')) s -= 4;
+      if (s < 7) {
+        if (s > 2) rejected.push(`skipped text field '${h.collapse(desc, 40)}' (score ${s})`);
+        continue;
+      }
+      forms.push({
+        kind: 'identifier',
+        score: s,
+        usernameCandidates: [fieldInfo(el, s)],
+        submit,
+        fields: fieldsIn(scope, new Set([el])),
+        heading,
+        notes: [],
+      });
+    }
+  }
+  forms.sort((a, b) => b.score - a.score);
+
+  // ---- sign-in links / buttons (landing pages) ----
+  const signInLinks: ScannedButton[] = [];
+  if (!forms.length) {
+    for (const el of all) {
+      if (!el.matches(h.CLICKABLE) || !inModal(el)) continue;
+      const text = h.clickableText(el);
+      if (text.length > 60) continue;
+      const href = el.tagName === 'A' ? (el.getAttribute('href') || '') : '';
+      let s = 0;
+      if (re.login.test(text)) s += 6;
+      if (/log-?in|sign-?in|signin|login|auth|session|sso|account/i.test(href)) s += 3;
+      if (re.signup.test(text)) s -= s >= 6 ? 3 : 20;
+      if (re.oauth.test(text) || re.forgot.test(text)) s -= 10;
+      if (/\b(my )?account\b|profile|konto|cuenta|compte/i.test(text)) s += 2;
+      if (text.length <= 20 && re.login.test(text)) s += 1;
+      if (el.closest('header,nav,[role=navigation],[role=banner]')) s += 1;
+      if (s < 5) continue;
+      if (h.isVisible(el)) signInLinks.push({ id: h.mark(el), text, score: s, isLink: el.tagName === 'A' });
+      else if (el.tagName === 'A' && s >= 8 && /^https?:/.test((el as HTMLAnchorElement).href)) {
+        signInLinks.push({ id: h.mark(el), text, score: s - 4, isLink: true, hiddenHref: (el as HTMLAnchorElement).href });
+      }
+    }
+    signInLinks.sort((a, b) => b.score - a.score);
+  }
+
+  const pageFields = fieldsAll.filter(fillableVisible).slice(0, 40).map((el) => fieldInfo(el));
+  return {
+    url: location.href,
+    forms: forms.slice(0, 5),
+    rejected,
+    signInLinks: signInLinks.slice(0, 5),
+    pageFields,
+    visiblePasswordCount: visPw.length,
+    hiddenPasswordCount: passwords.length - visPw.length,
+  };
+}

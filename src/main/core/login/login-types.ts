@@ -1,0 +1,78 @@
+import type { Cookie } from 'playwright-core';
+
+/** pino-compatible subset: `log.info({ key: 1 }, 'message')` or `log.info('message')`. */
+export interface Logger {
+  debug(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export function createNoopLogger(): Logger {
+  const noop = (): void => {};
+  return { debug: noop, info: noop, warn: noop, error: noop };
+}
+
+export type LoginFailureReason =
+  | 'invalid_credentials'
+  | 'login_form_not_found'
+  | 'mfa_required'
+  | 'captcha_blocked'
+  | 'account_locked'
+  | 'site_unreachable'
+  | 'timeout';
+
+export interface LoginRequest {
+  url: string;
+  username: string;
+  password: string;
+  additionalFields?: Record<string, string>;
+  /** Whole-login budget. Default 60000. */
+  timeoutMs?: number;
+}
+
+export interface OriginStorage {
+  origin: string;
+  localStorage: { name: string; value: string }[];
+}
+
+export interface SessionStorageState {
+  cookies: Cookie[];
+  origins: OriginStorage[];
+}
+
+export type LoginResult =
+  | { ok: true; storageState: SessionStorageState; finalUrl: string; steps: string[] }
+  | { ok: false; reason: LoginFailureReason; message: string; finalUrl?: string; steps: string[] };
+
+export type LoginFailure = Extract<LoginResult, { ok: false }>;
+
+/** Thrown inside the engine to end the flow with a definite failure; converted to a LoginResult. */
+export class LoginFlowError extends Error {
+  constructor(
+    readonly reason: LoginFailureReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LoginFlowError';
+  }
+}
+
+/** Strips query and fragment: URLs may carry tokens, and the trace must stay secret-free. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid url)';
+  }
+}
+
+/** Replaces any occurrence of the given secrets (username, password, extra values) in text. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s && s.length >= 2) out = out.split(s).join('***');
+  }
+  return out;
+}

@@ -1,0 +1,176 @@
+import type { DomHelpers } from './dom-helpers.js';
+
+export interface SignalArgs {
+  /** Marker of the field we filled last (password or identifier): is it still there and filled? */
+  watchMarker?: string;
+}
+
+export interface PageSignals {
+  url: string;
+  /** Description of a visible, interactive CAPTCHA, if any. */
+  captcha: string | null;
+  /** Lockout / rate-limit text, if any. */
+  locked: string | null;
+  /** Visible one-time-code inputs (count). */
+  otpInputs: number;
+  /** MFA prompt text (only reported when no password field is visible). */
+  mfaText: string | null;
+  /** Candidate error lines: alerts, live regions, error-styled elements, lines near a form, short pages. */
+  messages: string[];
+  /** Error texts seen by the mutation observer (transient toasts). */
+  observed: string[];
+  /** Visible password fields that are not new-password fields. */
+  loginPasswords: number;
+  watchedState: 'absent' | 'hidden' | 'visible-empty' | 'visible-filled';
+  /** Required or invalid fields blocking native form submission (names/labels only). */
+  invalidFields: string[];
+  bodyTextLength: number;
+}
+
+/** In-page: collects evidence for the outcome of a login attempt. Never returns field values. */
+export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
+  const { re } = h;
+  const all = h.allElements();
+  const visible = (el: Element): boolean => h.isVisible(el);
+
+  // CAPTCHA: only visible, interactive widgets count. Invisible reCAPTCHA (v3 badge, size=invisible)
+  // and "protected by reCAPTCHA" notices do not block a login.
+  let captcha: string | null = null;
+  const passive = (el: Element): boolean =>
+    !!el.closest('.grecaptcha-badge,[data-size=invisible],[data-badge]') || el.getAttribute('data-size') === 'invisible';
+  const bigEnough = (el: Element, w: number, hgt: number): boolean => {
+    const r = el.getBoundingClientRect();
+    return r.width >= w && r.height >= hgt;
+  };
+  for (const el of all) {
+    if (captcha) break;
+    if (el.tagName === 'IFRAME') {
+      const src = (el.getAttribute('src') || '') + ' ' + (el.getAttribute('title') || '');
+      if (!/recaptcha|hcaptcha|challenges\.cloudflare|turnstile|arkoselabs|funcaptcha|geetest|captcha/i.test(src)) continue;
+      if (/size=invisible/.test(src) || passive(el) || !visible(el) || !bigEnough(el, 30, 30)) continue;
+      captcha = `captcha frame '${h.collapse(el.getAttribute('title') || src.replace(/\?.*$/, ''), 60)}'`;
+    } else if (el.matches('.g-recaptcha,.h-captcha,.cf-turnstile,#FunCaptcha,#arkose,[data-sitekey],[data-hcaptcha-widget-id]')) {
+      if (passive(el) || !visible(el) || !bigEnough(el, 30, 15)) continue;
+      captcha = `captcha widget (${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''})`;
+    } else if (el.matches('img[src*=captcha i],img[alt*=captcha i],input[name*=captcha i],input[id*=captcha i]')) {
+      // Classic image/text CAPTCHAs: a picture of characters and a field to type them.
+      if (passive(el) || !visible(el) || !bigEnough(el, 20, 10)) continue;
+      captcha = `captcha ${el.tagName === 'IMG' ? 'image' : 'input'}`;
+    }
+  }
+
+  // Texts worth reading: alerts, live regions, error-ish containers, headings, small forms, short pages.
+  const prominent: Element[] = [];
+  const errorish =
+    '[role=alert],[role=alertdialog],[role=status],[aria-live]:not([aria-live=off]),[class*=error i],[class*=alert i],[class*=danger i],[class*=invalid i],[class*=warning i],[class*=flash i],[class*=toast i],[class*=snack i],[class*=notif i],[class*=message i],[class*=feedback i],[class*=notice i],[class*=red- i],[class*=-red i],[class*=danger i],[class*=err i],[id*=error i],[id*=alert i],[id*=message i],[data-error],output,.help-block,small';
+  for (const el of all) if (el.matches(errorish) && visible(el)) prominent.push(el);
+  const headings = all.filter((el) => /^(H1|H2|H3|H4|LEGEND)$/.test(el.tagName) && visible(el));
+  const bodyText = document.body ? h.textOf(document.body, 20000) : '';
+  const texts = new Set<string>();
+  for (const el of prominent) {
+    const t = h.textOf(el, 300);
+    if (t && t.length <= 300) texts.add(t);
+  }
+  for (const el of headings) texts.add(h.textOf(el, 200));
+  for (const form of Array.from(document.querySelectorAll('form'))) {
+    if (!visible(form)) continue;
+    for (const el of Array.from(form.querySelectorAll('p,span,div,li,strong,b,em'))) {
+      if (el.children.length > 2 || !visible(el)) continue;
+      const t = h.textOf(el, 300);
+      if (t && t.length <= 240) texts.add(t);
+    }
+  }
+  if (document.body && bodyText.length < 5000) {
+    const rawLines = ((document.body as HTMLElement).innerText || '').split('\n');
+    for (const l of rawLines) {
+      const t = h.collapse(l, 240);
+      if (t.length >= 3) texts.add(t);
+    }
+  }
+  // aria-invalid fields point at their error via aria-describedby / aria-errormessage.
+  for (const el of all) {
+    if (el.getAttribute('aria-invalid') !== 'true') continue;
+    for (const attr of ['aria-describedby', 'aria-errormessage']) {
+      for (const id of (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean)) {
+        const target = document.getElementById(id);
+        if (target && visible(target)) texts.add(h.textOf(target, 240));
+      }
+    }
+  }
+  const messages = [...texts].filter((t) => re.error.test(t) || re.locked.test(t) || re.captchaText.test(t));
+
+  let locked: string | null = null;
+  for (const t of texts) if (re.locked.test(t)) { locked = t; break; }
+  if (!captcha) for (const t of texts) if (re.captchaText.test(t) && t.length < 200) { captcha = `captcha text '${t}'`; break; }
+
+  const inputs = all.filter((el) => el.tagName === 'INPUT') as HTMLInputElement[];
+  // A code field may be type=password (PIN-style); it is a second factor, not a login password.
+  const isOtp = (el: HTMLInputElement): boolean =>
+    h.autocomplete(el).includes('one-time-code') ||
+    (el.type === 'password' ? /(verification|security|sms|one.?time|authenticat\w*|2fa|mfa) ?code|\botp\b/i : re.otp).test(h.describe(el));
+  const otpInputs = inputs.filter((el) => visible(el) && el.type !== 'hidden' && el.getAttribute("data-agent-studio-login") !== args.watchMarker && isOtp(el)).length;
+  const visPw = inputs.filter((el) => el.type === 'password' && visible(el));
+  const loginPasswords = visPw.filter((el) => !h.autocomplete(el).includes('new-password') && (el.getAttribute('data-agent-studio-login') === args.watchMarker || !isOtp(el))).length;
+  let mfaText: string | null = null;
+  if (!loginPasswords) {
+    for (const t of texts) if (re.mfa.test(t) && t.length < 300) { mfaText = t; break; }
+  }
+
+  let watchedState: PageSignals['watchedState'] = 'absent';
+  if (args.watchMarker) {
+    const w = all.find((el) => el.getAttribute('data-agent-studio-login') === args.watchMarker) as HTMLInputElement | undefined;
+    if (w) watchedState = !visible(w) ? 'hidden' : w.value ? 'visible-filled' : 'visible-empty';
+  }
+
+  const invalidFields: string[] = [];
+  for (const form of Array.from(document.querySelectorAll('form'))) {
+    if (!visible(form) || !form.querySelector('input[type=password]')) continue;
+    for (const el of Array.from(form.elements) as HTMLInputElement[]) {
+      if (typeof el.checkValidity === 'function' && el.willValidate && !el.checkValidity() && !form.noValidate) {
+        invalidFields.push(h.collapse(el.getAttribute('name') || h.labelText(el) || el.id || el.type, 60));
+      }
+    }
+  }
+
+  const w = window as unknown as Record<string, unknown>;
+  const observed = Array.isArray(w['__agentStudioLoginObserved']) ? (w['__agentStudioLoginObserved'] as string[]).slice(-20) : [];
+  return {
+    url: location.href,
+    captcha,
+    locked,
+    otpInputs,
+    mfaText,
+    messages: messages.slice(0, 20),
+    observed,
+    loginPasswords,
+    watchedState,
+    invalidFields: invalidFields.slice(0, 10),
+    bodyTextLength: bodyText.length,
+  };
+}
+
+/**
+ * In-page: records texts of nodes added after submit that look like errors, so toasts that vanish
+ * before the next poll are still seen. Idempotent per document.
+ */
+export function installErrorObserver(_args: Record<string, never>, h: DomHelpers): boolean {
+  const w = window as unknown as Record<string, unknown>;
+  if (w['__agentStudioLoginObserverInstalled']) return true;
+  w['__agentStudioLoginObserverInstalled'] = true;
+  const log: string[] = [];
+  w['__agentStudioLoginObserved'] = log;
+  const consider = (node: Node): void => {
+    const el = node instanceof Element ? node : node.parentElement;
+    if (!el) return;
+    const t = h.collapse(el.textContent, 300);
+    if (t && t.length <= 300 && (h.re.error.test(t) || h.re.locked.test(t)) && !log.includes(t)) log.push(t);
+  };
+  const obs = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'characterData') consider(r.target);
+      for (const n of Array.from(r.addedNodes)) consider(n);
+    }
+  });
+  obs.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+  return true;
+}
