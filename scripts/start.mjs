@@ -2,21 +2,21 @@
 // `npm start` after bootstrap: the Electron window where Electron can run, else the headless server.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 
+/** Finds the Electron binary without require('electron'), which would try to download it. */
 function electronBinary() {
-  try {
-    const p = createRequire(import.meta.url)('electron');
-    if (typeof p === 'string' && fs.existsSync(p)) return { path: p };
-    return { reason: 'the Electron binary is not installed (it could not be downloaded)' };
-  } catch (err) {
-    return { reason: `electron is not installed (${err.message.split('\n')[0]})` };
-  }
+  const dir = path.join(root, 'node_modules', 'electron');
+  if (!fs.existsSync(path.join(dir, 'package.json'))) return { reason: 'electron is not installed' };
+  const pathFile = path.join(dir, 'path.txt');
+  const rel = fs.existsSync(pathFile) ? fs.readFileSync(pathFile, 'utf8').trim() : '';
+  const bin = rel && path.join(process.env.ELECTRON_OVERRIDE_DIST_PATH ?? path.join(dir, 'dist'), rel);
+  if (bin && fs.existsSync(bin)) return { path: bin };
+  return { reason: 'the Electron binary is not installed (it could not be downloaded when npm installed electron)' };
 }
 
 function whyNotElectron() {
