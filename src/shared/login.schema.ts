@@ -1,22 +1,12 @@
 import { z } from 'zod';
+import { httpUrlString } from './http-url.schema.js';
 
 export const LOGIN_METHODS = ['password', 'oauth_google', 'otp_email', 'magic_link'] as const;
 /** Announced by the spec as "in development": answered with a clear 400, never a 500. */
 export const ANNOUNCED_LOGIN_METHODS = ['oauth_github', 'otp_sms', 'totp'] as const;
 
-const httpUrl = z
-  .string()
-  .trim()
-  .min(1, 'domain is required')
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'domain must be a full http:// or https:// URL of the login page');
+/** The login page; `min(1)` first so an empty string says "required". */
+const httpUrl = z.string().trim().min(1, 'domain is required').pipe(httpUrlString('domain'));
 
 export const LoginRequestSchema = z
   .object({

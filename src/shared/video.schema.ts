@@ -2,6 +2,7 @@
 // Pure: imports nothing but zod, so the renderer can reuse them. Presigned-upload schemas live in
 // the uploads section (written alongside).
 import { z } from 'zod';
+import { httpUrlString } from './http-url.schema.js';
 
 /** What a template makes; only `ingredients-to-video` templates accept `character_variables`. */
 export const TEMPLATE_CATEGORIES = ['text-to-video', 'image-to-video', 'ingredients-to-video', 'video-to-video', 'audio-to-video'] as const;
@@ -36,20 +37,6 @@ const offsetParam = z.coerce.number().int('offset must be a whole number').min(0
 export const PaginationSchema = z
   .object({ offset: z.number(), limit: z.number().describe('The page size used (after clamping)'), has_more: z.boolean() })
   .meta({ id: 'Pagination' });
-
-const httpUrlString = (what: string) =>
-  z
-    .string()
-    .trim()
-    .max(2048)
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-      } catch {
-        return false;
-      }
-    }, `${what} must be an http:// or https:// URL`);
 
 // ---------------------------------------------------------------- templates
 
