@@ -78,6 +78,17 @@ describe('presigned uploads (local storage)', () => {
     expect(err.message).toMatch(message);
   });
 
+  it('sweeps presigned uploads that expired unused, and keeps completed ones', async () => {
+    const unused = await presign('image/png', 'never.png');
+    const used = await presign('image/png', 'used.png');
+    const put = await fetch(used.upload_url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: media.png() });
+    expect(put.status).toBeLessThan(300);
+    const later = Date.now() + 2 * 3600 * 1000;
+    expect(await t.core.video.uploads.sweepExpired(later)).toBeGreaterThanOrEqual(1);
+    expect(t.core.video.uploads.repo.get(unused.s3_key)).toBeUndefined();
+    expect(row(used.s3_key).status).toBe('complete');
+  });
+
   it('needs a key (401) with the templates:read scope (403)', async () => {
     const json = { kind: 'upload', contentType: 'image/png' };
     const none = await t.request('/api/s3/presign-upload', { method: 'POST', json, key: null });

@@ -69,6 +69,21 @@ export class UploadsService {
     return { s3_key: key, upload_url: uploadUrl, content_type: contentType, max_bytes: maxBytes };
   }
 
+  /**
+   * Forgets presigned uploads whose URL expired without an upload. An object that does exist (an S3
+   * PUT this server never sees) is kept pending: it is verified when first used.
+   */
+  async sweepExpired(now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const row of this.deps.repo.expiredPending(now)) {
+      if (await this.deps.blobs.head(row.s3_key)) continue;
+      this.deps.repo.delete(row.s3_key);
+      removed++;
+    }
+    if (removed) this.deps.log.info({ removed }, 'removed expired pending uploads');
+    return removed;
+  }
+
   private local(): LocalBlobStore {
     if (!(this.deps.blobs instanceof LocalBlobStore)) {
       throw notFound('This server stores uploads in S3; PUT the file to the upload_url S3 returned.');

@@ -27,5 +27,11 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
   const uploads = new UploadsService({ blobs, repo: uploadsRepo, log: base.log, urlTtlSec: base.config.storage.urlTtlSec });
   const ingest = new MediaIngestService({ blobs, repo: uploadsRepo, log: base.log, download: base.config.storage.download });
   const parts = createGenerationParts(base, { blobs, ingest });
+  // Expired, never-used presigned uploads are swept every 10 minutes.
+  const sweeper = setInterval(() => {
+    uploads.sweepExpired().catch((err: Error) => base.log.warn({ err: err.message }, 'upload sweep failed'));
+  }, 10 * 60_000);
+  sweeper.unref();
+  base.onDispose(() => clearInterval(sweeper));
   return { blobs, uploads, ingest, ...parts, dispose: async () => {} };
 }
