@@ -50,7 +50,7 @@ export class OpenApiRegistry {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const spec of this.routes) {
       for (const url of [spec.url, ...(spec.aliases ?? [])]) {
-        const path = url.replace(/:(\w+)/g, '{$1}');
+        const path = url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{key}');
         paths[path] ??= {};
         paths[path][spec.method.toLowerCase()] = this.operation(spec, url !== spec.url);
       }
@@ -78,6 +78,9 @@ export class OpenApiRegistry {
 
   private operation(spec: AnySpec, isAlias: boolean): Record<string, unknown> {
     const parameters: unknown[] = [];
+    if (spec.url.endsWith('*')) {
+      parameters.push({ name: 'key', in: 'path', required: true, description: 'The storage key (may contain slashes)', schema: { type: 'string' } });
+    }
     for (const [where, schema] of [
       ['path', spec.params],
       ['query', spec.query],
