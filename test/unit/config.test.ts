@@ -12,6 +12,7 @@ describe('config', () => {
     expect(c.server).toMatchObject({ host: '127.0.0.1', port: 4780 });
     expect(c.server.rateLimit).toEqual({ perKeyPerSecond: 100, perKeyBurst: 200, unauthenticatedPerMinute: 60 });
     expect(c.browser.maxContexts).toBe(4);
+    expect(c.browser.blockResources).toBe(true);
     expect(c.login.timeoutMs).toBe(60_000);
     expect(c.secrets.backend).toBe('keychain');
     expect(c.dataDir).toBe(dir);

@@ -344,4 +344,29 @@ describe('LoginEngine on hand-made pages', () => {
     expect(ok.ok, explain(ok)).toBe(true);
     expect(ok.steps).toContain("filled additional field 'workspace' (first step)");
   });
+
+  it('a wrong password that silently returns to the username step is invalid_credentials, not success', async () => {
+    const step1 = `<form method="post" action="/q/next"><h1>Sign in</h1><input type="email" name="email" autocomplete="username"><button>Next</button></form>`;
+    routes.set('/q/login', (_q, res) => html(res, step1));
+    routes.set('/q/next', (_q, res) => html(res, `<form method="post" action="/q/pw"><h1>Sign in</h1><input type="password" name="pw"><button>Sign in</button></form>`));
+    routes.set('/q/pw', (_q, res) => redirect(res, '/q/login'));
+    const bad = await login({ url: `${base}/q/login`, username: 'kim@example.com', password: WRONG_PASSWORD });
+    expect(bad, explain(bad)).toMatchObject({ ok: false, reason: 'invalid_credentials' });
+  });
+
+  it('catches an error toast that disappears quickly', async () => {
+    routes.set('/r/login', (_q, res) =>
+      html(
+        res,
+        `<div><input placeholder="Username"><input type="password" placeholder="Password"><button id="b">Sign in</button></div><div id="toasts"></div>
+        <script>document.getElementById('b').onclick = () => fetch('/r/api', { method: 'POST' }).then(() => {
+          const t = document.createElement('div'); t.textContent = 'Login failed'; document.getElementById('toasts').append(t);
+          setTimeout(() => t.remove(), 400);
+        });</script>`,
+      ),
+    );
+    routes.set('/r/api', (_q, res) => html(res, '{}', 401));
+    const bad = await login({ url: `${base}/r/login`, username: 'lee', password: WRONG_PASSWORD });
+    expect(bad, explain(bad)).toMatchObject({ ok: false, reason: 'invalid_credentials', message: expect.stringMatching(/Login failed/) });
+  });
 });

@@ -42,6 +42,11 @@ export const ConfigSchema = z.object({
       maxContexts: z.number().int().min(1).max(32).default(4),
       /** ws:// (Playwright server) or http(s):// (CDP) endpoint of a remote browser instead of launching one. */
       connectEndpoint: z.string().optional(),
+      /**
+       * Do not load images, media and fonts during a login (faster, less memory). URLs that name a
+       * captcha still load. Turn off for a site that needs them to show its login form.
+       */
+      blockResources: z.boolean().default(true),
     })
     .prefault({}),
   login: z

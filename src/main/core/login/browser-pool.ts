@@ -33,8 +33,42 @@ export class PoolDisposedError extends Error {
 }
 
 /**
+ * Chromium features Playwright (playwright-core 1.65) disables with its own `--disable-features`.
+ * Chromium honours only the LAST `--disable-features` switch of a command line (a later one
+ * replaces an earlier one, it does not add to it), so ours repeats Playwright's list; without it
+ * those features would silently come back. test/unit/login-browser-pool.test.ts compares this
+ * list with the installed playwright-core.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Features we turn off on top of Playwright's. Each login runs in a fresh context with one page,
+ * so per-page and per-context extras are paid on every login, concurrently up to maxContexts.
+ */
+export const EXTRA_DISABLED_FEATURES = [
+  // Chromium >= 151 pre-renders the address-bar popup (chrome://omnibox-popup.top-chrome, two
+  // WebUI documents) for every window, headless too, and every Playwright page is a window: one
+  // more renderer process (~150 MB RSS, ~50 ms to start) per login, for a UI nobody ever sees.
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  // Keeps a spare renderer warm for the next navigation. It is made for the context that navigated
+  // last, and every login uses a fresh context, so it is never used: a wasted process start (CPU
+  // on small machines) and ~75 MB RSS.
+  'SpareRendererForSitePerProcess',
+];
+
+/**
  * Default args keep a warm headless Chromium quiet and cheap. `--no-sandbox` is added only where
  * Chromium's sandbox cannot work: as root (containers, CI) – a desktop user keeps the sandbox.
+ * Site isolation stays on. Playwright itself already passes --disable-extensions and
+ * --disable-dev-shm-usage. Not used on purpose: --renderer-process-limit (contexts never share
+ * renderers, and with site isolation it is only a soft limit) and --js-flags=--max-old-space-size
+ * (does not shrink small pages, but would crash the renderer of a heavy single-page app).
  */
 export function defaultLaunchArgs(env: { isRoot: boolean; isLinuxCi: boolean }): string[] {
   const args = [
@@ -43,6 +77,7 @@ export function defaultLaunchArgs(env: { isRoot: boolean; isLinuxCi: boolean }):
     '--disable-component-update',
     '--no-first-run',
     '--disable-sync',
+    `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...EXTRA_DISABLED_FEATURES].join(',')}`,
   ];
   if (env.isRoot || env.isLinuxCi) args.unshift('--no-sandbox');
   return args;

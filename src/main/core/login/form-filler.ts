@@ -4,7 +4,7 @@ import type { Deadline } from './deadline.js';
 import { matchAdditionalFields, parseCheckboxValue } from './field-matcher.js';
 import { markedLocator } from './form-finder.js';
 import type { FormCandidate, ScannedField } from './form-scan.js';
-import { nextScanId, runInFrame } from './page-script.js';
+import { MARK_ATTR, nextScanId, runInFrame } from './page-script.js';
 
 /** In-page: finds a visible "Accept" button of a cookie/consent banner and marks it. */
 export function findConsentButton(_args: Record<string, never>, h: DomHelpers): string | null {
@@ -27,16 +27,60 @@ export interface FillerDeps {
 
 /** Fills fields and presses buttons the way a user would; reports what it did in the step trace. */
 export class FormFiller {
+  /** Text fields filled since the last verifyFills(), checked together in one round trip. */
+  private unverified: { frame: Frame; id: string; value: string }[] = [];
+
   constructor(private readonly deps: FillerDeps) {}
 
-  async fillText(loc: Locator, value: string): Promise<void> {
+  async fillText(frame: Frame, id: string, value: string): Promise<void> {
+    await markedLocator(frame, id).fill(value, { timeout: this.deps.deadline.cap(5000) });
+    this.unverified.push({ frame, id, value });
+  }
+
+  /** Forgets fills of an attempt that failed (the form is scanned and filled again). */
+  discardFills(): void {
+    this.unverified = [];
+  }
+
+  /**
+   * Some widgets (masks, custom inputs) drop or reformat programmatic fills: checks every field
+   * filled so far (one evaluate per frame, after all fills, so late reformatting is seen too) and
+   * types the value key by key where it did not stick.
+   */
+  async verifyFills(): Promise<void> {
     const { deadline } = this.deps;
-    await loc.fill(value, { timeout: deadline.cap(5000) });
-    // Some widgets (masks, custom inputs) drop programmatic fills: fall back to key presses.
-    const ok = await loc.evaluate((el, v) => (el as HTMLInputElement).value === v, value).catch(() => true);
-    if (!ok) {
-      await loc.fill('', { timeout: deadline.cap(5000) }).catch(() => {});
-      await loc.pressSequentially(value, { delay: 15, timeout: deadline.cap(20_000) });
+    const pending = this.unverified.splice(0);
+    for (const frame of new Set(pending.map((p) => p.frame))) {
+      const mine = pending.filter((p) => p.frame === frame);
+      const ok = await frame
+        .evaluate(
+          ([attr, entries]) => {
+            const find = (root: Document | ShadowRoot, sel: string): Element | null => {
+              const hit = root.querySelector(sel);
+              if (hit) return hit;
+              for (const el of Array.from(root.querySelectorAll('*'))) {
+                const deep = el.shadowRoot ? find(el.shadowRoot, sel) : null;
+                if (deep) return deep;
+              }
+              return null;
+            };
+            // A field that went away (re-render) is not ours to judge here: count it as filled. Other
+            // fields than passwords may be normalized when they lose focus (trimmed, lower-cased).
+            const norm = (x: string): string => x.trim().toLowerCase();
+            return entries.map(([id, v]) => {
+              const el = find(document, `[${attr}="${id}"]`) as HTMLInputElement | null;
+              return !el || el.value === v || (el.type !== 'password' && norm(el.value) === norm(v));
+            });
+          },
+          [MARK_ATTR, mine.map((p) => [p.id, p.value] as [string, string])] as const,
+        )
+        .catch(() => mine.map(() => true));
+      for (const [i, p] of mine.entries()) {
+        if (ok[i]) continue;
+        const loc = markedLocator(frame, p.id);
+        await loc.fill('', { timeout: deadline.cap(5000) }).catch(() => {});
+        await loc.pressSequentially(p.value, { delay: 15, timeout: deadline.cap(20_000) });
+      }
     }
   }
 
@@ -117,7 +161,7 @@ export class FormFiller {
             await loc.selectOption({ label: value }, { timeout: this.deps.deadline.cap(5000) });
           });
         } else {
-          await this.fillText(loc, value);
+          await this.fillText(frame, field.id, value);
         }
         done.push(key);
         this.deps.step(`filled additional field '${key}' (${field.kind} '${field.label || field.name || field.htmlId || field.placeholder}')`);

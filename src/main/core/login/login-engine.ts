@@ -1,6 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { Deadline, LoginTimeoutError } from './deadline.js';
 import { LoginFlow, unreachableCode } from './login-flow.js';
+import { NAVIGATION_WATCH_SCRIPT } from './page-signals.js';
 import {
   createNoopLogger,
   LoginFlowError,
@@ -15,6 +16,20 @@ export type { LoginFailureReason, LoginRequest, LoginResult, Logger } from './lo
 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 60_000;
 
+/** Resource types a login does not need: skipping them saves bandwidth, CPU and renderer memory. */
+const HEAVY_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
+
+/**
+ * Aborts images, media and fonts. CAPTCHA detection looks at elements, not at loaded pixels, but
+ * anything whose URL names a captcha still loads (a classic image CAPTCHA must be visible to be
+ * recognized as one).
+ */
+function blockHeavy(route: Route): Promise<void> {
+  const req = route.request();
+  if (HEAVY_RESOURCE_TYPES.has(req.resourceType()) && !/captcha/i.test(req.url())) return route.abort('blockedbyclient');
+  return route.fallback();
+}
+
 /**
  * Generic password login on an arbitrary site, in a context the caller owns (see BrowserPool).
  * Resolves with a LoginResult for every login outcome; rejects only when the caller's signal
@@ -22,9 +37,12 @@ export const DEFAULT_LOGIN_TIMEOUT_MS = 60_000;
  */
 export class LoginEngine {
   private readonly log: Logger;
+  private readonly blockResources: boolean;
 
-  constructor(deps: { log?: Logger } = {}) {
+  /** `blockResources` (default true): do not load images, media and fonts during the login. */
+  constructor(deps: { log?: Logger; blockResources?: boolean } = {}) {
     this.log = deps.log ?? createNoopLogger();
+    this.blockResources = deps.blockResources ?? true;
   }
 
   async login(ctx: BrowserContext, req: LoginRequest, signal?: AbortSignal): Promise<LoginResult> {
@@ -42,6 +60,7 @@ export class LoginEngine {
     try {
       deadline.check();
       page = await ctx.newPage();
+      await Promise.all([page.addInitScript(NAVIGATION_WATCH_SCRIPT), this.blockResources ? page.route('**/*', blockHeavy) : undefined]);
       flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps });
       const result = await deadline.race(flow.run());
       this.log.info({ url: safeUrl(req.url), ms: Date.now() - started }, 'login succeeded');
@@ -60,7 +79,9 @@ export class LoginEngine {
       throw err;
     } finally {
       flow?.dispose();
-      await page?.close().catch(() => {});
+      // Not awaited: waiting for the renderer to go away only delays the answer (the context
+      // owner closes the context right after, which is quicker with the page close under way).
+      void page?.close().catch(() => {});
     }
   }
 }

@@ -55,7 +55,14 @@ export class LoginFlow {
     const { page, ctx, deadline, req } = deps;
     this.net = new NetworkTracker(page);
     this.filler = new FormFiller({ page, deadline, step: (s) => this.step(s) });
-    this.detector = new OutcomeDetector({ page, context: ctx, net: this.net, deadline, dialogMessages: () => [...this.dialogMessages] });
+    this.detector = new OutcomeDetector({
+      page,
+      context: ctx,
+      net: this.net,
+      deadline,
+      dialogMessages: () => [...this.dialogMessages],
+      loginFormShown: async () => ((await this.finder.scan(page)).form?.candidate.score ?? 0) >= 9,
+    });
     page.on('dialog', this.onDialog);
     this.extras = { ...(req.additionalFields ?? {}) };
     this.pendingExtras = new Set(Object.keys(this.extras));
@@ -128,8 +135,12 @@ export class LoginFlow {
     try {
       const resp = await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: deadline.cap(30_000) });
       status = resp?.status();
+      if (status === 401 && resp?.headers()['www-authenticate']) {
+        throw new LoginFlowError('login_form_not_found', 'The site uses HTTP authentication (a browser credentials prompt), not a login form; this is not supported');
+      }
     } catch (err) {
       deadline.check();
+      if (err instanceof LoginFlowError) throw err;
       const message = err instanceof Error ? err.message : String(err);
       const code = unreachableCode(message);
       if (code) throw new LoginFlowError('site_unreachable', `Could not reach ${url.host}: ${code}`);
@@ -143,7 +154,7 @@ export class LoginFlow {
     this.step(`opened login page ${safeUrl(page.url())}${status ? ` (HTTP ${status})` : ''}`);
   }
 
-  /** Polls the page until a login UI is present or the page has settled without one. */
+  /** Looks at the page (on activity, at least every 250 ms) until a login UI is present or the page has settled without one. */
   private async waitForLoginUi(): Promise<PageScan> {
     const { page, deadline } = this.deps;
     const start = Date.now();
@@ -173,7 +184,7 @@ export class LoginFlow {
         }
         if (now - start > 15_000) return scan;
       }
-      await deadline.pause(250);
+      await this.net.waitForActivity(Math.min(250, deadline.remaining()), 30);
     }
   }
 
@@ -252,11 +263,11 @@ export class LoginFlow {
       : matchAdditionalFields([...this.pendingExtras], [field]).find((m) => m.score >= 70);
     await this.guardFill(async () => {
       if (preStep) {
-        await this.filler.fillText(loc, this.extras[preStep.key]);
+        await this.filler.fillText(form.frame, field.id, this.extras[preStep.key]);
         this.pendingExtras.delete(preStep.key);
         this.step(`filled additional field '${preStep.key}' (first step)`);
       } else {
-        await this.filler.fillText(loc, this.deps.req.username);
+        await this.filler.fillText(form.frame, field.id, this.deps.req.username);
         this.step('filled username');
       }
       await this.fillExtras(form, scan, new Set([field.id]));
@@ -275,12 +286,12 @@ export class LoginFlow {
     const pwLoc = markedLocator(form.frame, pw.id);
     await this.guardFill(async () => {
       if (user) {
-        await this.filler.fillText(markedLocator(form.frame, user.id), this.deps.req.username);
+        await this.filler.fillText(form.frame, user.id, this.deps.req.username);
         this.step(`filled username (${user.kind} field '${user.label || user.name || user.htmlId || user.placeholder || 'unnamed'}')`);
       } else {
         this.step('no username field on this step; filling the password only');
       }
-      await this.filler.fillText(pwLoc, this.deps.req.password);
+      await this.filler.fillText(form.frame, pw.id, this.deps.req.password);
       this.step('filled password');
       await this.fillExtras(form, scan, new Set([pw.id, ...(user ? [user.id] : [])]));
     }, user ? [pw, user] : [pw]);
@@ -309,7 +320,9 @@ export class LoginFlow {
     }
     try {
       await fill();
+      await this.filler.verifyFills();
     } catch (err) {
+      this.filler.discardFills();
       this.deps.deadline.check();
       if (err instanceof LoginFlowError) throw err;
       // Maybe a consent dialog makes the form inert; accept it so the next attempt can work.
@@ -324,7 +337,7 @@ export class LoginFlow {
     let outcome: Outcome = { kind: 'unsubmitted' };
     for (const mode of modes) {
       if (mode !== modes[0]) this.step('no reaction to the submit; trying another way');
-      await this.detector.armObservers();
+      // Also arms the in-page error-toast observer before the submit.
       const before = await this.detector.snapshot(watchMarker);
       const navBase = this.net.navigationCount();
       const requestBase = this.net.requestCount();
@@ -352,11 +365,18 @@ export class LoginFlow {
     return new LoginFlowError(outcome.reason, redact(outcome.message, this.secrets));
   }
 
-  /** After success: let redirects and post-login XHR finish (bounded), so storage is complete. */
+  /**
+   * After success: if requests are still in flight (a redirect under way, post-login XHR), let
+   * them finish (bounded) so the captured storage is complete. Strong success evidence is only
+   * accepted with nothing in flight, so this normally returns at once; the 'load' event itself is
+   * not awaited (slow images, ads).
+   */
   private async settle(): Promise<void> {
-    const { page, deadline } = this.deps;
-    await page.waitForLoadState('load', { timeout: deadline.cap(5000) }).catch(() => {});
+    const { deadline } = this.deps;
     const until = Date.now() + Math.min(3000, deadline.remaining() / 2);
-    while (Date.now() < until && !this.net.isQuiet(500)) await deadline.pause(100);
+    while (!this.net.isQuiet(0) && Date.now() < until) {
+      await this.net.waitForActivity(Math.min(250, until - Date.now()), 10);
+      deadline.check();
+    }
   }
 }

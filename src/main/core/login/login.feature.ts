@@ -49,7 +49,7 @@ export function createLoginFeature(base: BaseCore): LoginFeature {
   const cache = new SessionCache({ db: base.db, secrets: base.secrets, maxAgeSec: config.login.cacheMaxAgeSec });
   const service = new LoginService({
     browsers,
-    engine: new LoginEngine({ log: log.child({ component: 'login' }) }),
+    engine: new LoginEngine({ log: log.child({ component: 'login' }), blockResources: config.browser.blockResources }),
     cache,
     log: log.child({ component: 'login' }),
     timeoutMs: config.login.timeoutMs,

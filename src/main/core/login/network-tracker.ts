@@ -2,8 +2,10 @@ import type { Frame, Page, Request } from 'playwright-core';
 
 /**
  * Tracks in-flight requests and main-frame navigations of one page, so the engine can wait for
- * "the network went quiet" after a submit instead of sleeping. Long-lived requests (long polling,
- * event streams) stop counting after `staleMs`; pending documents never do.
+ * "the network went quiet" after a submit instead of sleeping, and can wake up as soon as
+ * something happens (a response arrived, a navigation committed, the document loaded) instead of
+ * polling at a fixed interval. Long-lived requests (long polling, event streams) stop counting
+ * after `staleMs`; a pending main-frame load never does.
  */
 export class NetworkTracker {
   private readonly inflight = new Map<Request, { started: number; document: boolean }>();
@@ -11,14 +13,22 @@ export class NetworkTracker {
   private lastNavigation = 0;
   private navigations = 0;
   private requests = 0;
+  /** Bumped by every event worth a fresh look at the page. */
+  private activity = 0;
+  private readonly waiters = new Set<() => void>();
+  private readonly wake = (): void => {
+    this.activity++;
+    for (const w of [...this.waiters]) w();
+  };
   private readonly onRequest = (r: Request): void => {
     this.requests++;
-    this.inflight.set(r, { started: Date.now(), document: r.resourceType() === 'document' });
+    this.inflight.set(r, { started: Date.now(), document: r.resourceType() === 'document' && this.isMainFrame(r) });
     this.lastActivity = Date.now();
   };
   private readonly onDone = (r: Request): void => {
     this.inflight.delete(r);
     this.lastActivity = Date.now();
+    this.wake();
   };
   private readonly onNavigated = (f: Frame): void => {
     if (f === this.page.mainFrame()) {
@@ -26,6 +36,7 @@ export class NetworkTracker {
       this.lastNavigation = Date.now();
       this.lastActivity = Date.now();
     }
+    this.wake();
   };
 
   constructor(
@@ -36,17 +47,36 @@ export class NetworkTracker {
     page.on('requestfinished', this.onDone);
     page.on('requestfailed', this.onDone);
     page.on('framenavigated', this.onNavigated);
+    page.on('domcontentloaded', this.wake);
+    page.on('load', this.wake);
+    page.on('dialog', this.wake);
+  }
+
+  private isMainFrame(r: Request): boolean {
+    try {
+      return r.frame() === this.page.mainFrame();
+    } catch {
+      return false; // service-worker requests have no frame
+    }
   }
 
   /** No request in flight (ignoring stale ones) for at least `quietMs`. */
   isQuiet(quietMs: number): boolean {
-    const now = Date.now();
-    // A pending document request (e.g. a slow login POST) always counts; other requests go stale.
-    for (const r of this.inflight.values()) if (r.document || now - r.started < this.staleMs) return false;
-    return now - this.lastActivity >= quietMs;
+    return this.msUntilQuiet(quietMs) === 0;
   }
 
-  /** A document (page or frame navigation) request is still in flight. */
+  /**
+   * How long until the page has been quiet for `quietMs` if nothing else happens: 0 when it
+   * already is, Infinity while a (non-stale) request is in flight.
+   */
+  msUntilQuiet(quietMs: number): number {
+    const now = Date.now();
+    // A pending page load (e.g. a slow login POST) always counts; other requests (iframes too) go stale.
+    for (const r of this.inflight.values()) if (r.document || now - r.started < this.staleMs) return Number.POSITIVE_INFINITY;
+    return Math.max(0, quietMs - (now - this.lastActivity));
+  }
+
+  /** A main-frame document request (page load, form POST) is still in flight. */
   documentPending(): boolean {
     for (const r of this.inflight.values()) if (r.document) return true;
     return false;
@@ -72,11 +102,37 @@ export class NetworkTracker {
     return this.lastNavigation ? Date.now() - this.lastNavigation : Number.POSITIVE_INFINITY;
   }
 
+  /**
+   * Waits at least `minMs` (so a busy page is not re-examined on every response), then until the
+   * page does something worth a look (a request finished, a navigation committed, the document
+   * reached DOMContentLoaded or load, a dialog opened) or `maxMs` have passed in total.
+   */
+  async waitForActivity(maxMs: number, minMs = 0): Promise<void> {
+    const seen = this.activity;
+    const started = Date.now();
+    if (minMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, Math.min(minMs, maxMs)));
+    const left = maxMs - (Date.now() - started);
+    if (this.activity !== seen || left <= 0) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, left);
+      this.waiters.add(done);
+    });
+  }
+
   dispose(): void {
     this.page.off('request', this.onRequest);
     this.page.off('requestfinished', this.onDone);
     this.page.off('requestfailed', this.onDone);
     this.page.off('framenavigated', this.onNavigated);
+    this.page.off('domcontentloaded', this.wake);
+    this.page.off('load', this.wake);
+    this.page.off('dialog', this.wake);
     this.inflight.clear();
+    for (const w of [...this.waiters]) w();
   }
 }

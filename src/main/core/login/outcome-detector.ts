@@ -3,7 +3,7 @@ import type { Deadline } from './deadline.js';
 import { KEYWORDS } from './form-keywords.js';
 import type { LoginFailureReason } from './login-types.js';
 import type { NetworkTracker } from './network-tracker.js';
-import { installErrorObserver, scanPageSignals, type PageSignals, type SignalArgs } from './page-signals.js';
+import { scanPageSignals, type PageSignals, type SignalArgs } from './page-signals.js';
 import { nextScanId, runInFrame } from './page-script.js';
 
 export interface Snapshot {
@@ -14,6 +14,8 @@ export interface Snapshot {
   /** `${origin}|${key}` -> value length + checksum (values themselves are not kept). */
   storage: Map<string, string>;
   complete: boolean;
+  /** document.readyState of the main frame. */
+  readyState: string;
 }
 
 export type Outcome =
@@ -26,25 +28,23 @@ const AUTH_COOKIE = /sess|sid\b|^sid|auth|token|jwt|remember|login|logged|identi
 const NOT_AUTH_COOKIE = /csrf|xsrf|consent|cookie_?notice|gdpr|_ga|_gid|analytics|locale|lang|theme|timezone|flash|attempt/i;
 const AUTH_STORAGE = /token|auth|jwt|session|access|refresh|credential|id_?token|bearer|user/i;
 
-function checksum(v: string): string {
-  let h = 0;
-  for (let i = 0; i < v.length; i++) h = (h * 31 + v.charCodeAt(i)) | 0;
-  return `${v.length}:${h}`;
-}
-
-function storageProbe(): Array<[string, string, string]> {
-  // In-page (serialized): no references to module scope.
-  try {
-    const out: Array<[string, string, string]> = [];
-    for (let i = 0; i < localStorage.length; i++) {
-      const k = localStorage.key(i);
-      if (k !== null) out.push([location.origin, k, localStorage.getItem(k) ?? '']);
-    }
-    return out;
-  } catch {
-    return [];
-  }
-}
+/** Fallback interval between looks when the page does nothing observable (DOM-only changes). */
+const POLL_MS = 150;
+/** Minimum gap between looks, so a busy page is not re-examined on every response. */
+const MIN_GAP_MS = 25;
+/**
+ * Strong success evidence (a new auth cookie or storage key, password field gone): the document
+ * must be loaded, with nothing in flight and no navigation on its way (a script redirect that
+ * already started, an auto-submitted form, a meta refresh) - then a second look (the login-form
+ * scan) confirms it. A page that looks like a hand-over (auto-posting form, next to no text) must
+ * stay put for BRIDGE_MS first, as it may move on by a timer. On pages that never stop polling, PATIENCE_MS after the first look will do
+ * (LEAVING_PATIENCE_MS for a page that keeps announcing a refresh). A document that started to
+ * navigate away counts as leaving for LEAVING_MS (its request shows up in the network tracker long
+ * before that; a cancelled navigation stops counting).
+ */
+const STRONG = { PATIENCE_MS: 1500, LEAVING_MS: 500, LEAVING_PATIENCE_MS: 6000, BRIDGE_MS: 500 } as const;
+/** Weak evidence (only the password field went away): the network quiet longer, a longer confirmation. */
+const WEAK = { QUIET_MS: 400, CONFIRM_MS: 300 } as const;
 
 export interface DetectorDeps {
   page: Page;
@@ -53,6 +53,8 @@ export interface DetectorDeps {
   deadline: Deadline;
   /** Texts of JS alert()/confirm() dialogs seen so far (old sites report errors that way). */
   dialogMessages?: () => string[];
+  /** True when the page shows a login (or username-first) form again. */
+  loginFormShown?: () => Promise<boolean>;
 }
 
 /** Collects evidence after a submit and decides what happened, blocked states first. */
@@ -67,15 +69,17 @@ export class OutcomeDetector {
     const scanId = nextScanId();
     const frames = page.frames();
     const args: SignalArgs = { watchMarker };
-    const results = await Promise.all(frames.map((f) => runInFrame(f, scanPageSignals, args, scanId)));
-    const storages = await Promise.all(
-      frames.map(async (f) => (await runInFrame(f, storageProbe, {}, scanId)) ?? ([] as Array<[string, string, string]>)),
-    );
+    // One round trip per frame (signals, error observer, storage checksums), cookies in parallel.
+    const [results, allCookies] = await Promise.all([
+      Promise.all(frames.map((f) => runInFrame(f, scanPageSignals, args, scanId))),
+      context.cookies().catch(() => []),
+    ]);
     const merged: PageSignals = {
       url: page.url(), captcha: null, locked: null, otpInputs: 0, mfaText: null, messages: [], observed: [],
-      loginPasswords: 0, watchedState: 'absent', invalidFields: [], bodyTextLength: 0,
+      loginPasswords: 0, watchedState: 'absent', invalidFields: [], bodyTextLength: 0, readyState: 'loading', leavingSinceMs: null, bridge: false, storage: [],
     };
     const rank = { absent: 0, hidden: 1, 'visible-empty': 2, 'visible-filled': 3 } as const;
+    const storage = new Map<string, string>();
     for (const s of results) {
       if (!s) continue;
       merged.captcha ??= s.captcha;
@@ -88,19 +92,16 @@ export class OutcomeDetector {
       merged.invalidFields.push(...s.invalidFields);
       merged.bodyTextLength += s.bodyTextLength;
       if (rank[s.watchedState] > rank[merged.watchedState]) merged.watchedState = s.watchedState;
+      for (const [origin, key, sum] of s.storage) storage.set(`${origin}|${key}`, sum);
     }
     const cookies = new Map<string, { value: string; httpOnly: boolean }>();
-    for (const c of await context.cookies().catch(() => [])) cookies.set(`${c.name}|${c.domain}|${c.path}`, { value: c.value, httpOnly: c.httpOnly });
-    const storage = new Map<string, string>();
-    for (const list of storages) for (const [origin, key, value] of list) storage.set(`${origin}|${key}`, checksum(value));
+    for (const c of allCookies) cookies.set(`${c.name}|${c.domain}|${c.path}`, { value: c.value, httpOnly: c.httpOnly });
     merged.observed.push(...(this.deps.dialogMessages?.() ?? []));
-    return { url: page.url(), signals: merged, cookies, storage, complete: results[0] !== undefined };
-  }
-
-  /** Records transient error toasts from now on (per document; re-armed on each poll). */
-  async armObservers(): Promise<void> {
-    const scanId = nextScanId();
-    await Promise.all(this.deps.page.frames().map((f) => runInFrame(f, installErrorObserver, {}, scanId)));
+    const main = results[0];
+    merged.readyState = main?.readyState ?? 'loading';
+    merged.leavingSinceMs = main?.leavingSinceMs ?? null;
+    merged.bridge = main?.bridge ?? false;
+    return { url: page.url(), signals: merged, cookies, storage, complete: main !== undefined, readyState: merged.readyState };
   }
 
   authCookieChanges(before: Snapshot, after: Snapshot): string[] {
@@ -160,16 +161,21 @@ export class OutcomeDetector {
   ): Promise<Outcome> {
     const { net, deadline } = this.deps;
     const start = Date.now();
-    let candidateSince: number | undefined;
+    let candidate: { since: number; nav: number } | undefined;
+    let wait = POLL_MS;
     for (;;) {
       deadline.check();
-      await this.armObservers();
+      // Event-driven: look again when a response arrives, a navigation commits or the document
+      // loads; otherwise every POLL_MS (DOM-only changes such as client-side error messages).
+      await net.waitForActivity(Math.min(Math.max(wait, MIN_GAP_MS), deadline.remaining()), MIN_GAP_MS);
+      wait = POLL_MS;
+      deadline.check();
+      // While the page itself is loading (the form POST, a redirect) there is nothing to judge yet.
+      if (net.documentPending()) continue;
       const after = await this.snapshot(opts.watchMarker);
-      const elapsed = Date.now() - start;
-      if (!after.complete) {
-        await deadline.pause(150);
-        continue;
-      }
+      const now = Date.now();
+      const elapsed = now - start;
+      if (!after.complete) continue; // the document was replaced while we looked
       const s = after.signals;
       const blocked = this.blocked(before, after);
       if (blocked) return blocked;
@@ -196,32 +202,54 @@ export class OutcomeDetector {
         if (net.isSettled(1200, start) && elapsed > 1500 && net.msSinceNavigation() > 800) {
           return s.watchedState === 'visible-filled' && noTraffic ? { kind: 'unsubmitted' } : { kind: 'advanced', evidence };
         }
-      } else {
-        const formGone = s.loginPasswords === 0;
-        if (fresh.length && (!formGone || strong.length)) return this.invalid((strong[0] ?? fresh[0]), evidence);
-        if (formGone && net.isSettled(400, start) && (navigated || cookies.length || storage.length || elapsed > 1500)) {
-          candidateSince ??= Date.now();
-          // Two consecutive observations, so a redirect's intermediate blank page is not taken for success.
-          if (Date.now() - candidateSince >= 300) return { kind: 'success', evidence: ['password field gone', ...evidence] };
-        } else {
-          candidateSince = undefined;
-        }
-        if (!formGone && net.isSettled(1200, start) && elapsed > 1500 && net.msSinceNavigation() > 1000) {
-          if (storage.length) return { kind: 'success', evidence: ['login form still visible', ...evidence] };
-          const untouched = s.watchedState === 'visible-filled' && noTraffic;
-          if (untouched && s.invalidFields.length) {
-            return {
-              kind: 'failure',
-              reason: 'invalid_credentials',
-              message: `The form could not be submitted; required or invalid fields: ${s.invalidFields.join(', ')} (pass them in additionalFields)`,
-              evidence: ['native form validation blocked submit'],
-            };
-          }
-          if (untouched) return { kind: 'unsubmitted' };
-          return this.invalid(null, evidence);
-        }
+        continue;
       }
-      await deadline.pause(200);
+
+      const formGone = s.loginPasswords === 0;
+      if (fresh.length && (!formGone || strong.length)) return this.invalid(strong[0] ?? fresh[0], evidence);
+      // A document that just committed is empty until parsed: that is no evidence of anything.
+      const docReady = (after.readyState !== 'loading' || net.msSinceNavigation() > 8000) && !net.documentPending();
+      const strongEvidence = cookies.length > 0 || storage.length > 0;
+      if (formGone && docReady && (strongEvidence || navigated || elapsed > 1500)) {
+        // Seen on the same document twice, so a redirect's intermediate page is not taken for success.
+        if (!candidate || candidate.nav !== net.navigationCount()) candidate = { since: now, nav: net.navigationCount() };
+        const seen = now - candidate.since;
+        let ready: boolean;
+        if (strongEvidence) {
+          const leaving = s.leavingSinceMs !== null && s.leavingSinceMs < STRONG.LEAVING_MS;
+          // A hand-over page may move on by a timer: give it BRIDGE_MS on the same document.
+          const loaded = after.readyState === 'complete' && !leaving && net.isQuiet(0) && (!s.bridge || seen >= STRONG.BRIDGE_MS);
+          if (s.bridge && !leaving) wait = Math.max(MIN_GAP_MS, STRONG.BRIDGE_MS - seen);
+          ready = loaded || seen >= (leaving ? STRONG.LEAVING_PATIENCE_MS : STRONG.PATIENCE_MS);
+        } else {
+          ready = seen >= WEAK.CONFIRM_MS && net.isSettled(WEAK.QUIET_MS, start);
+          wait = Math.max(WEAK.CONFIRM_MS - seen, net.msUntilQuiet(WEAK.QUIET_MS), MIN_GAP_MS);
+        }
+        wait = Math.min(wait, POLL_MS);
+        if (ready) {
+          // Second look. Sent back to the start of a (two-step) login without a clear message: not a success.
+          const nav = net.navigationCount();
+          if (await this.deps.loginFormShown?.()) return this.invalid(fresh[0] ?? null, ['back at a login form', ...evidence]);
+          if (nav === net.navigationCount() && !net.documentPending()) return { kind: 'success', evidence: ['password field gone', ...evidence] };
+          candidate = undefined; // the page moved on meanwhile: judge the next document
+        }
+        continue;
+      }
+      candidate = undefined;
+      if (!formGone && net.isSettled(1200, start) && elapsed > 1500 && net.msSinceNavigation() > 1000) {
+        if (storage.length) return { kind: 'success', evidence: ['login form still visible', ...evidence] };
+        const untouched = s.watchedState === 'visible-filled' && noTraffic;
+        if (untouched && s.invalidFields.length) {
+          return {
+            kind: 'failure',
+            reason: 'invalid_credentials',
+            message: `The form could not be submitted; required or invalid fields: ${s.invalidFields.join(', ')} (pass them in additionalFields)`,
+            evidence: ['native form validation blocked submit'],
+          };
+        }
+        if (untouched) return { kind: 'unsubmitted' };
+        return this.invalid(null, evidence);
+      }
     }
   }
 
@@ -229,8 +257,8 @@ export class OutcomeDetector {
     return {
       kind: 'failure',
       reason: 'invalid_credentials',
-      message: text ? `The site rejected the login: '${text}'` : 'The login form is still shown after submitting and no success evidence appeared',
-      evidence: text ? [`error text '${text}'`, ...evidence] : ['login form still present after network idle', ...evidence],
+      message: text ? `The site rejected the login: '${text}'` : 'The site showed a login form again after submitting, without success evidence',
+      evidence: text ? [`error text '${text}'`, ...evidence] : ['login form present after network idle', ...evidence],
     };
   }
 }

@@ -25,11 +25,95 @@ export interface PageSignals {
   /** Required or invalid fields blocking native form submission (names/labels only). */
   invalidFields: string[];
   bodyTextLength: number;
+  /** document.readyState of this frame ('loading' right after a navigation committed). */
+  readyState: string;
+  /**
+   * This document is about to be replaced: ms since it started a cross-document navigation (script
+   * redirect, form submit; see NAVIGATION_WATCH_SCRIPT), or 0 for a pending `<meta http-equiv=refresh>`
+   * of up to 10 s. null when neither.
+   */
+  leavingSinceMs: number | null;
+  /**
+   * Looks like a hand-over page rather than a destination: an auto-posting form (only hidden
+   * fields, nothing to click - SAML/OIDC form_post) or next to no text ("Redirecting…").
+   */
+  bridge: boolean;
+  /** localStorage of this frame's origin as [origin, key, length:checksum] (values never leave the page). */
+  storage: Array<[string, string, string]>;
 }
 
-/** In-page: collects evidence for the outcome of a login attempt. Never returns field values. */
+/**
+ * Init script (runs at the start of every document): remembers when the main document starts a
+ * cross-document navigation (location.replace during parsing, an auto-submitted form, ...), so
+ * an intermediate page that is already on its way out is not judged before its request shows up.
+ */
+export const NAVIGATION_WATCH_SCRIPT = `(() => {
+  try {
+    const nav = window.navigation;
+    if (!nav || window.top !== window) return;
+    let at = 0;
+    nav.addEventListener('navigate', (e) => {
+      if (!e.destination.sameDocument && !e.downloadRequest) at = Date.now();
+    });
+    Object.defineProperty(window, '__agentStudioNavAt', { get: () => at, configurable: true });
+  } catch {}
+})();`;
+
+/**
+ * In-page: collects evidence for the outcome of a login attempt. Never returns field values.
+ * One round trip per frame: it also (re)arms the error-toast observer of this document and reads
+ * localStorage checksums.
+ */
 export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
   const { re } = h;
+  const win = window as unknown as Record<string, unknown>;
+
+  // Records texts of nodes added from now on that look like errors, so toasts that vanish before
+  // the next look are still seen. Installed once per document.
+  if (!win['__agentStudioLoginObserverInstalled'] && document.documentElement) {
+    win['__agentStudioLoginObserverInstalled'] = true;
+    const log: string[] = [];
+    win['__agentStudioLoginObserved'] = log;
+    const consider = (node: Node): void => {
+      const el = node instanceof Element ? node : node.parentElement;
+      if (!el) return;
+      const t = h.collapse(el.textContent, 300);
+      if (!t || t.length > 300 || !(h.re.error.test(t) || h.re.locked.test(t)) || log.includes(t)) return;
+      // Judge visibility a moment later (toasts fade in); hidden templates never count.
+      setTimeout(() => {
+        if (h.isVisible(el) && !log.includes(t)) log.push(t);
+      }, 150);
+    };
+    const obs = new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === 'characterData') consider(r.target);
+        for (const n of Array.from(r.addedNodes)) consider(n);
+      }
+    });
+    obs.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+  }
+
+  const leaving = (): number | null => {
+    const at = Number(win['__agentStudioNavAt'] ?? 0);
+    if (at > 0) return Math.max(0, Date.now() - at);
+    const refresh = document.querySelector('meta[http-equiv="refresh" i]');
+    const delay = refresh ? parseFloat(refresh.getAttribute('content') || '') : NaN;
+    return delay >= 0 && delay <= 10 ? 0 : null;
+  };
+
+  const storage: Array<[string, string, string]> = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k === null) continue;
+      const v = localStorage.getItem(k) ?? '';
+      let sum = 0;
+      for (let j = 0; j < v.length; j++) sum = (sum * 31 + v.charCodeAt(j)) | 0;
+      storage.push([location.origin, k, `${v.length}:${sum}`]);
+    }
+  } catch {
+    // opaque origins and sandboxed frames have no localStorage
+  }
   const all = h.allElements();
   const visible = (el: Element): boolean => h.isVisible(el);
 
@@ -122,6 +206,12 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     if (w) watchedState = !visible(w) ? 'hidden' : w.value ? 'visible-filled' : 'visible-empty';
   }
 
+  const autoPost = Array.from(document.forms).some((f) => {
+    const els = Array.from(f.elements) as HTMLInputElement[];
+    return els.some((e) => e.type === 'hidden') && !els.some((e) => e.type !== 'hidden' && visible(e));
+  });
+  const bridge = autoPost || (!!document.body && bodyText.length < 150 && !inputs.some((el) => el.type !== 'hidden' && visible(el)));
+
   const invalidFields: string[] = [];
   for (const form of Array.from(document.querySelectorAll('form'))) {
     if (!visible(form) || !form.querySelector('input[type=password]')) continue;
@@ -132,8 +222,7 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     }
   }
 
-  const w = window as unknown as Record<string, unknown>;
-  const observed = Array.isArray(w['__agentStudioLoginObserved']) ? (w['__agentStudioLoginObserved'] as string[]).slice(-20) : [];
+  const observed = Array.isArray(win['__agentStudioLoginObserved']) ? (win['__agentStudioLoginObserved'] as string[]).slice(-20) : [];
   return {
     url: location.href,
     captcha,
@@ -146,31 +235,9 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     watchedState,
     invalidFields: invalidFields.slice(0, 10),
     bodyTextLength: bodyText.length,
+    readyState: document.readyState,
+    leavingSinceMs: leaving(),
+    bridge,
+    storage,
   };
-}
-
-/**
- * In-page: records texts of nodes added after submit that look like errors, so toasts that vanish
- * before the next poll are still seen. Idempotent per document.
- */
-export function installErrorObserver(_args: Record<string, never>, h: DomHelpers): boolean {
-  const w = window as unknown as Record<string, unknown>;
-  if (w['__agentStudioLoginObserverInstalled']) return true;
-  w['__agentStudioLoginObserverInstalled'] = true;
-  const log: string[] = [];
-  w['__agentStudioLoginObserved'] = log;
-  const consider = (node: Node): void => {
-    const el = node instanceof Element ? node : node.parentElement;
-    if (!el) return;
-    const t = h.collapse(el.textContent, 300);
-    if (t && t.length <= 300 && (h.re.error.test(t) || h.re.locked.test(t)) && !log.includes(t)) log.push(t);
-  };
-  const obs = new MutationObserver((records) => {
-    for (const r of records) {
-      if (r.type === 'characterData') consider(r.target);
-      for (const n of Array.from(r.addedNodes)) consider(n);
-    }
-  });
-  obs.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
-  return true;
 }
