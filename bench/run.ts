@@ -19,7 +19,11 @@ async function main() {
   for (const extra of [await optional('uploads.bench.ts', 'runUploadsBench'), await optional('templates.bench.ts', 'runTemplatesBench')]) if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');
   fs.mkdirSync(outDir, { recursive: true });
+  const latestFile = path.join(outDir, 'latest.json');
+  // A partial run (`npm run bench -- login`) updates its entries and keeps the others.
+  const previous = only.length && fs.existsSync(latestFile) ? (JSON.parse(fs.readFileSync(latestFile, 'utf8')) as Record<string, unknown>) : {};
   const all: Record<string, unknown> = {
+    ...previous,
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
   };
@@ -38,7 +42,7 @@ async function main() {
       process.exitCode = 1;
     }
   }
-  fs.writeFileSync(path.join(outDir, 'latest.json'), `${JSON.stringify(all, null, 2)}\n`);
+  fs.writeFileSync(latestFile, `${JSON.stringify(all, null, 2)}\n`);
 }
 
 void main();
