@@ -269,7 +269,8 @@ export class GenerateService {
   async discard(media: IngestedMedia[]): Promise<void> {
     for (const m of media) {
       if (!isNewObject(m)) continue;
-      await this.deps.blobs?.delete(m.storageKey).catch((err: unknown) => {
+      const removal = this.deps.ingest ? this.deps.ingest.discard(m) : this.deps.blobs?.delete(m.storageKey);
+      await removal?.catch((err: unknown) => {
         this.deps.log.warn({ err: (err as Error).message }, 'could not delete an unused ingested object');
       });
     }

@@ -66,6 +66,11 @@ export class MediaIngestService implements MediaIngestPort {
     return this.store(orgId, kind, stream, fileName, 'multipart');
   }
 
+  async discard(media: IngestedMedia): Promise<void> {
+    await this.deps.blobs.delete(media.storageKey);
+    this.deps.repo.delete(media.storageKey);
+  }
+
   private async fromUrl(orgId: string, kind: MediaKind, url: string): Promise<IngestedMedia> {
     const maxBytes = MAX_BYTES[kind];
     const download = startDownload(url, kind, maxBytes, this.deps.download);

@@ -17,6 +17,8 @@ export interface MediaIngestPort {
   resolve(orgId: string, kind: MediaKind, value: string): Promise<IngestedMedia>;
   /** A file stream (multipart part): stored and typed. 400 on bad media, 413 past the kind's limit. */
   ingestStream(orgId: string, kind: MediaKind, stream: Readable, declaredType?: string, fileName?: string): Promise<IngestedMedia>;
+  /** Forgets an object this request made (its blob and its uploads row), when the request fails. */
+  discard(media: IngestedMedia): Promise<void>;
 }
 
 /** Sources that made a new object for this request (safe to delete if the request fails). */
