@@ -235,7 +235,8 @@ describe('presigned uploads (local storage)', () => {
   it('documents the routes in OpenAPI', async () => {
     const doc = (await (await t.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { 'x-required-scope'?: string }>> };
     expect(doc.paths['/api/s3/presign-upload'].post['x-required-scope']).toBe('templates:read');
-    expect(doc.paths['/api/uploads/*'].put).toBeDefined();
-    expect(doc.paths['/api/files/*'].get).toBeDefined();
+    const put = doc.paths['/api/uploads/{key}'].put as unknown as { parameters: { name: string; in: string }[] };
+    expect(put.parameters).toContainEqual(expect.objectContaining({ name: 'key', in: 'path' }));
+    expect(doc.paths['/api/files/{key}'].get).toBeDefined();
   });
 });
