@@ -48,3 +48,27 @@ export function Notice({ tone = 'info', children }: { tone?: 'info' | 'success' 
     </div>
   );
 }
+
+/**
+ * The error / first-load / empty states of a fetched list, in that order. `empty` is shown once
+ * the list has loaded with no items.
+ */
+export function ListStatus({
+  list,
+  noun,
+  onRetry,
+  empty,
+}: {
+  list: { status: string; data: readonly unknown[]; error: string | null };
+  noun: string;
+  onRetry: () => void;
+  empty: ReactNode;
+}) {
+  return (
+    <>
+      {list.status === 'error' ? <ErrorBanner title={`Could not load ${noun}`} message={list.error ?? ''} onRetry={onRetry} /> : null}
+      {list.status === 'loading' && list.data.length === 0 ? <Loading label={`Loading ${noun}…`} /> : null}
+      {list.status === 'ready' && list.data.length === 0 ? empty : null}
+    </>
+  );
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ErrorBanner, Loading } from '../../components/StatusViews';
+import { EmptyState, ListStatus } from '../../components/StatusViews';
 import { formatDate } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { MIN_CHARACTER_QUERY } from '../../stores/characters.slice';
@@ -63,13 +63,16 @@ export function CharactersScreen() {
             Type at least {MIN_CHARACTER_QUERY} characters to search.
           </p>
         ) : null}
-        {characters.status === 'error' ? <ErrorBanner title="Could not load characters" message={characters.error ?? ''} onRetry={() => void search(text)} /> : null}
-        {characters.status === 'loading' && characters.data.length === 0 ? <Loading label="Loading characters…" /> : null}
-        {characters.status === 'ready' && characters.data.length === 0 ? (
-          <EmptyState title={characterQuery ? 'No character matches' : 'No characters yet'} testId="characters-empty">
-            {characterQuery ? 'Try another name.' : 'Create one with an uploaded reference image.'}
-          </EmptyState>
-        ) : null}
+        <ListStatus
+          list={characters}
+          noun="characters"
+          onRetry={() => void search(text)}
+          empty={
+            <EmptyState title={characterQuery ? 'No character matches' : 'No characters yet'} testId="characters-empty">
+              {characterQuery ? 'Try another name.' : 'Create one with an uploaded reference image.'}
+            </EmptyState>
+          }
+        />
         {characters.data.length > 0 ? (
           <ul className="character-grid" aria-label="Characters" data-testid="character-list">
             {characters.data.map((c) => (

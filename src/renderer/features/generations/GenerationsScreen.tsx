@@ -4,7 +4,7 @@ import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { StatusBadge } from '../../components/Badge';
 import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
-import { EmptyState, ErrorBanner, Loading, Spinner } from '../../components/StatusViews';
+import { EmptyState, ListStatus, Spinner } from '../../components/StatusViews';
 import { formatDate, formatSeconds } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 
@@ -63,13 +63,16 @@ export function GenerationsScreen() {
       {cancelError ? <ApiErrorBanner title="Could not cancel" error={cancelError} /> : null}
       {selected ? <GenerationPlayer generation={selected} title={titleOf(selected.template_id)} onClose={() => select(null)} /> : null}
       <section className="card" aria-label="Generations">
-        {generations.status === 'error' ? <ErrorBanner title="Could not load generations" message={generations.error ?? ''} onRetry={() => void load()} /> : null}
-        {generations.status === 'loading' && generations.data.length === 0 ? <Loading label="Loading generations…" /> : null}
-        {generations.status === 'ready' && generations.data.length === 0 ? (
-          <EmptyState title="No generations yet" testId="generations-empty">
-            Start one from Generate; it appears here with its progress.
-          </EmptyState>
-        ) : null}
+        <ListStatus
+          list={generations}
+          noun="generations"
+          onRetry={() => void load()}
+          empty={
+            <EmptyState title="No generations yet" testId="generations-empty">
+              Start one from Generate; it appears here with its progress.
+            </EmptyState>
+          }
+        />
         {generations.data.length > 0 ? (
           <div className="table-wrap">
             <table className="table" aria-label="Generations">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ErrorBanner, Loading } from '../../components/StatusViews';
+import { EmptyState, ErrorBanner, ListStatus } from '../../components/StatusViews';
 import { errorMessage } from '../../lib/api';
 import { formatDate, formatRelative, hostOf } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
@@ -47,13 +47,16 @@ export function SessionsScreen() {
           {sessions.status === 'ready' ? <span className="muted">{sessions.data.length} cached</span> : null}
         </div>
         {rowError ? <ErrorBanner title="Could not delete the session" message={rowError} /> : null}
-        {sessions.status === 'error' ? <ErrorBanner title="Could not load sessions" message={sessions.error ?? ''} onRetry={() => void loadSessions()} /> : null}
-        {sessions.status === 'loading' && sessions.data.length === 0 ? <Loading label="Loading sessions…" /> : null}
-        {sessions.status === 'ready' && sessions.data.length === 0 ? (
-          <EmptyState title="No cached sessions yet" testId="sessions-empty">
-            Run a login below, or let an agent call <code>POST /api/login</code>: successful logins are cached here.
-          </EmptyState>
-        ) : null}
+        <ListStatus
+          list={sessions}
+          noun="sessions"
+          onRetry={() => void loadSessions()}
+          empty={
+            <EmptyState title="No cached sessions yet" testId="sessions-empty">
+              Run a login below, or let an agent call <code>POST /api/login</code>: successful logins are cached here.
+            </EmptyState>
+          }
+        />
         {sessions.data.length > 0 ? (
           <div className="table-wrap">
             <table className="table" aria-label="Cached sessions">

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { TEMPLATE_CATEGORIES, type TemplateCategory } from '../../../shared/video.schema.js';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ErrorBanner, Loading } from '../../components/StatusViews';
+import { EmptyState, ListStatus } from '../../components/StatusViews';
 import { categoryLabel } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { TemplateDetail } from './TemplateDetail';
@@ -56,11 +56,12 @@ export function TemplatesScreen() {
               ))}
             </select>
           </div>
-          {templates.status === 'error' ? <ErrorBanner title="Could not load templates" message={templates.error ?? ''} onRetry={() => void loadTemplates()} /> : null}
-          {templates.status === 'loading' && templates.data.length === 0 ? <Loading label="Loading templates…" /> : null}
-          {templates.status === 'ready' && templates.data.length === 0 ? (
-            <EmptyState title={category ? `No ${categoryLabel(category).toLowerCase()} templates` : 'No templates'} testId="templates-empty" />
-          ) : null}
+          <ListStatus
+            list={templates}
+            noun="templates"
+            onRetry={() => void loadTemplates()}
+            empty={<EmptyState title={category ? `No ${categoryLabel(category).toLowerCase()} templates` : 'No templates'} testId="templates-empty" />}
+          />
           <ul className="item-list" aria-label="Templates" data-testid="template-list">
             {templates.data.map((t) => (
               <li key={t.id}>
