@@ -7,6 +7,7 @@ import type { ScannedField } from './form-scan.js';
 import { LoginFlowError, redact, safeUrl, type LoginRequest, type Logger, type SessionStorageState } from './login-types.js';
 import { NetworkTracker } from './network-tracker.js';
 import { OutcomeDetector, type Outcome } from './outcome-detector.js';
+import { answerStayPrompt } from './post-login.js';
 import { captureStorageState } from './storage-capture.js';
 
 const MAX_STEPS = 10;
@@ -305,6 +306,7 @@ export class LoginFlow {
     }
     this.step(`login succeeded (${outcome.evidence.join('; ')})`);
     await this.settle();
+    await answerStayPrompt({ ...this.deps, net: this.net, filler: this.filler, step: (s) => this.step(s), settle: () => this.settle() });
     const storageState = await captureStorageState(this.deps.ctx, this.deps.page);
     const withStorage = storageState.origins.filter((o) => o.localStorage.length).length;
     this.step(`captured ${storageState.cookies.length} cookie(s) and localStorage of ${withStorage} origin(s)`);
