@@ -9,7 +9,8 @@ import { createUploadsHandlers, DesktopClient, dispatchIpc, resolveDesktopKey, D
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import type { IpcResult } from '../../src/shared/errors.js';
 import { IPC_CHANNELS } from '../../src/shared/ipc-channels.js';
-import type { AppInfo, IpcHandlers, UploadProgress } from '../../src/shared/ipc-contract.js';
+import type { IpcHandlers, UploadProgress } from '../../src/shared/ipc-contract.js';
+import { testAppInfo } from './support/app-info.js';
 import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
 import { media } from '../helpers/media-fixtures.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/test-server.js';
@@ -54,16 +55,7 @@ async function openApp(): Promise<{ page: Page; close: () => Promise<void>; prog
   });
   page.on('pageerror', (e) => problems.push(e.message));
   const progress: UploadProgress[] = [];
-  const info: AppInfo = {
-    version: '0.1.0',
-    serverUrl: t.url,
-    serverError: null,
-    dataDir: t.dataDir,
-    hasDesktopKey: true,
-    secretBackend: t.core.secrets.backend,
-    secretStoreError: null,
-    platform: process.platform,
-  };
+  const info = testAppInfo(t);
   const app: IpcHandlers<'app'> = {
     getInfo: async () => ({ ok: true, value: info }),
     openExternal: async () => ({ ok: true, value: { opened: false } }),

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppInfo } from '../../src/shared/ipc-contract.js';
+import { testAppInfo } from './support/app-info.js';
 import { startSite, type FixtureSite } from '../fixtures/sites/index.js';
 import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
 import { media } from '../helpers/media-fixtures.js';
@@ -63,16 +63,7 @@ beforeAll(async () => {
   await buildRenderer(outDir);
   t = await startTestServer({ login: { timeoutMs: 30_000 } }, { credits: 5000 });
   web = await startRendererServer({ dir: outDir, apiUrl: t.url });
-  const info: AppInfo = {
-    version: '0.1.0',
-    serverUrl: t.url,
-    serverError: null,
-    dataDir: t.dataDir,
-    hasDesktopKey: true,
-    secretBackend: t.core.secrets.backend,
-    secretStoreError: null,
-    platform: process.platform,
-  };
+  const info = testAppInfo(t);
   bridge = { key: t.key, proxyPrefix: web.proxyPrefix, apiOrigin: t.url, info };
   browser = await chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
 }, 120_000);

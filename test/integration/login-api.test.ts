@@ -144,6 +144,8 @@ describe('session cache', () => {
     expect(second.headers.get('x-session-id')).toBe(first.headers.get('x-session-id'));
     expect(await second.json()).toEqual(firstState);
     expect(site.stats().loginAttempts).toBe(attempts);
+    const listed = (await (await t.request('/api/sessions')).json()) as { data: { id: string; last_used_at: number | null }[] };
+    expect(listed.data.find((e) => e.id === second.headers.get('x-session-id'))?.last_used_at).toEqual(expect.any(Number));
 
     // another org never sees this org's cache
     const other = t.newOrg('cache-other-org');

@@ -81,7 +81,11 @@ export class SessionCache {
     } catch {
       return null; // unreadable (key rotated or tampered): treat as a miss, a fresh login replaces it
     }
-    this.deps.db.prepare('UPDATE login_sessions SET last_used_at = ? WHERE id = ?').run(this.now(), row.id);
+    // Coarse last-used stamp (at most one write a minute per entry) keeps cache hits read-only.
+    const now = this.now();
+    if (row.last_used_at === null || now - row.last_used_at > 60_000) {
+      this.deps.db.prepare('UPDATE login_sessions SET last_used_at = ? WHERE id = ?').run(now, row.id);
+    }
     return { id: row.id, state };
   }
 
