@@ -1,4 +1,4 @@
-// Presigned PUT of a 200 MB video to the headless server (a child process: `tsx src/main/headless.ts`),
+// Presigned PUT of a 200 MB video to the headless server (a child process: `node --import tsx src/main/headless.ts`),
 // against copying the same size on the same disk. Server RSS is sampled from /proc.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -66,7 +66,7 @@ async function streamCopy(from: string, to: string): Promise<number> {
   return performance.now() - t0;
 }
 
-/** The server's process tree (tsx wrapper + node), found once; then only their /proc/<pid>/status is read. */
+/** The server's process tree, found once; then only their /proc/<pid>/status is read. */
 function processTree(pid: number): number[] {
   const out = [pid];
   for (let i = 0; i < out.length; i++) {
@@ -152,7 +152,7 @@ export async function runUploadsBench(): Promise<Record<string, unknown>> {
     const bareHttp = percentile(bareMs, 50);
     const stream = percentile(copyMs, 50);
     return {
-      server: 'child process (tsx src/main/headless.ts); RSS = VmRSS of its process tree from /proc/<pid>/status, sampled every 20 ms',
+      server: 'child process (node --import tsx src/main/headless.ts); RSS = VmRSS of its process tree from /proc/<pid>/status, sampled every 20 ms',
       size_mb: SIZE / MiB,
       runs: RUNS,
       upload_mb_s_p50: round(mbps(SIZE, upload)),

@@ -2,7 +2,9 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+// One process (node --import tsx), not the tsx CLI: the CLI runs a child and relays signals, and
+// under load it can exit on SIGTERM itself before the child's clean shutdown.
+const NODE_TS = [process.execPath, '--import', 'tsx'];
 
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
@@ -15,7 +17,7 @@ export interface ServerProcess {
 
 /** Starts `src/main/headless.ts` and resolves once it prints its `listening` line. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(TSX, [path.join(ROOT, 'src/main/headless.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(NODE_TS[0], [...NODE_TS.slice(1), path.join(ROOT, 'src/main/headless.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -31,6 +33,6 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const res = spawnSync(TSX, [path.join(ROOT, 'src/main/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const res = spawnSync(NODE_TS[0], [...NODE_TS.slice(1), path.join(ROOT, 'src/main/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
