@@ -54,10 +54,9 @@ async function main(): Promise<number> {
     process.stderr.write(e.code === 'EADDRINUSE' ? `Port ${config.server.port} is already in use; pass --port or set AGENT_STUDIO_PORT.\n` : `${e.message}\n`);
     return 1;
   }
-  process.stdout.write(`listening ${server.url}\n`);
-  core.log.info({ url: server.url, dataDir: config.dataDir }, 'headless server listening');
-
-  await new Promise<void>((resolve) => {
+  const running = server;
+  // Handlers go in before the server announces itself: a caller may signal as soon as it reads the line.
+  const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) {
@@ -66,7 +65,7 @@ async function main(): Promise<number> {
       }
       stopping = true;
       core.log.info({ signal }, 'shutting down');
-      server.close().then(resolve, (err) => {
+      running.close().then(resolve, (err) => {
         process.stderr.write(`shutdown error: ${(err as Error).message}\n`);
         resolve();
       });
@@ -74,6 +73,9 @@ async function main(): Promise<number> {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
+  core.log.info({ url: server.url, dataDir: config.dataDir }, 'headless server listening');
+  process.stdout.write(`listening ${server.url}\n`);
+  await stopped;
   return 0;
 }
 

@@ -46,7 +46,9 @@ export function createLogger(dataDir: string, level: string): AppLogger {
   const dir = path.join(dataDir, 'logs');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'agent-studio.log');
-  const dest = pino.destination({ dest: file, sync: false, mkdir: true });
+  // Opened synchronously so the destination is ready at once (pino flushes it on exit), owner-only.
+  const fd = fs.openSync(file, 'a', 0o600);
+  const dest = pino.destination({ fd, sync: false });
   const log = pino(
     {
       level,
@@ -65,11 +67,7 @@ export function createLogger(dataDir: string, level: string): AppLogger {
     },
     dispose() {
       if (disposed) return;
-      try {
-        dest.flushSync();
-      } catch {
-        // destination not ready yet (nothing written): nothing to flush
-      }
+      dest.flushSync();
       disposed = true;
       dest.end();
     },
