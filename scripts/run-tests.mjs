@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test` after bootstrap: lint (incl. layer rules) -> type-check -> electron-vite build -> vitest.
+// `npm test` after bootstrap: format check -> lint (incl. layer rules) -> type-check -> electron-vite build -> vitest.
 // vitest runs last so the run ends with its summary. On Linux it runs inside a throwaway keyring.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -21,6 +21,7 @@ function step(title, cmd, args) {
 }
 
 if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
+  step('format (prettier --check)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
   step('lint (eslint + layer rules)', bin('eslint'), ['.']);
   step('type-check (main, preload, shared, tests)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
   step('type-check (renderer)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
