@@ -15,7 +15,9 @@ const devCsp = (): Plugin => ({
   name: 'agent-studio:dev-csp',
   apply: 'serve',
   transformIndexHtml: (html) =>
-    html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws://localhost:* http://localhost:*"),
+    html
+      .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+      .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* http://localhost:*"),
 });
 
 export default defineConfig({

@@ -23,9 +23,16 @@ function body(site: FixtureSite, useCache: boolean) {
 
 /** (a) fresh login via the API vs. a hand-written script on the same warm browser, and (c) 8 concurrent fresh logins. */
 async function freshAndConcurrent(site: FixtureSite) {
-  const t = await startTestServer({ server: { rateLimit: { perKeyPerSecond: 1e6, perKeyBurst: 1e6 } }, log: { level: 'warn' } });
+  const t = await startTestServer({
+    server: { rateLimit: { perKeyPerSecond: 1e6, perKeyBurst: 1e6 } },
+    log: { level: 'warn' },
+  });
   const post = (useCache: boolean) =>
-    fetch(`${t.url}/api/login`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: body(site, useCache) });
+    fetch(`${t.url}/api/login`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: body(site, useCache),
+    });
   try {
     // warm the browser
     if ((await post(false)).status !== 200) throw new Error('warm-up login failed');
@@ -66,7 +73,12 @@ async function freshAndConcurrent(site: FixtureSite) {
           fetch(`${t.url}/api/login`, {
             method: 'POST',
             headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ cred: { username: site.credentials.username, password: site.credentials.password }, domain: site.loginUrl, useCache: false, additionalFields: { bench: String(i) } }),
+            body: JSON.stringify({
+              cred: { username: site.credentials.username, password: site.credentials.password },
+              domain: site.loginUrl,
+              useCache: false,
+              additionalFields: { bench: String(i) },
+            }),
           }).then(async (r) => {
             await r.arrayBuffer();
             if (r.status !== 200) throw new Error(`concurrent login failed: ${r.status}`);
@@ -88,7 +100,10 @@ async function freshAndConcurrent(site: FixtureSite) {
     const peak = sampler.stop();
     // Baseline: the hand-written script under the same concurrency on the same pool.
     const manualOne = await median(() => t.core.login.browsers.withContext(manual));
-    const manualEight = await median(() => Promise.all(Array.from({ length: 8 }, () => t.core.login.browsers.withContext(manual))), 3);
+    const manualEight = await median(
+      () => Promise.all(Array.from({ length: 8 }, () => t.core.login.browsers.withContext(manual))),
+      3,
+    );
     const concurrent = {
       one_ms: round(one),
       eight_wall_ms: round(eight),
@@ -112,7 +127,10 @@ async function freshAndConcurrent(site: FixtureSite) {
 /** (b) cached login over HTTP against the headless server in its own process. */
 async function cached(site: FixtureSite) {
   const dataDir = tempDir();
-  fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ server: { rateLimit: { perKeyPerSecond: 1e6, perKeyBurst: 1e6 } } }));
+  fs.writeFileSync(
+    path.join(dataDir, 'config.json'),
+    JSON.stringify({ server: { rateLimit: { perKeyPerSecond: 1e6, perKeyBurst: 1e6 } } }),
+  );
   const server = await spawnServer(['--port', '0', '--data-dir', dataDir]);
   try {
     const key = /^\s+(pk_\S+)$/m.exec(server.stdout())?.[1];
@@ -121,10 +139,32 @@ async function cached(site: FixtureSite) {
     const prime = await fetch(`${server.url}/api/login`, { method: 'POST', headers, body: body(site, true) });
     if (prime.status !== 200) throw new Error(`priming login failed: ${prime.status}`);
     // warm-up, then measure: latency at concurrency 1, throughput at concurrency 16
-    await load({ url: `${server.url}/api/login`, method: 'POST', headers, body: body(site, true), connections: 8, durationMs: 2000 });
-    const serial = await load({ url: `${server.url}/api/login`, method: 'POST', headers, body: body(site, true), connections: 1, durationMs: 3000 });
-    const parallel = await load({ url: `${server.url}/api/login`, method: 'POST', headers, body: body(site, true), connections: 16, durationMs: 5000 });
-    if (Object.keys(parallel.statuses).some((s) => s !== '200')) throw new Error(`non-200 answers: ${JSON.stringify(parallel.statuses)}`);
+    await load({
+      url: `${server.url}/api/login`,
+      method: 'POST',
+      headers,
+      body: body(site, true),
+      connections: 8,
+      durationMs: 2000,
+    });
+    const serial = await load({
+      url: `${server.url}/api/login`,
+      method: 'POST',
+      headers,
+      body: body(site, true),
+      connections: 1,
+      durationMs: 3000,
+    });
+    const parallel = await load({
+      url: `${server.url}/api/login`,
+      method: 'POST',
+      headers,
+      body: body(site, true),
+      connections: 16,
+      durationMs: 5000,
+    });
+    if (Object.keys(parallel.statuses).some((s) => s !== '200'))
+      throw new Error(`non-200 answers: ${JSON.stringify(parallel.statuses)}`);
     return {
       p50_ms_at_concurrency_1: round(serial.p50Ms, 3),
       p95_ms_at_concurrency_1: round(serial.p95Ms, 3),

@@ -16,16 +16,28 @@ async function optional(file: string, exportName: string): Promise<Bench | null>
 async function main() {
   const only = process.argv.slice(2);
   const benches: Bench[] = [['login', runLoginBench]];
-  for (const extra of [await optional('uploads.bench.ts', 'runUploadsBench'), await optional('templates.bench.ts', 'runTemplatesBench')]) if (extra) benches.push(extra);
+  for (const extra of [
+    await optional('uploads.bench.ts', 'runUploadsBench'),
+    await optional('templates.bench.ts', 'runTemplatesBench'),
+  ])
+    if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');
   fs.mkdirSync(outDir, { recursive: true });
   const latestFile = path.join(outDir, 'latest.json');
   // A partial run (`npm run bench -- login`) updates its entries and keeps the others.
-  const previous = only.length && fs.existsSync(latestFile) ? (JSON.parse(fs.readFileSync(latestFile, 'utf8')) as Record<string, unknown>) : {};
+  const previous =
+    only.length && fs.existsSync(latestFile)
+      ? (JSON.parse(fs.readFileSync(latestFile, 'utf8')) as Record<string, unknown>)
+      : {};
   const all: Record<string, unknown> = {
     ...previous,
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+      memory_gb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
   };
   for (const [name, run] of benches) {
     if (only.length && !only.includes(name)) continue;
@@ -34,7 +46,10 @@ async function main() {
     try {
       const result = await run();
       all[name] = result;
-      fs.writeFileSync(path.join(outDir, `${name}.json`), `${JSON.stringify({ date: all.date, machine: all.machine, ...result }, null, 2)}\n`);
+      fs.writeFileSync(
+        path.join(outDir, `${name}.json`),
+        `${JSON.stringify({ date: all.date, machine: all.machine, ...result }, null, 2)}\n`,
+      );
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
     } catch (err) {
       all[name] = { error: (err as Error).message };

@@ -16,7 +16,9 @@ const summary = (r: LoadResult) => ({
   p99_ms: round(r.p99Ms),
   requests: r.requests,
   errors: r.errors,
-  non_200: Object.entries(r.statuses).filter(([s]) => s !== '200').reduce((n, [, c]) => n + c, 0),
+  non_200: Object.entries(r.statuses)
+    .filter(([s]) => s !== '200')
+    .reduce((n, [, c]) => n + c, 0),
 });
 
 /**
@@ -24,7 +26,10 @@ const summary = (r: LoadResult) => ({
  * answering the same JSON from memory, in the same process and run, on loopback. Target: >= 0.5x.
  */
 export async function runTemplatesBench(): Promise<Record<string, unknown>> {
-  const t = await startTestServer({ server: { rateLimit: { perKeyPerSecond: 1e6, perKeyBurst: 1e6 } }, log: { level: 'warn' } });
+  const t = await startTestServer({
+    server: { rateLimit: { perKeyPerSecond: 1e6, perKeyBurst: 1e6 } },
+    log: { level: 'warn' },
+  });
   const bare = Fastify({ logger: false });
   try {
     const first = await fetch(`${t.url}/api/templates`, { headers: { authorization: `Bearer ${t.key}` } });
@@ -36,7 +41,12 @@ export async function runTemplatesBench(): Promise<Record<string, unknown>> {
 
     const opts = { connections: CONNECTIONS, durationMs: DURATION_MS };
     await load({ ...opts, url: bareUrl, durationMs: 500 }); // warm-up
-    await load({ ...opts, url: `${t.url}/api/templates`, headers: { authorization: `Bearer ${t.key}` }, durationMs: 500 });
+    await load({
+      ...opts,
+      url: `${t.url}/api/templates`,
+      headers: { authorization: `Bearer ${t.key}` },
+      durationMs: 500,
+    });
     const api: LoadResult[] = [];
     const baseline: LoadResult[] = [];
     for (let i = 0; i < ROUNDS; i++) {

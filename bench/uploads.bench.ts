@@ -16,10 +16,16 @@ const RUNS = 5;
 
 function put(url: string, size: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': size }, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(res.statusCode) : reject(new Error(`PUT answered ${res.statusCode}`))));
-    });
+    const req = http.request(
+      url,
+      { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': size }, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(res.statusCode) : reject(new Error(`PUT answered ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     zeroStream(media.mp4(32), size).pipe(req);
   });
@@ -62,7 +68,10 @@ async function startBareServer(file: string) {
 /** A plain stream copy of a file on the same disk, fsync'ed before close like the server's writes. */
 async function streamCopy(from: string, to: string): Promise<number> {
   const t0 = performance.now();
-  await pipeline(fs.createReadStream(from, { highWaterMark: MiB }), fs.createWriteStream(to, { flush: true, highWaterMark: MiB }));
+  await pipeline(
+    fs.createReadStream(from, { highWaterMark: MiB }),
+    fs.createWriteStream(to, { flush: true, highWaterMark: MiB }),
+  );
   return performance.now() - t0;
 }
 
@@ -126,7 +135,9 @@ export async function runUploadsBench(): Promise<Record<string, unknown>> {
         await put(bare.url, SIZE);
         bareMs.push(performance.now() - t0);
         const blobs = path.join(dataDir, 'blobs');
-        blob ??= (fs.readdirSync(blobs, { recursive: true }) as string[]).map((p) => path.join(blobs, p)).find((p) => fs.statSync(p).size === SIZE);
+        blob ??= (fs.readdirSync(blobs, { recursive: true }) as string[])
+          .map((p) => path.join(blobs, p))
+          .find((p) => fs.statSync(p).size === SIZE);
         if (!blob) throw new Error('no 200 MB blob found after the upload');
         copyMs.push(await streamCopy(blob, copy));
         fs.rmSync(copy);
@@ -152,7 +163,8 @@ export async function runUploadsBench(): Promise<Record<string, unknown>> {
     const bareHttp = percentile(bareMs, 50);
     const stream = percentile(copyMs, 50);
     return {
-      server: 'child process (node --import tsx src/main/headless.ts); RSS = VmRSS of its process tree from /proc/<pid>/status, sampled every 20 ms',
+      server:
+        'child process (node --import tsx src/main/headless.ts); RSS = VmRSS of its process tree from /proc/<pid>/status, sampled every 20 ms',
       size_mb: SIZE / MiB,
       runs: RUNS,
       upload_mb_s_p50: round(mbps(SIZE, upload)),

@@ -40,12 +40,20 @@ function linuxRequirements() {
     [
       'chromium',
       () =>
-        anyFile('/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable') ||
-        !!process.env.AGENT_STUDIO_BROWSER_PATH,
+        anyFile(
+          '/usr/bin/chromium',
+          '/usr/bin/chromium-browser',
+          '/usr/bin/google-chrome',
+          '/usr/bin/google-chrome-stable',
+        ) || !!process.env.AGENT_STUDIO_BROWSER_PATH,
       'runtime',
     ],
     ['ffmpeg', () => onPath('ffmpeg'), 'runtime'],
-    ['libsecret-1-dev', () => dpkgHas('libsecret-1-dev') || anyFile('/usr/include/libsecret-1/libsecret/secret.h'), 'runtime'],
+    [
+      'libsecret-1-dev',
+      () => dpkgHas('libsecret-1-dev') || anyFile('/usr/include/libsecret-1/libsecret/secret.h'),
+      'runtime',
+    ],
     ['python3', () => onPath('python3'), 'runtime'],
     ['make', () => onPath('make'), 'runtime'],
     ['g++', () => onPath('g++'), 'runtime'],
@@ -62,7 +70,9 @@ function linuxRequirements() {
 function ensureSystemPackages() {
   if (process.platform === 'darwin' || isWin) {
     if (!onPath(isWin ? 'ffmpeg.exe' : 'ffmpeg')) {
-      say('Please install ffmpeg (`brew install ffmpeg` / `winget install ffmpeg`). Google Chrome, Edge or Chromium is used for logins.');
+      say(
+        'Please install ffmpeg (`brew install ffmpeg` / `winget install ffmpeg`). Google Chrome, Edge or Chromium is used for logins.',
+      );
     }
     return;
   }
@@ -104,7 +114,9 @@ function nodeVersionOf(bin) {
 /** Downloads the official Node build from the npm registry (what the `node` package installs). */
 function provisionNode() {
   const pkg = `node-${isWin ? 'win' : process.platform}-${process.arch}@${NODE_LINE}`;
-  say(`Node ${process.version} is older than ${MIN_NODE.join('.')}: installing ${pkg} from the npm registry into .node/`);
+  say(
+    `Node ${process.version} is older than ${MIN_NODE.join('.')}: installing ${pkg} from the npm registry into .node/`,
+  );
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-studio-node-'));
   try {
     const npm = isWin ? 'npm.cmd' : 'npm';
@@ -126,7 +138,9 @@ function provisionNode() {
   }
   const got = nodeVersionOf(provisionedNode);
   if (!got) {
-    say(`The Node build in ${provisionDir} does not run on this machine. Install Node ${NODE_LINE} yourself (nvm, fnm, nodesource).`);
+    say(
+      `The Node build in ${provisionDir} does not run on this machine. Install Node ${NODE_LINE} yourself (nvm, fnm, nodesource).`,
+    );
     process.exit(1);
   }
   say(`Node ${got.version} is ready in ${path.relative(root, provisionDir)}`);

@@ -30,20 +30,29 @@ function check(importer, source) {
       if (pkg && pkg !== 'zod' && !pkg.startsWith('zod/')) return `src/shared may import only zod, not "${pkg}"`;
       return null;
     case 'core':
-      if (pkg === 'electron' || pkg?.startsWith('electron/') || pkg === 'electron-store') return 'src/main/core must never import electron (it also runs headless)';
-      if (relative && target && !['core', 'shared'].includes(target)) return `src/main/core may not import from the ${target} layer`;
+      if (pkg === 'electron' || pkg?.startsWith('electron/') || pkg === 'electron-store')
+        return 'src/main/core must never import electron (it also runs headless)';
+      if (relative && target && !['core', 'shared'].includes(target))
+        return `src/main/core may not import from the ${target} layer`;
       return null;
     case 'preload':
       if (pkg && pkg !== 'electron') return `src/preload may import only electron and src/shared, not "${pkg}"`;
-      if (relative && target && !['preload', 'shared'].includes(target)) return `src/preload may not import from the ${target} layer`;
+      if (relative && target && !['preload', 'shared'].includes(target))
+        return `src/preload may not import from the ${target} layer`;
       return null;
     case 'renderer':
-      if (pkg && (pkg === 'electron' || NODE_BUILTIN.test(pkg) || ['fs', 'path', 'child_process', 'os', 'crypto'].includes(pkg))) return `src/renderer may not import "${pkg}" (it runs sandboxed)`;
-      if (relative && target && !['renderer', 'shared'].includes(target)) return `src/renderer may import only src/shared, not the ${target} layer`;
+      if (
+        pkg &&
+        (pkg === 'electron' || NODE_BUILTIN.test(pkg) || ['fs', 'path', 'child_process', 'os', 'crypto'].includes(pkg))
+      )
+        return `src/renderer may not import "${pkg}" (it runs sandboxed)`;
+      if (relative && target && !['renderer', 'shared'].includes(target))
+        return `src/renderer may import only src/shared, not the ${target} layer`;
       return null;
     case 'electron':
     case 'main':
-      if (relative && target && ['renderer', 'preload'].includes(target)) return `src/main may not import from the ${target} layer`;
+      if (relative && target && ['renderer', 'preload'].includes(target))
+        return `src/main may not import from the ${target} layer`;
       return null;
     default:
       return null;
@@ -66,7 +75,11 @@ export const layersPlugin = {
           ExportAllDeclaration: (node) => report(node, node.source.value),
           ImportExpression: (node) => node.source.type === 'Literal' && report(node, node.source.value),
           CallExpression: (node) => {
-            if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') {
+            if (
+              node.callee.type === 'Identifier' &&
+              node.callee.name === 'require' &&
+              node.arguments[0]?.type === 'Literal'
+            ) {
               report(node, node.arguments[0].value);
             }
           },

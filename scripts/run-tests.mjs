@@ -12,7 +12,11 @@ const extra = process.argv.slice(2);
 function step(title, cmd, args) {
   process.stdout.write(`\n=== ${title} ===\n`);
   const started = Date.now();
-  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+  const res = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+  });
   if (res.status !== 0) {
     process.stdout.write(`\n${title} failed (exit ${res.status ?? res.signal})\n`);
     process.exit(res.status ?? 1);
@@ -28,5 +32,6 @@ if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
   step('build (electron-vite: main, preload, renderer)', bin('electron-vite'), ['build']);
 }
 const vitest = [bin('vitest'), 'run', ...extra];
-if (process.platform === 'linux') step('tests (vitest, in a throwaway keyring)', path.join(root, 'scripts', 'with-keyring.sh'), vitest);
+if (process.platform === 'linux')
+  step('tests (vitest, in a throwaway keyring)', path.join(root, 'scripts', 'with-keyring.sh'), vitest);
 else step('tests (vitest)', vitest[0], vitest.slice(1));

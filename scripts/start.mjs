@@ -23,7 +23,8 @@ function whyNotElectron() {
   if (process.env.AGENT_STUDIO_HEADLESS === '1') return 'AGENT_STUDIO_HEADLESS=1';
   const bin = electronBinary();
   if (!bin.path) return bin.reason;
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY/WAYLAND_DISPLAY unset)';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return 'there is no display (DISPLAY/WAYLAND_DISPLAY unset)';
   return null;
 }
 
@@ -35,7 +36,10 @@ function run(cmd, cmdArgs) {
 
 const reason = whyNotElectron();
 if (reason === null) {
-  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
   run(electronBinary().path, ['.', ...args]);
 } else {

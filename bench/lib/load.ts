@@ -38,7 +38,14 @@ export async function load(opts: {
     new Promise<void>((resolve) => {
       const t0 = performance.now();
       const req = http.request(
-        { agent, hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: opts.method ?? 'GET', headers: opts.headers },
+        {
+          agent,
+          hostname: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method: opts.method ?? 'GET',
+          headers: opts.headers,
+        },
         (res) => {
           res.on('data', () => {});
           res.on('end', () => {
@@ -66,5 +73,14 @@ export async function load(opts: {
   agent.destroy();
   const sorted = [...latencies].sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-  return { requests: latencies.length, errors, seconds, reqPerSec: latencies.length / seconds, p50Ms: pct(50), p95Ms: pct(95), p99Ms: pct(99), statuses };
+  return {
+    requests: latencies.length,
+    errors,
+    seconds,
+    reqPerSec: latencies.length / seconds,
+    p50Ms: pct(50),
+    p95Ms: pct(95),
+    p99Ms: pct(99),
+    statuses,
+  };
 }

@@ -52,7 +52,12 @@ function run(core: Core, cmd: string[], v: Record<string, string | boolean | und
         org = core.orgs.create(String(v.org));
         out(`created organization ${org.name} (${org.id})`);
       }
-      const scopes = v.scopes ? String(v.scopes).split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      const scopes = v.scopes
+        ? String(v.scopes)
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined;
       const { key: plaintext, info } = core.keys.create(org.id, { scopes, name: v.name ? String(v.name) : undefined });
       out(`created key ${info.id} for ${org.name} with scopes ${info.scopes.join(',')} (shown once; store it now):`);
       out(plaintext);
@@ -78,7 +83,14 @@ function run(core: Core, cmd: string[], v: Record<string, string | boolean | und
     }
     case 'orgs list': {
       const orgs = core.orgs.list();
-      if (v.json) return out(JSON.stringify(orgs.map((o) => ({ ...o, balance: core.credits.balance(o.id) })), null, 2));
+      if (v.json)
+        return out(
+          JSON.stringify(
+            orgs.map((o) => ({ ...o, balance: core.credits.balance(o.id) })),
+            null,
+            2,
+          ),
+        );
       for (const o of orgs) out(`${o.id}  ${o.name}  credits=${core.credits.balance(o.id)}`);
       if (!orgs.length) out('no organizations');
       return;
@@ -91,7 +103,8 @@ function run(core: Core, cmd: string[], v: Record<string, string | boolean | und
     case 'credits grant': {
       const org = requireOrg(core, v.org as string | undefined);
       const amount = Number(v.amount);
-      if (v.amount === undefined || !Number.isInteger(amount) || amount <= 0) throw new UsageError('--amount must be a positive whole number');
+      if (v.amount === undefined || !Number.isInteger(amount) || amount <= 0)
+        throw new UsageError('--amount must be a positive whole number');
       const balance = core.credits.grant(org.id, amount, 'cli grant');
       return out(`granted ${amount} credits to ${org.name}; balance ${balance}`);
     }

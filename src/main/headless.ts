@@ -10,7 +10,12 @@ async function main(): Promise<number> {
   let args;
   try {
     args = parseArgs({
-      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        host: { type: 'string' },
+        help: { type: 'boolean' },
+      },
       strict: true,
     }).values;
   } catch (err) {
@@ -51,7 +56,11 @@ async function main(): Promise<number> {
   } catch (err) {
     await core.dispose();
     const e = err as NodeJS.ErrnoException;
-    process.stderr.write(e.code === 'EADDRINUSE' ? `Port ${config.server.port} is already in use; pass --port or set AGENT_STUDIO_PORT.\n` : `${e.message}\n`);
+    process.stderr.write(
+      e.code === 'EADDRINUSE'
+        ? `Port ${config.server.port} is already in use; pass --port or set AGENT_STUDIO_PORT.\n`
+        : `${e.message}\n`,
+    );
     return 1;
   }
   const running = server;

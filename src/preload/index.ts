@@ -22,4 +22,7 @@ const events: AgentStudioApi['events'] = {
   },
 };
 
-contextBridge.exposeInMainWorld('agentStudio', Object.freeze({ ...api, events: Object.freeze(events) }) as unknown as AgentStudioApi);
+contextBridge.exposeInMainWorld(
+  'agentStudio',
+  Object.freeze({ ...api, events: Object.freeze(events) }) as unknown as AgentStudioApi,
+);

@@ -50,7 +50,8 @@ function Shell() {
         {info?.serverError ? <Notice tone="warning">{info.serverError}</Notice> : null}
         {info && !info.hasDesktopKey && info.secretStoreError ? (
           <Notice tone="warning">
-            The secret store is not available, so this window uses a temporary key that ends when the app closes. {info.secretStoreError}
+            The secret store is not available, so this window uses a temporary key that ends when the app closes.{' '}
+            {info.secretStoreError}
           </Notice>
         ) : null}
         <Current />

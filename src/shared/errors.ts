@@ -27,4 +27,5 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
 };
 
 /** The IPC result envelope. */
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };
+export type IpcResult<T> =
+  { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };

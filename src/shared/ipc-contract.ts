@@ -136,7 +136,9 @@ export interface ChannelDef<A extends z.ZodType, R> {
   /** Phantom: never read at run time; carries the result type. */
   result?: R;
 }
-const channel = <R>() => <A extends z.ZodType>(args: A): ChannelDef<A, R> => ({ args });
+const channel =
+  <R>() =>
+  <A extends z.ZodType>(args: A): ChannelDef<A, R> => ({ args });
 
 export const ipcContract = {
   app: {
@@ -150,7 +152,9 @@ export const ipcContract = {
     testLogin: channel<LoginTestResult>()(LoginTestArgs),
   },
   templates: {
-    list: channel<Page<Template>>()(z.object({ category: z.enum(TEMPLATE_CATEGORIES).optional(), ...limitOffset(100) }).optional()),
+    list: channel<Page<Template>>()(
+      z.object({ category: z.enum(TEMPLATE_CATEGORIES).optional(), ...limitOffset(100) }).optional(),
+    ),
     get: channel<Template>()(z.object({ id })),
     create: channel<Template>()(z.object({ template: TemplateInput })),
     /** Replaces every field (PUT). */
@@ -165,7 +169,12 @@ export const ipcContract = {
   },
   characters: {
     list: channel<Page<Character>>()(
-      z.object({ q: z.string().trim().min(2, 'search needs at least 2 characters').max(100).optional(), ...limitOffset(60) }).optional(),
+      z
+        .object({
+          q: z.string().trim().min(2, 'search needs at least 2 characters').max(100).optional(),
+          ...limitOffset(60),
+        })
+        .optional(),
     ),
     create: channel<Character>()(CharacterInput),
   },
@@ -174,7 +183,13 @@ export const ipcContract = {
   },
   generations: {
     list: channel<Page<Generation>>()(
-      z.object({ status: z.enum(GENERATION_STATUSES).optional(), template_id: z.string().max(200).optional(), ...limitOffset(100) }).optional(),
+      z
+        .object({
+          status: z.enum(GENERATION_STATUSES).optional(),
+          template_id: z.string().max(200).optional(),
+          ...limitOffset(100),
+        })
+        .optional(),
     ),
     get: channel<Generation>()(z.object({ id })),
     cancel: channel<Generation>()(z.object({ id })),
@@ -234,12 +249,17 @@ export function listChannels(): { domain: Domain; method: string; name: string }
 }
 
 /** Parses one channel's argument; a failure is a validation_error result, never a throw. */
-export function parseChannelArgs(name: string, raw: unknown): { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } } {
+export function parseChannelArgs(
+  name: string,
+  raw: unknown,
+): { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } } {
   const [domain, method] = name.split(':') as [Domain, string];
   const def = (ipcContract[domain] as Record<string, ChannelDef<z.ZodType, unknown>> | undefined)?.[method];
   if (!def) return { ok: false, error: { code: 'unknown_channel', message: `Unknown IPC channel "${name}"` } };
   const res = def.args.safeParse(raw);
   if (res.success) return { ok: true, value: res.data };
-  const message = res.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'argument'}: ${i.message}`).join('; ');
+  const message = res.error.issues
+    .map((i) => `${i.path.length ? i.path.join('.') : 'argument'}: ${i.message}`)
+    .join('; ');
   return { ok: false, error: { code: 'validation_error', message } };
 }

@@ -44,7 +44,10 @@ export const OriginStateSchema = z
 
 export const StorageStateSchema = z
   .object({ cookies: z.array(CookieSchema), origins: z.array(OriginStateSchema) })
-  .meta({ id: 'StorageState', description: "Playwright storageState: pass it to browser.newContext({ storageState })" });
+  .meta({
+    id: 'StorageState',
+    description: 'Playwright storageState: pass it to browser.newContext({ storageState })',
+  });
 export type StorageState = z.infer<typeof StorageStateSchema>;
 
 export const SessionSummarySchema = z

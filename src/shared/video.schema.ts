@@ -5,12 +5,25 @@ import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
 
 /** What a template makes; only `ingredients-to-video` templates accept `character_variables`. */
-export const TEMPLATE_CATEGORIES = ['text-to-video', 'image-to-video', 'ingredients-to-video', 'video-to-video', 'audio-to-video'] as const;
+export const TEMPLATE_CATEGORIES = [
+  'text-to-video',
+  'image-to-video',
+  'ingredients-to-video',
+  'video-to-video',
+  'audio-to-video',
+] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 export const VARIABLE_TYPES = ['text', 'image', 'video', 'audio'] as const;
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 /** Where a media variable goes in the model call (start frame, ingredient image, source video...). */
-export const VARIABLE_SLOTS = ['start_frame', 'end_frame', 'ingredient', 'source_video', 'reference_video', 'audio'] as const;
+export const VARIABLE_SLOTS = [
+  'start_frame',
+  'end_frame',
+  'ingredient',
+  'source_video',
+  'reference_video',
+  'audio',
+] as const;
 export type VariableSlot = (typeof VARIABLE_SLOTS)[number];
 /** `canceled` is ours (POST /api/generations/:id/cancel); the spec names the other three. */
 export const GENERATION_STATUSES = ['generating', 'completed', 'failed', 'canceled'] as const;
@@ -32,10 +45,18 @@ const limitParam = (def: number, max: number) =>
     .default(def)
     .transform((n) => Math.min(n, max))
     .describe(`Page size, default ${def}; values above ${max} are clamped to ${max}`);
-const offsetParam = z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0);
+const offsetParam = z.coerce
+  .number()
+  .int('offset must be a whole number')
+  .min(0, 'offset must be 0 or more')
+  .default(0);
 
 export const PaginationSchema = z
-  .object({ offset: z.number(), limit: z.number().describe('The page size used (after clamping)'), has_more: z.boolean() })
+  .object({
+    offset: z.number(),
+    limit: z.number().describe('The page size used (after clamping)'),
+    has_more: z.boolean(),
+  })
   .meta({ id: 'Pagination' });
 
 // ---------------------------------------------------------------- templates
@@ -66,13 +87,19 @@ export const TemplateSchema = z
     title: z.string(),
     description: z.string().nullable(),
     category: z.string().describe(TEMPLATE_CATEGORIES.join(', ')),
-    duration_sec: z.number().nullable().describe("Seconds; when the template sets none, the model's default duration (the one billed)"),
+    duration_sec: z
+      .number()
+      .nullable()
+      .describe("Seconds; when the template sets none, the model's default duration (the one billed)"),
     latency_estimate_sec: z.object({ typical: z.number(), busy: z.number() }).nullable(),
     input_variables: z.array(InputVariableSchema),
     prompt_template: z.string().nullable(),
     model: z.string().describe('Model of the pricing table'),
     resolution: z.string(),
-    credits_per_video: z.number().nullable().describe('Price of one video; null when no pricing applies (generate answers 400 pricing_error)'),
+    credits_per_video: z
+      .number()
+      .nullable()
+      .describe('Price of one video; null when no pricing applies (generate answers 400 pricing_error)'),
     builtin: z.boolean().describe('Built-in templates are read-only (403 on PATCH/PUT/DELETE)'),
     created_at: z.number().nullable(),
     updated_at: z.number().nullable(),
@@ -85,11 +112,18 @@ export const TemplateListQuerySchema = z.object({
   offset: offsetParam,
   category: z.enum(TEMPLATE_CATEGORIES).optional(),
 });
-export const TemplateListSchema = z.object({ data: z.array(TemplateSchema), pagination: PaginationSchema }).meta({ id: 'TemplateList' });
+export const TemplateListSchema = z
+  .object({ data: z.array(TemplateSchema), pagination: PaginationSchema })
+  .meta({ id: 'TemplateList' });
 
 export const InputVariableWriteSchema = z
   .object({
-    key: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'key must be 1-64 letters, digits or underscores, not starting with a digit'),
+    key: z
+      .string()
+      .regex(
+        /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
+        'key must be 1-64 letters, digits or underscores, not starting with a digit',
+      ),
     label: z.string().trim().min(1).max(200),
     type: z.enum(VARIABLE_TYPES),
     required: z.boolean().default(false),
@@ -138,10 +172,21 @@ export const GenerateRequestSchema = z
   .object({
     variables: z
       .record(z.string(), z.string())
-      .describe('Variable key -> value. Text: the text. Image/video/audio: an http(s) URL (re-hosted), a storage key, or a base64 data URI'),
-    character_variables: z.record(z.string(), z.string()).default({}).describe('Image variable key -> character id (ingredients-to-video templates only)'),
+      .describe(
+        'Variable key -> value. Text: the text. Image/video/audio: an http(s) URL (re-hosted), a storage key, or a base64 data URI',
+      ),
+    character_variables: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe('Image variable key -> character id (ingredients-to-video templates only)'),
     webhook_url: httpUrlString('webhook_url').optional(),
-    num_videos: z.number().int().min(1).max(MAX_VIDEOS_PER_REQUEST).default(1).describe(`Videos to make, 1-${MAX_VIDEOS_PER_REQUEST}; charged num_videos x credits_per_video`),
+    num_videos: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_VIDEOS_PER_REQUEST)
+      .default(1)
+      .describe(`Videos to make, 1-${MAX_VIDEOS_PER_REQUEST}; charged num_videos x credits_per_video`),
   })
   .strict()
   .meta({
@@ -167,7 +212,9 @@ export type GenerateResponse = z.infer<typeof GenerateResponseSchema>;
 export const ResolvedInputSchema = z
   .object({
     type: z.enum(VARIABLE_TYPES),
-    source: z.string().describe('text: request | default | empty. media: url | data_uri | storage_key | upload | default | character'),
+    source: z
+      .string()
+      .describe('text: request | default | empty. media: url | data_uri | storage_key | upload | default | character'),
     value: z.string().optional().describe('Text variables only'),
     storage_key: z.string().optional(),
     content_type: z.string().optional(),
@@ -185,7 +232,9 @@ export const GenerationSchema = z
     status: z.enum(GENERATION_STATUSES),
     template_id: z.string(),
     batch_id: z.string().describe('Generations made by the same request share it'),
-    inputs: z.record(z.string(), ResolvedInputSchema).describe('Resolved values per variable key (storage keys, character ids; never data URIs)'),
+    inputs: z
+      .record(z.string(), ResolvedInputSchema)
+      .describe('Resolved values per variable key (storage keys, character ids; never data URIs)'),
     prompt: z.string().nullable().describe('prompt_template with the {{key}} tokens replaced by the text values'),
     model: z.string(),
     resolution: z.string(),
@@ -211,7 +260,9 @@ export const GenerationListQuerySchema = z.object({
   status: z.enum(GENERATION_STATUSES).optional(),
   template_id: z.string().min(1).max(200).optional(),
 });
-export const GenerationListSchema = z.object({ data: z.array(GenerationSchema), pagination: PaginationSchema }).meta({ id: 'GenerationList' });
+export const GenerationListSchema = z
+  .object({ data: z.array(GenerationSchema), pagination: PaginationSchema })
+  .meta({ id: 'GenerationList' });
 export const GenerationIdParamsSchema = z.object({ id: z.string().min(1).max(200) });
 
 // ---------------------------------------------------------------- characters
@@ -233,7 +284,9 @@ export const CharacterListQuerySchema = z.object({
   limit: limitParam(LIMITS.characters.default, LIMITS.characters.max),
   offset: offsetParam,
 });
-export const CharacterListSchema = z.object({ data: z.array(CharacterSchema), pagination: PaginationSchema }).meta({ id: 'CharacterList' });
+export const CharacterListSchema = z
+  .object({ data: z.array(CharacterSchema), pagination: PaginationSchema })
+  .meta({ id: 'CharacterList' });
 
 export const CharacterCreateSchema = z
   .object({

@@ -5,7 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUploadsHandlers, DesktopClient, dispatchIpc, resolveDesktopKey, DESKTOP_KEY_ACCOUNT } from '../../src/main/core/desktop/desktop-client.js';
+import {
+  createUploadsHandlers,
+  DesktopClient,
+  dispatchIpc,
+  resolveDesktopKey,
+  DESKTOP_KEY_ACCOUNT,
+} from '../../src/main/core/desktop/desktop-client.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import type { IpcResult } from '../../src/shared/errors.js';
 import { IPC_CHANNELS } from '../../src/shared/ipc-channels.js';
@@ -30,7 +36,8 @@ let nextPick: string | null = null;
 function installPreloadShim(channels: Record<string, readonly string[]>): void {
   const invoke = (window as unknown as { __ipc: (channel: string, args: unknown) => Promise<unknown> }).__ipc;
   const listeners = new Set<(p: unknown) => void>();
-  (window as unknown as { __uploadProgress: (p: unknown) => void }).__uploadProgress = (p) => listeners.forEach((l) => l(p));
+  (window as unknown as { __uploadProgress: (p: unknown) => void }).__uploadProgress = (p) =>
+    listeners.forEach((l) => l(p));
   const api: Record<string, unknown> = {};
   for (const [domain, methods] of Object.entries(channels)) {
     const fns: Record<string, (args?: unknown) => Promise<unknown>> = {};
@@ -46,7 +53,12 @@ function installPreloadShim(channels: Record<string, readonly string[]>): void {
   Object.defineProperty(window, 'agentStudio', { value: Object.freeze(api) });
 }
 
-async function openApp(): Promise<{ page: Page; close: () => Promise<void>; progress: UploadProgress[]; problems: string[] }> {
+async function openApp(): Promise<{
+  page: Page;
+  close: () => Promise<void>;
+  progress: UploadProgress[];
+  problems: string[];
+}> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -69,11 +81,24 @@ async function openApp(): Promise<{ page: Page; close: () => Promise<void>; prog
     },
     sendProgress: (p) => {
       progress.push(p);
-      void page.evaluate((x) => (window as unknown as { __uploadProgress: (p: unknown) => void }).__uploadProgress(x), p).catch(() => undefined);
+      void page
+        .evaluate((x) => (window as unknown as { __uploadProgress: (p: unknown) => void }).__uploadProgress(x), p)
+        .catch(() => undefined);
     },
   });
-  const handlers = { app, uploads, sessions: client.sessions, templates: client.templates, characters: client.characters, generate: client.generate, generations: client.generations, credits: client.credits };
-  await page.exposeBinding('__ipc', (_source, channel: string, args: unknown) => dispatchIpc(handlers as never, channel, args));
+  const handlers = {
+    app,
+    uploads,
+    sessions: client.sessions,
+    templates: client.templates,
+    characters: client.characters,
+    generate: client.generate,
+    generations: client.generations,
+    credits: client.credits,
+  };
+  await page.exposeBinding('__ipc', (_source, channel: string, args: unknown) =>
+    dispatchIpc(handlers as never, channel, args),
+  );
   await page.addInitScript(installPreloadShim, IPC_CHANNELS as unknown as Record<string, readonly string[]>);
   await page.goto(`${web.url}/index.html`);
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
@@ -83,7 +108,10 @@ async function openApp(): Promise<{ page: Page; close: () => Promise<void>; prog
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const ipc = <T>(page: Page, domain: string, method: string, args?: unknown) =>
   page.evaluate(
-    ([d, m, a]) => (window as unknown as { agentStudio: Record<string, Record<string, (x?: unknown) => Promise<unknown>>> }).agentStudio[d as string][m as string](a),
+    ([d, m, a]) =>
+      (
+        window as unknown as { agentStudio: Record<string, Record<string, (x?: unknown) => Promise<unknown>>> }
+      ).agentStudio[d as string][m as string](a),
     [domain, method, args] as const,
   ) as Promise<IpcResult<T>>;
 
@@ -117,7 +145,9 @@ describe('renderer over the IPC path (contract + DesktopClient + app.inject)', (
   it('shows the server’s templates and a template’s variables', async () => {
     const { page, close, problems } = await openApp();
     try {
-      const fromServer = (await (await t.request('/api/templates?limit=100')).json()) as { data: { title: string; input_variables: unknown[] }[] };
+      const fromServer = (await (await t.request('/api/templates?limit=100')).json()) as {
+        data: { title: string; input_variables: unknown[] }[];
+      };
       await nav(page, 'Templates').click();
       const list = page.getByTestId('template-list');
       await expect.poll(() => list.locator('.item-title').allInnerTexts()).toEqual(fromServer.data.map((x) => x.title));
@@ -145,7 +175,9 @@ describe('renderer over the IPC path (contract + DesktopClient + app.inject)', (
       expect(progress.at(-1)).toMatchObject({ phase: 'done', loaded: 1024 * 1024, total: 1024 * 1024 });
       await form.getByRole('button', { name: 'Create character' }).click();
       await page.getByTestId('character-list').getByText('Ipc Person').waitFor();
-      const res = (await (await t.request('/api/characters?q=ipc')).json()) as { data: { name: string; reference_image_keys: string[] }[] };
+      const res = (await (await t.request('/api/characters?q=ipc')).json()) as {
+        data: { name: string; reference_image_keys: string[] }[];
+      };
       // With no "default" org, the desktop key belongs to the first org: the test key's org.
       expect(res.data).toMatchObject([{ name: 'Ipc Person', visibility: 'private' }]);
       expect(res.data[0].reference_image_keys[0]).toMatch(/\/portrait\.png$/);
@@ -177,7 +209,11 @@ describe('renderer over the IPC path (contract + DesktopClient + app.inject)', (
       expect(short).toMatchObject({ ok: false, error: { code: 'validation_error' } });
       const noId = await ipc(page, 'templates', 'get', {});
       expect(noId).toMatchObject({ ok: false, error: { code: 'validation_error' } });
-      const extra = await ipc(page, 'generate', 'fromTemplate', { templateId: 'text-to-video-cinematic', variables: {}, rm: '-rf' });
+      const extra = await ipc(page, 'generate', 'fromTemplate', {
+        templateId: 'text-to-video-cinematic',
+        variables: {},
+        rm: '-rf',
+      });
       expect(extra).toMatchObject({ ok: false, error: { code: 'validation_error' } });
       const missing = await ipc(page, 'templates', 'get', { id: 'no-such-template' });
       expect(missing).toMatchObject({ ok: false, error: { code: 'not_found', details: { status: 404 } } });

@@ -38,7 +38,9 @@ async function openApp(): Promise<OpenApp> {
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   await page.addInitScript(installHttpBridge, bridge);
   await page.goto(`${web.url}/index.html`);
@@ -51,13 +53,29 @@ let testVideo: string | null = null;
 function makeTestVideo(): string {
   if (testVideo) return testVideo;
   const file = path.join(outDir, '..', `${path.basename(outDir)}-test.mp4`);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=320x180:rate=10', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-movflags', '+faststart', file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=1:size=320x180:rate=10',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    '-movflags',
+    '+faststart',
+    file,
+  ]);
   testVideo = file;
   return file;
 }
 
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
   await buildRenderer(outDir);
@@ -92,7 +110,9 @@ describe('renderer over the real HTTP API', () => {
   });
 
   it('lists the built-in templates from the server, filters by category and shows a template’s variables', async () => {
-    const fromServer = (await (await t.request('/api/templates?limit=100')).json()) as { data: { id: string; title: string; category: string; input_variables: { key: string; label: string }[] }[] };
+    const fromServer = (await (await t.request('/api/templates?limit=100')).json()) as {
+      data: { id: string; title: string; category: string; input_variables: { key: string; label: string }[] }[];
+    };
     expect(fromServer.data.length).toBeGreaterThan(0);
     const { page, context, problems } = await openApp();
     try {
@@ -136,7 +156,14 @@ describe('renderer over the real HTTP API', () => {
       await form.getByRole('alert').first().waitFor();
       expect(await form.getByText('Required', { exact: true }).count()).toBeGreaterThan(0);
       await shot(page, 'templates-form-errors');
-      expect(await page.evaluate(() => (window as unknown as { __bridgeCalls: { channel: string }[] }).__bridgeCalls.filter((c) => c.channel === 'templates:create').length)).toBe(0);
+      expect(
+        await page.evaluate(
+          () =>
+            (window as unknown as { __bridgeCalls: { channel: string }[] }).__bridgeCalls.filter(
+              (c) => c.channel === 'templates:create',
+            ).length,
+        ),
+      ).toBe(0);
 
       await form.getByLabel('Title').fill('UI made template');
       await form.getByLabel('Category').selectOption('text-to-video');
@@ -158,7 +185,9 @@ describe('renderer over the real HTTP API', () => {
       await form.getByRole('button', { name: 'Create template' }).click();
       const detail = page.getByTestId('template-detail');
       await detail.getByRole('heading', { name: 'UI made template' }).waitFor();
-      const created = ((await (await t.request('/api/templates?limit=100')).json()) as { data: { id: string; title: string }[] }).data.find((x) => x.title === 'UI made template');
+      const created = (
+        (await (await t.request('/api/templates?limit=100')).json()) as { data: { id: string; title: string }[] }
+      ).data.find((x) => x.title === 'UI made template');
       expect(created).toBeTruthy();
 
       await detail.getByRole('button', { name: 'Edit' }).click();
@@ -227,7 +256,9 @@ describe('renderer over the real HTTP API', () => {
 
       await search.fill('robin');
       await expect.poll(() => list.getByTestId('character-card').count()).toBe(1);
-      const fromServer = (await (await t.request('/api/characters?q=robin')).json()) as { data: { name: string; visibility: string }[] };
+      const fromServer = (await (await t.request('/api/characters?q=robin')).json()) as {
+        data: { name: string; visibility: string }[];
+      };
       expect(fromServer.data).toMatchObject([{ name: 'Robin Tester', visibility: 'private' }]);
       await search.fill('');
       await list.getByText('Robin Tester').waitFor();
@@ -242,7 +273,10 @@ describe('renderer over the real HTTP API', () => {
     const { page, context, problems } = await openApp();
     try {
       await nav(page, 'Templates').click();
-      await page.getByTestId('template-list').getByRole('button', { name: /Cinematic scene from text/ }).click();
+      await page
+        .getByTestId('template-list')
+        .getByRole('button', { name: /Cinematic scene from text/ })
+        .click();
       await page.getByTestId('template-detail').getByRole('button', { name: 'Generate' }).click();
       const form = page.getByRole('form', { name: 'Generate a video' });
       await form.getByLabel('Scene').waitFor();
@@ -259,7 +293,9 @@ describe('renderer over the real HTTP API', () => {
       await result.waitFor();
       expect(await result.innerText()).toMatch(/1 generation · \d+ credits charged/);
       const { balance } = (await (await t.request('/api/credits')).json()) as { balance: number };
-      await expect.poll(() => page.getByTestId('credit-balance').innerText()).toMatch(new RegExp(`Balance\\s+${balance}\\s+credits`));
+      await expect
+        .poll(() => page.getByTestId('credit-balance').innerText())
+        .toMatch(new RegExp(`Balance\\s+${balance}\\s+credits`));
 
       await result.getByRole('button', { name: 'View progress' }).click();
       const row = page.getByTestId('generation-row').first();
@@ -272,7 +308,9 @@ describe('renderer over the real HTTP API', () => {
         // No renderer is attached to this core yet: play its part through the same service calls a
         // renderer makes, with a real MP4 in the real blob store, so the screen's polling is tested.
         expect(t.core.video.generations.progress(id, 40)).toBe(true);
-        await expect.poll(() => row.getByRole('progressbar').getAttribute('aria-valuenow'), { timeout: 10_000 }).toBe('40');
+        await expect
+          .poll(() => row.getByRole('progressbar').getAttribute('aria-valuenow'), { timeout: 10_000 })
+          .toBe('40');
         await shot(page, 'generations-running');
         const key = `generations/${id}.mp4`;
         await t.core.video.blobs.put(key, fs.readFileSync(makeTestVideo()), 'video/mp4');
@@ -280,7 +318,10 @@ describe('renderer over the real HTTP API', () => {
       } else {
         await shot(page, 'generations-running');
       }
-      await row.getByTestId('status-badge').filter({ hasText: /completed|failed/ }).waitFor({ timeout: 150_000 });
+      await row
+        .getByTestId('status-badge')
+        .filter({ hasText: /completed|failed/ })
+        .waitFor({ timeout: 150_000 });
       expect(await row.getByTestId('status-badge').innerText()).toBe('completed');
       await row.getByRole('button', { name: /^Play/ }).click();
       const video = page.getByTestId('video-player').locator('video');
@@ -297,7 +338,10 @@ describe('renderer over the real HTTP API', () => {
   }, 200_000);
 
   it('cancels a running generation from the list (credits refunded)', async () => {
-    const res = await t.request('/api/templates/text-to-video-cinematic/generate', { method: 'POST', json: { variables: { scene: 'A quiet harbour at dawn, boats rocking' } } });
+    const res = await t.request('/api/templates/text-to-video-cinematic/generate', {
+      method: 'POST',
+      json: { variables: { scene: 'A quiet harbour at dawn, boats rocking' } },
+    });
     expect(res.status).toBe(200);
     const id = ((await res.json()) as { generations: { generation_id: string }[] }).generations[0].generation_id;
     const { page, context } = await openApp();
@@ -306,7 +350,11 @@ describe('renderer over the real HTTP API', () => {
       const row = page.getByTestId('generation-row').filter({ hasText: id });
       await row.getByRole('button', { name: `Cancel ${id}` }).click();
       await row.getByTestId('status-badge').filter({ hasText: 'canceled' }).waitFor();
-      const after = (await (await t.request(`/api/generations/${id}`)).json()) as { status: string; credits_refunded: number; credits_charged: number };
+      const after = (await (await t.request(`/api/generations/${id}`)).json()) as {
+        status: string;
+        credits_refunded: number;
+        credits_charged: number;
+      };
       expect(after.status).toBe('canceled');
       expect(after.credits_refunded).toBe(after.credits_charged);
       expect(await row.locator('td.num').innerText()).toBe('0');
@@ -318,7 +366,11 @@ describe('renderer over the real HTTP API', () => {
 
   it('generates with an ingredients template: character pickers on image variables', async () => {
     const templates = (await (await t.request('/api/templates?category=ingredients-to-video')).json()) as {
-      data: { id: string; title: string; input_variables: { key: string; label: string; type: string; required: boolean; default_value?: string }[] }[];
+      data: {
+        id: string;
+        title: string;
+        input_variables: { key: string; label: string; type: string; required: boolean; default_value?: string }[];
+      }[];
     };
     const tpl = templates.data[0];
     const { page, context } = await openApp();
@@ -363,8 +415,14 @@ describe('renderer over the real HTTP API', () => {
       expect(await row.count()).toBe(1);
       expect(await row.first().innerText()).toContain(site.credentials.username);
       await shot(page, 'sessions-cached');
-      await row.first().getByRole('button', { name: /^Delete session/ }).click();
-      await row.first().getByRole('button', { name: /^Confirm/ }).click();
+      await row
+        .first()
+        .getByRole('button', { name: /^Delete session/ })
+        .click();
+      await row
+        .first()
+        .getByRole('button', { name: /^Confirm/ })
+        .click();
       await page.getByTestId('sessions-empty').waitFor();
       const left = (await (await t.request('/api/sessions')).json()) as { data: unknown[] };
       expect(left.data).toEqual([]);
@@ -400,6 +458,7 @@ describe('renderer over the real HTTP API', () => {
 
 // Keep the screenshot folder visible in the run log (useful when a test fails).
 afterAll(() => {
-  if (!process.env.RENDERER_SCREENSHOTS_DIR && fs.existsSync(shotsDir) && fs.readdirSync(shotsDir).length === 0) fs.rmSync(shotsDir, { recursive: true, force: true });
+  if (!process.env.RENDERER_SCREENSHOTS_DIR && fs.existsSync(shotsDir) && fs.readdirSync(shotsDir).length === 0)
+    fs.rmSync(shotsDir, { recursive: true, force: true });
   else process.stdout.write(`renderer screenshots: ${shotsDir}\n`);
 });

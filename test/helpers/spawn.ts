@@ -17,7 +17,10 @@ export interface ServerProcess {
 
 /** Starts `src/main/headless.ts` and resolves once it prints its `listening` line. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(NODE_TS[0], [...NODE_TS.slice(1), path.join(ROOT, 'src/main/headless.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(NODE_TS[0], [...NODE_TS.slice(1), path.join(ROOT, 'src/main/headless.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -32,7 +35,14 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
   });
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const res = spawnSync(NODE_TS[0], [...NODE_TS.slice(1), path.join(ROOT, 'src/main/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const res = spawnSync(NODE_TS[0], [...NODE_TS.slice(1), path.join(ROOT, 'src/main/cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }

@@ -22,7 +22,10 @@ export interface TestServer {
 }
 
 /** A real server on 127.0.0.1 port 0 with its own temp data dir and a fresh org + key. */
-export async function startTestServer(config: Partial<AppConfigInput> = {}, opts: { credits?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  config: Partial<AppConfigInput> = {},
+  opts: { credits?: number } = {},
+): Promise<TestServer> {
   const dataDir = config.dataDir ?? tempDir();
   const core = createCore(
     parseConfig({
@@ -52,7 +55,11 @@ export async function startTestServer(config: Partial<AppConfigInput> = {}, opts
       const headers = new Headers(rest.headers);
       if (key) headers.set('authorization', `Bearer ${key}`);
       if (json !== undefined) headers.set('content-type', 'application/json');
-      return fetch(server.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+      return fetch(server.url + pathname, {
+        ...rest,
+        headers,
+        body: json !== undefined ? JSON.stringify(json) : rest.body,
+      });
     },
     async close() {
       await server.close();

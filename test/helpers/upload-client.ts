@@ -15,7 +15,12 @@ export interface RawResponse {
  */
 export function sendRaw(
   url: string,
-  opts: { method?: string; headers?: Record<string, string | number>; body?: Readable | Buffer; endWithoutBody?: boolean },
+  opts: {
+    method?: string;
+    headers?: Record<string, string | number>;
+    body?: Readable | Buffer;
+    endWithoutBody?: boolean;
+  },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -45,7 +50,9 @@ export function sendRaw(
 /** Every file under dir (recursively), relative paths. */
 export function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(dir, p)).isFile()).sort();
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((p) => fs.statSync(path.join(dir, p)).isFile())
+    .sort();
 }
 
 /** Waits (polling a condition, not a fixed sleep) until fn() is true or the deadline passes. */

@@ -32,24 +32,52 @@ export async function call<T = Loose>(
 export const dataUri = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.toString('base64')}`;
 
 /** POST /api/templates/:id/generate with a JSON body. */
-export function generate(s: TestServer, templateId: string, body: unknown, opts: { key?: string; idempotencyKey?: string } = {}) {
+export function generate(
+  s: TestServer,
+  templateId: string,
+  body: unknown,
+  opts: { key?: string; idempotencyKey?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-  return call(s, `/api/templates/${encodeURIComponent(templateId)}/generate`, { method: 'POST', json: body, key: opts.key, headers });
+  return call(s, `/api/templates/${encodeURIComponent(templateId)}/generate`, {
+    method: 'POST',
+    json: body,
+    key: opts.key,
+    headers,
+  });
 }
 
 /** The same with a multipart body. */
-export function generateMultipart(s: TestServer, templateId: string, form: FormData, opts: { key?: string; idempotencyKey?: string } = {}) {
+export function generateMultipart(
+  s: TestServer,
+  templateId: string,
+  form: FormData,
+  opts: { key?: string; idempotencyKey?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-  return call(s, `/api/templates/${encodeURIComponent(templateId)}/generate`, { method: 'POST', body: form, key: opts.key, headers });
+  return call(s, `/api/templates/${encodeURIComponent(templateId)}/generate`, {
+    method: 'POST',
+    body: form,
+    key: opts.key,
+    headers,
+  });
 }
 
 /** Presign + PUT: returns the storage key of an uploaded file of the org of `key`. */
 export async function upload(s: TestServer, bytes: Buffer, contentType: string, key?: string): Promise<string> {
-  const presign = await call(s, '/api/s3/presign-upload', { method: 'POST', json: { kind: 'upload', contentType }, key });
+  const presign = await call(s, '/api/s3/presign-upload', {
+    method: 'POST',
+    json: { kind: 'upload', contentType },
+    key,
+  });
   if (presign.status !== 200) throw new Error(`presign failed: ${presign.status} ${JSON.stringify(presign.body)}`);
-  const put = await fetch(presign.body.upload_url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': contentType } });
+  const put = await fetch(presign.body.upload_url, {
+    method: 'PUT',
+    body: new Uint8Array(bytes),
+    headers: { 'content-type': contentType },
+  });
   if (put.status !== 200) throw new Error(`upload PUT failed: ${put.status} ${await put.text()}`);
   return presign.body.s3_key as string;
 }
@@ -90,4 +118,5 @@ export function templateBody(over: Record<string, unknown> = {}): Record<string,
 }
 
 export const balanceOf = (s: TestServer, orgId: string) => s.core.credits.balance(orgId);
-export const chargesOf = (s: TestServer, orgId: string) => s.core.credits.ledger(orgId, 10_000).filter((e) => e.kind === 'charge');
+export const chargesOf = (s: TestServer, orgId: string) =>
+  s.core.credits.ledger(orgId, 10_000).filter((e) => e.kind === 'charge');

@@ -22,7 +22,14 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -112,7 +119,10 @@ describe('site-specific behaviour', () => {
   it('classic-csrf: POST without a valid CSRF token is 403', async () => {
     await withSite('classic-csrf', async (site, _page, context) => {
       const { username, password } = site.credentials;
-      const noToken = await context.request.post(`${site.origin}/login`, { form: { log: username, pwd: password }, maxRedirects: 0 });
+      const noToken = await context.request.post(`${site.origin}/login`, {
+        form: { log: username, pwd: password },
+        maxRedirects: 0,
+      });
       expect(noToken.status()).toBe(403);
       await context.request.get(site.loginUrl); // obtains the pre-session cookie
       const badToken = await context.request.post(`${site.origin}/login`, {
@@ -222,7 +232,11 @@ describe('site-specific behaviour', () => {
       await MANUAL_SCRIPTS['redirect-chain'].submit(page, site, site.credentials.password);
       await expectLoggedIn(page, site);
       const port = new URL(site.origin).port;
-      expect(hops.slice(0, 3)).toEqual([`127.0.0.1:${port}/adfs/ls/`, `localhost:${port}/auth/callback`, `localhost:${port}/sso/complete`]);
+      expect(hops.slice(0, 3)).toEqual([
+        `127.0.0.1:${port}/adfs/ls/`,
+        `localhost:${port}/auth/callback`,
+        `localhost:${port}/sso/complete`,
+      ]);
       const cookies = await context.cookies();
       expect(cookies.find((c) => c.name === 'MSISAuth')?.domain).toBe('127.0.0.1');
       expect(cookies.find((c) => c.name === 'app_session')?.domain).toBe('localhost');

@@ -55,7 +55,14 @@ describe('headless server + CLI on one data dir', () => {
   });
 
   it('bad usage exits 2 with a clear message', () => {
-    for (const args of [[], ['keys'], ['keys', 'create'], ['frobnicate'], ['credits', 'grant', '--org', 'acme', '--amount', '-5'], ['keys', 'create', '--org', 'a', '--bogus']]) {
+    for (const args of [
+      [],
+      ['keys'],
+      ['keys', 'create'],
+      ['frobnicate'],
+      ['credits', 'grant', '--org', 'acme', '--amount', '-5'],
+      ['keys', 'create', '--org', 'a', '--bogus'],
+    ]) {
       const res = runCli([...args, '--data-dir', dataDir]);
       expect(res.status, args.join(' ')).toBe(2);
       expect(res.stderr).toMatch(/usage|required|unknown|must|Unknown/i);

@@ -8,7 +8,19 @@ import { ALL_SITES, NON_LOGINABLE_SITES, startSite, type FixtureSite, type SiteN
 import { launchTestBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-type State = { cookies: { name: string; value: string; domain: string; expires: number; sameSite: string; httpOnly: boolean; secure: boolean; path: string }[]; origins: { origin: string; localStorage: { name: string; value: string }[] }[] };
+type State = {
+  cookies: {
+    name: string;
+    value: string;
+    domain: string;
+    expires: number;
+    sameSite: string;
+    httpOnly: boolean;
+    secure: boolean;
+    path: string;
+  }[];
+  origins: { origin: string; localStorage: { name: string; value: string }[] }[];
+};
 
 let t: TestServer;
 let browser: Browser;
@@ -46,7 +58,10 @@ async function isLoggedIn(site: FixtureSite, state: State): Promise<boolean> {
       .getByText(site.loggedInText)
       .first()
       .waitFor({ timeout: 5000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
   } finally {
     await ctx.close();
   }
@@ -68,7 +83,16 @@ describe.each(LOGINABLE)('POST /api/login on the %s site', (name: SiteName) => {
     expect(res.headers.get('x-session-cache')).toBe('miss');
     expect(Object.keys(body)).toEqual(['cookies', 'origins']);
     for (const c of body.cookies) {
-      expect(Object.keys(c).sort()).toEqual(['domain', 'expires', 'httpOnly', 'name', 'path', 'sameSite', 'secure', 'value']);
+      expect(Object.keys(c).sort()).toEqual([
+        'domain',
+        'expires',
+        'httpOnly',
+        'name',
+        'path',
+        'sameSite',
+        'secure',
+        'value',
+      ]);
       expect(['Strict', 'Lax', 'None']).toContain(c.sameSite);
     }
     expect(await isLoggedIn(site, body)).toBe(true);
@@ -76,7 +100,10 @@ describe.each(LOGINABLE)('POST /api/login on the %s site', (name: SiteName) => {
 
   it('answers a wrong password with 401 AUTHENTICATION_FAILED', async () => {
     const before = site.stats().loginAttempts;
-    const res = await login(site, { cred: { username: site.credentials.username, password: 'wrong password 123' }, useCache: false });
+    const res = await login(site, {
+      cred: { username: site.credentials.username, password: 'wrong password 123' },
+      useCache: false,
+    });
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(401);
     expect(body).toMatchObject({ error: 'AUTHENTICATION_FAILED', details: { reason: 'invalid_credentials' } });
@@ -108,14 +135,25 @@ describe('sites that block the login', () => {
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const port = (dead.address() as AddressInfo).port;
     await new Promise((r) => dead.close(r));
-    const res = await t.request('/api/login', { method: 'POST', json: { cred: { username: 'a', password: 'b' }, domain: `http://127.0.0.1:${port}/login` } });
+    const res = await t.request('/api/login', {
+      method: 'POST',
+      json: { cred: { username: 'a', password: 'b' }, domain: `http://127.0.0.1:${port}/login` },
+    });
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ error: 'SITE_UNREACHABLE', details: { reason: 'site_unreachable' } });
 
-    const plain = http.createServer((_req, res2) => res2.end('<html><body><h1>Just a blog</h1><p>No login here.</p></body></html>'));
+    const plain = http.createServer((_req, res2) =>
+      res2.end('<html><body><h1>Just a blog</h1><p>No login here.</p></body></html>'),
+    );
     await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
     try {
-      const res2 = await t.request('/api/login', { method: 'POST', json: { cred: { username: 'a', password: 'b' }, domain: `http://127.0.0.1:${(plain.address() as AddressInfo).port}/` } });
+      const res2 = await t.request('/api/login', {
+        method: 'POST',
+        json: {
+          cred: { username: 'a', password: 'b' },
+          domain: `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`,
+        },
+      });
       expect(res2.status).toBe(422);
       expect((await res2.json()).details.reason).toBe('login_form_not_found');
     } finally {
@@ -144,8 +182,12 @@ describe('session cache', () => {
     expect(second.headers.get('x-session-id')).toBe(first.headers.get('x-session-id'));
     expect(await second.json()).toEqual(firstState);
     expect(site.stats().loginAttempts).toBe(attempts);
-    const listed = (await (await t.request('/api/sessions')).json()) as { data: { id: string; last_used_at: number | null }[] };
-    expect(listed.data.find((e) => e.id === second.headers.get('x-session-id'))?.last_used_at).toEqual(expect.any(Number));
+    const listed = (await (await t.request('/api/sessions')).json()) as {
+      data: { id: string; last_used_at: number | null }[];
+    };
+    expect(listed.data.find((e) => e.id === second.headers.get('x-session-id'))?.last_used_at).toEqual(
+      expect.any(Number),
+    );
 
     // another org never sees this org's cache
     const other = t.newOrg('cache-other-org');
@@ -169,7 +211,9 @@ describe('session cache', () => {
     const state = (await res.json()) as State;
     const listRes = await t.request('/api/sessions');
     const text = await listRes.text();
-    const list = JSON.parse(text) as { data: { id: string; origin: string; username: string; cookie_names: string[]; fresh: boolean }[] };
+    const list = JSON.parse(text) as {
+      data: { id: string; origin: string; username: string; cookie_names: string[]; fresh: boolean }[];
+    };
     const entry = list.data.find((s) => s.id === res.headers.get('x-session-id'));
     expect(entry).toMatchObject({ origin: site.origin, username: site.credentials.username, fresh: true });
     for (const c of state.cookies) expect(text).not.toContain(c.value);
@@ -200,7 +244,8 @@ describe('session cache', () => {
     const files = fs.readdirSync(t.dataDir).filter((f) => f.startsWith('agent-studio.db'));
     for (const f of files) {
       const bytes = fs.readFileSync(path.join(t.dataDir, f));
-      for (const c of state.cookies.filter((c) => c.value.length >= 8)) expect(bytes.includes(Buffer.from(c.value)), `${c.name} in ${f}`).toBe(false);
+      for (const c of state.cookies.filter((c) => c.value.length >= 8))
+        expect(bytes.includes(Buffer.from(c.value)), `${c.name} in ${f}`).toBe(false);
       expect(bytes.includes(Buffer.from(site.credentials.password))).toBe(false);
       expect(bytes.includes(Buffer.from(site.credentials.username))).toBe(false);
     }

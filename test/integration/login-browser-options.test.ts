@@ -22,7 +22,11 @@ describe('browser options of the login service', () => {
   afterAll(() => site.close());
 
   it('logs in through a remote browser endpoint (Playwright server) instead of launching one', async () => {
-    const remote: BrowserServer = await chromium.launchServer({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS, host: '127.0.0.1' });
+    const remote: BrowserServer = await chromium.launchServer({
+      executablePath: resolveBrowserExecutable({}).path,
+      args: TEST_BROWSER_ARGS,
+      host: '127.0.0.1',
+    });
     const t = await startTestServer({ browser: { connectEndpoint: remote.wsEndpoint() } });
     try {
       const res = await t.request('/api/login', { method: 'POST', json: body(site) });
@@ -53,7 +57,9 @@ describe('browser options of the login service', () => {
     const t = await startTestServer({ browser: { maxContexts: 1 } });
     try {
       const answers = await Promise.all(
-        ['a', 'b', 'c'].map((tag) => t.request('/api/login', { method: 'POST', json: body(site, { additionalFields: { note: tag } }) })),
+        ['a', 'b', 'c'].map((tag) =>
+          t.request('/api/login', { method: 'POST', json: body(site, { additionalFields: { note: tag } }) }),
+        ),
       );
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
       expect(new Set(answers.map((a) => a.headers.get('x-session-id'))).size).toBe(3); // three distinct fresh logins (different additionalFields)
@@ -66,14 +72,19 @@ describe('browser options of the login service', () => {
     const hanging = http.createServer((req, res) => {
       if (req.method === 'POST') return; // never answers
       res.setHeader('content-type', 'text/html');
-      res.end('<form method="post"><input name="user" autocomplete="username"><input type="password" name="pass"><button>Log in</button></form>');
+      res.end(
+        '<form method="post"><input name="user" autocomplete="username"><input type="password" name="pass"><button>Log in</button></form>',
+      );
     });
     await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
     const t = await startTestServer({ login: { timeoutMs: 4000 } });
     try {
       const res = await t.request('/api/login', {
         method: 'POST',
-        json: { cred: { username: 'u@example.com', password: 'pw' }, domain: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/login` },
+        json: {
+          cred: { username: 'u@example.com', password: 'pw' },
+          domain: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/login`,
+        },
       });
       expect(res.status).toBe(504);
       expect(await res.json()).toMatchObject({ error: 'LOGIN_TIMEOUT', details: { reason: 'timeout' } });

@@ -77,12 +77,20 @@ function explain(r: LoginResult): string {
 }
 
 /** Opens the protected page in a fresh context with `state`; waits up to `waitMs` for the signed-in text (SPAs render late). */
-async function signedInText(site: RealworldSite, state: Extract<LoginResult, { ok: true }>['storageState'], waitMs = 10_000): Promise<string> {
+async function signedInText(
+  site: RealworldSite,
+  state: Extract<LoginResult, { ok: true }>['storageState'],
+  waitMs = 10_000,
+): Promise<string> {
   return pool.withContext(
     async (ctx) => {
       const page = await ctx.newPage();
       await page.goto(url(site, site.protectedPath), { waitUntil: 'domcontentloaded' });
-      await page.getByText(site.loggedInText).first().waitFor({ timeout: waitMs }).catch(() => {});
+      await page
+        .getByText(site.loggedInText)
+        .first()
+        .waitFor({ timeout: waitMs })
+        .catch(() => {});
       return page.evaluate(() => document.body.innerText);
     },
     { contextOptions: { storageState: state as never } },
@@ -91,7 +99,9 @@ async function signedInText(site: RealworldSite, state: Extract<LoginResult, { o
 
 describe.each(REALWORLD_SITES.map((s) => [s.slug, s] as const))('real-world replica: %s', (_slug, site) => {
   it('logs in; the storageState shows the signed-in page in a new context', async () => {
-    const result = await pool.withContext((ctx) => engine.login(ctx, { url: url(site, site.loginPath), username: site.username, password: site.password }));
+    const result = await pool.withContext((ctx) =>
+      engine.login(ctx, { url: url(site, site.loginPath), username: site.username, password: site.password }),
+    );
     if (!result.ok) throw new Error(explain(result));
     expect(result.steps.join('\n')).not.toContain(site.password);
     // Before: a fresh context is not signed in.
@@ -100,7 +110,9 @@ describe.each(REALWORLD_SITES.map((s) => [s.slug, s] as const))('real-world repl
   });
 
   it('wrong password: invalid_credentials', async () => {
-    const result = await pool.withContext((ctx) => engine.login(ctx, { url: url(site, site.loginPath), username: site.username, password: WRONG_PASSWORD }));
+    const result = await pool.withContext((ctx) =>
+      engine.login(ctx, { url: url(site, site.loginPath), username: site.username, password: WRONG_PASSWORD }),
+    );
     expect(result.ok, explain(result)).toBe(false);
     expect(result.ok ? undefined : result.reason, explain(result)).toBe('invalid_credentials');
     expect(result.steps.join('\n')).not.toContain(WRONG_PASSWORD);

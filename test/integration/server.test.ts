@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** Raw request so the Host header can be forged (fetch does not allow it). */
-function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function rawRequest(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
       let body = '';
@@ -20,7 +23,9 @@ function rawRequest(url: string, opts: { method?: string; headers?: Record<strin
 describe('HTTP foundation', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ server: { rateLimit: { perKeyPerSecond: 1000, perKeyBurst: 1000, unauthenticatedPerMinute: 1000 } } });
+    t = await startTestServer({
+      server: { rateLimit: { perKeyPerSecond: 1000, perKeyBurst: 1000, unauthenticatedPerMinute: 1000 } },
+    });
   });
   afterAll(() => t.close());
 
@@ -48,7 +53,11 @@ describe('HTTP foundation', () => {
       const login = await t.request('/api/login', { method: 'POST', json: {}, key });
       expect(login.status).toBe(401);
       const lb = await login.json();
-      expect(lb).toEqual({ error: 'AUTHENTICATION_FAILED', message: expect.any(String), details: { reason: 'invalid_api_key' } });
+      expect(lb).toEqual({
+        error: 'AUTHENTICATION_FAILED',
+        message: expect.any(String),
+        details: { reason: 'invalid_api_key' },
+      });
       const video = await t.request('/api/credits', { key });
       expect(video.status).toBe(401);
       const vb = await video.json();
@@ -72,7 +81,9 @@ describe('HTTP foundation', () => {
     const evil = await rawRequest(`${t.url}/healthz`, { headers: { host: 'evil.example' } });
     expect(evil.status).toBe(403);
     expect(JSON.parse(evil.body).error).toBe('forbidden_host');
-    const rebinding = await rawRequest(`${t.url}/api/credits`, { headers: { host: 'evil.example:4780', authorization: `Bearer ${t.key}` } });
+    const rebinding = await rawRequest(`${t.url}/api/credits`, {
+      headers: { host: 'evil.example:4780', authorization: `Bearer ${t.key}` },
+    });
     expect(rebinding.status).toBe(403);
     for (const host of ['localhost', '127.0.0.1:1', '[::1]:4780']) {
       expect((await rawRequest(`${t.url}/healthz`, { headers: { host } })).status).toBe(200);
@@ -82,17 +93,33 @@ describe('HTTP foundation', () => {
   it('sends no CORS headers, even to a browser origin', async () => {
     const res = await t.request('/api/credits', { headers: { origin: 'https://evil.example' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    const pre = await t.request('/api/login', { method: 'OPTIONS', key: null, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const pre = await t.request('/api/login', {
+      method: 'OPTIONS',
+      key: null,
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('rejects invalid JSON, wrong content types and oversized bodies with 4xx in the route shape', async () => {
-    const bad = await t.request('/api/login', { method: 'POST', body: '{"cred":', headers: { 'content-type': 'application/json' } });
+    const bad = await t.request('/api/login', {
+      method: 'POST',
+      body: '{"cred":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toBe('INVALID_REQUEST');
-    const text = await t.request('/api/login', { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await t.request('/api/login', {
+      method: 'POST',
+      body: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
-    const big = await t.request('/api/login', { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const big = await t.request('/api/login', {
+      method: 'POST',
+      body: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     expect((await big.json()).error).toBe('PAYLOAD_TOO_LARGE');
     const notFound = await t.request('/api/nope');
@@ -108,11 +135,17 @@ describe('HTTP foundation', () => {
       expect((await res.json()).message).toMatch(/domain/);
     }
     for (const loginMethod of ['oauth_google', 'otp_email', 'magic_link', 'totp']) {
-      const res = await t.request('/api/login', { method: 'POST', json: { ...base, loginMethod, domain: 'http://127.0.0.1:9/login' } });
+      const res = await t.request('/api/login', {
+        method: 'POST',
+        json: { ...base, loginMethod, domain: 'http://127.0.0.1:9/login' },
+      });
       expect(res.status, loginMethod).toBe(400);
       expect(await res.json()).toMatchObject({ error: 'LOGIN_METHOD_NOT_AVAILABLE', details: { loginMethod } });
     }
-    const unknown = await t.request('/api/login', { method: 'POST', json: { ...base, loginMethod: 'carrier_pigeon', domain: 'http://127.0.0.1:9/' } });
+    const unknown = await t.request('/api/login', {
+      method: 'POST',
+      json: { ...base, loginMethod: 'carrier_pigeon', domain: 'http://127.0.0.1:9/' },
+    });
     expect(unknown.status).toBe(400);
     const signup = await t.request('/signup', { method: 'POST', json: {} });
     expect(signup.status).toBe(404);
@@ -123,13 +156,16 @@ describe('HTTP foundation', () => {
     const res = await t.request('/api/openapi.json', { key: null });
     const doc = await res.json();
     expect(doc.openapi).toBe('3.1.0');
-    const ref = (s: { $ref?: string; properties?: object }) => (s.$ref ? doc.components.schemas[s.$ref.split('/').pop()!] : s);
+    const ref = (s: { $ref?: string; properties?: object }) =>
+      s.$ref ? doc.components.schemas[s.$ref.split('/').pop()!] : s;
     const body = ref(doc.paths['/api/login'].post.requestBody.content['application/json'].schema);
     expect(body.properties).toHaveProperty('domain');
     expect(body.properties.cred.properties).toHaveProperty('password');
     const ok = ref(doc.paths['/api/login'].post.responses['200'].content['application/json'].schema);
     expect(Object.keys(ok.properties)).toEqual(['cookies', 'origins']);
-    expect(doc.paths['/api/login'].post.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/LoginError');
+    expect(doc.paths['/api/login'].post.responses['401'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/LoginError',
+    );
     expect(doc.paths['/login'].post).toBeDefined();
     expect(doc.paths['/api/sessions'].get['x-required-scope']).toBe('sessions:read');
     expect(doc.paths['/api/sessions/{id}'].delete).toBeDefined();
@@ -139,7 +175,9 @@ describe('HTTP foundation', () => {
 
 describe('rate limiting', () => {
   it('answers 429 with Retry-After and rate-limit headers once a key exhausts its bucket', async () => {
-    const t = await startTestServer({ server: { rateLimit: { perKeyPerSecond: 1, perKeyBurst: 3, unauthenticatedPerMinute: 2 } } });
+    const t = await startTestServer({
+      server: { rateLimit: { perKeyPerSecond: 1, perKeyBurst: 3, unauthenticatedPerMinute: 2 } },
+    });
     try {
       const statuses: number[] = [];
       let last: Response | undefined;
@@ -171,10 +209,20 @@ describe('secrets stay out of the log and the database', () => {
   it('never writes API keys, passwords or auth headers to the log file or the SQLite file', async () => {
     const t = await startTestServer();
     const password = 'Sup3r-Secret-Passw0rd!';
-    await t.request('/api/login', { method: 'POST', json: { cred: { username: 'someone@example.com', password }, loginMethod: 'otp_email', domain: 'http://127.0.0.1:9/login' } });
+    await t.request('/api/login', {
+      method: 'POST',
+      json: {
+        cred: { username: 'someone@example.com', password },
+        loginMethod: 'otp_email',
+        domain: 'http://127.0.0.1:9/login',
+      },
+    });
     await t.request('/api/login', { method: 'POST', json: { cred: { username: 'x', password }, domain: 'not a url' } });
     await t.request('/api/credits', { key: `pk_${'Z'.repeat(40)}` });
-    t.core.log.info({ authorization: `Bearer ${t.key}`, cred: { password }, nested: { password, cookies: [{ value: 'c00kie' }] } }, 'probe');
+    t.core.log.info(
+      { authorization: `Bearer ${t.key}`, cred: { password }, nested: { password, cookies: [{ value: 'c00kie' }] } },
+      'probe',
+    );
     const dataDir = t.dataDir;
     await t.close();
     const log = fs.readFileSync(path.join(dataDir, 'logs', 'agent-studio.log'), 'utf8');
@@ -183,7 +231,8 @@ describe('secrets stay out of the log and the database', () => {
     for (const secret of [t.key, t.key.slice(3), password, 'c00kie', 'Z'.repeat(40)]) expect(log).not.toContain(secret);
     for (const file of fs.readdirSync(dataDir).filter((f) => f.startsWith('agent-studio.db'))) {
       const bytes = fs.readFileSync(path.join(dataDir, file));
-      for (const secret of [t.key, t.key.slice(3), password]) expect(bytes.includes(Buffer.from(secret)), `${secret} in ${file}`).toBe(false);
+      for (const secret of [t.key, t.key.slice(3), password])
+        expect(bytes.includes(Buffer.from(secret)), `${secret} in ${file}`).toBe(false);
     }
   });
 });

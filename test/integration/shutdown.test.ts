@@ -26,7 +26,8 @@ function descendants(pid: number): number[] {
   }
   return out;
 }
-const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+const alive = (pid: number) =>
+  fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
 describe.runIf(process.platform === 'linux')('graceful shutdown', () => {
   it('on SIGTERM lets an in-flight login finish, then closes the browser and exits 0', async () => {
@@ -36,12 +37,17 @@ describe.runIf(process.platform === 'linux')('graceful shutdown', () => {
     const site = http.createServer((req, res) => {
       if (req.method === 'POST') {
         onPost();
-        setTimeout(() => res.writeHead(302, { location: '/home', 'set-cookie': 'session=abc123def456; HttpOnly; Path=/' }).end(), 1500);
+        setTimeout(
+          () => res.writeHead(302, { location: '/home', 'set-cookie': 'session=abc123def456; HttpOnly; Path=/' }).end(),
+          1500,
+        );
         return;
       }
       if (req.url === '/home') return res.end('<h1>Welcome back</h1><a href="/logout">Log out</a>');
       res.setHeader('content-type', 'text/html');
-      res.end('<form method="post" action="/login"><label>Email <input name="email" type="email" autocomplete="username"></label><label>Password <input name="password" type="password"></label><button type="submit">Sign in</button></form>');
+      res.end(
+        '<form method="post" action="/login"><label>Email <input name="email" type="email" autocomplete="username"></label><label>Password <input name="password" type="password"></label><button type="submit">Sign in</button></form>',
+      );
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     const server = await spawnServer(['--port', '0', '--data-dir', tempDir()]);
@@ -50,7 +56,10 @@ describe.runIf(process.platform === 'linux')('graceful shutdown', () => {
       const pending = fetch(`${server.url}/api/login`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ cred: { username: 'a@example.com', password: 'pw-123456' }, domain: `http://127.0.0.1:${(site.address() as AddressInfo).port}/login` }),
+        body: JSON.stringify({
+          cred: { username: 'a@example.com', password: 'pw-123456' },
+          domain: `http://127.0.0.1:${(site.address() as AddressInfo).port}/login`,
+        }),
       });
       await posted;
       const browserPids = descendants(server.child.pid!);

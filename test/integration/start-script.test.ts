@@ -5,10 +5,14 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 it('npm start falls back to the headless server when Electron cannot run, says why, and stops on SIGTERM', async () => {
   const root = path.resolve(import.meta.dirname, '..', '..');
-  const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), '--port', '0', '--data-dir', tempDir()], {
-    cwd: root,
-    env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'scripts/start.mjs'), '--port', '0', '--data-dir', tempDir()],
+    {
+      cwd: root,
+      env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '' },
+    },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));

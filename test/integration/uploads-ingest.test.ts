@@ -80,7 +80,8 @@ describe('media ingestion', () => {
     await host?.close();
   });
 
-  const rejects = (p: Promise<unknown>, message: RegExp) => expect(p).rejects.toMatchObject({ status: 400, code: 'validation_error', message: expect.stringMatching(message) });
+  const rejects = (p: Promise<unknown>, message: RegExp) =>
+    expect(p).rejects.toMatchObject({ status: 400, code: 'validation_error', message: expect.stringMatching(message) });
 
   describe('from URLs', () => {
     it('downloads, sniffs and stores an image whatever its Content-Type header says (loopback allowed)', async () => {
@@ -88,18 +89,30 @@ describe('media ingestion', () => {
       expect(m).toMatchObject({ kind: 'image', contentType: 'image/png', size: 2048, source: 'url' });
       expect(m.storageKey).toMatch(new RegExp(`^uploads/${t.orgId}/\\w{22}/photo\\.png$`));
       expect(await t.core.video.blobs.head(m.storageKey)).toEqual({ size: 2048, contentType: 'image/png' });
-      expect(t.core.video.uploads.repo.get(m.storageKey)).toMatchObject({ org_id: t.orgId, status: 'complete', source: 'url' });
+      expect(t.core.video.uploads.repo.get(m.storageKey)).toMatchObject({
+        org_id: t.orgId,
+        status: 'complete',
+        source: 'url',
+      });
       // The stored key is now usable as a storage key by the same org.
       expect(await ingest.resolve(t.orgId, 'image', m.storageKey)).toMatchObject({ source: 'storage_key', size: 2048 });
     });
 
     it('follows a redirect; an MP4 can be used as audio', async () => {
-      expect(await ingest.resolve(t.orgId, 'image', `${host.url}/to-photo`)).toMatchObject({ contentType: 'image/png' });
-      expect(await ingest.resolve(t.orgId, 'audio', `${host.url}/clip.mp4`)).toMatchObject({ kind: 'audio', contentType: 'audio/mp4' });
+      expect(await ingest.resolve(t.orgId, 'image', `${host.url}/to-photo`)).toMatchObject({
+        contentType: 'image/png',
+      });
+      expect(await ingest.resolve(t.orgId, 'audio', `${host.url}/clip.mp4`)).toMatchObject({
+        kind: 'audio',
+        contentType: 'audio/mp4',
+      });
     });
 
     it('refuses bytes of another kind', async () => {
-      await rejects(ingest.resolve(t.orgId, 'video', `${host.url}/photo.png`), /^The file is not a video: its content is image\/png\.$/);
+      await rejects(
+        ingest.resolve(t.orgId, 'video', `${host.url}/photo.png`),
+        /^The file is not a video: its content is image\/png\.$/,
+      );
       await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/page.html`), /^The file is not an image/);
     });
 
@@ -112,7 +125,10 @@ describe('media ingestion', () => {
       await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/loop`), /redirected more than 3 times/);
       await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/to-file`), /Could not download/);
       await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/nothing.png`), /HTTP 404/);
-      await rejects(ingest.resolve(t.orgId, 'image', 'ftp://127.0.0.1/a.png'), /http\(s\) URL, a base64 data URI or a storage key/);
+      await rejects(
+        ingest.resolve(t.orgId, 'image', 'ftp://127.0.0.1/a.png'),
+        /http\(s\) URL, a base64 data URI or a storage key/,
+      );
       await rejects(ingest.resolve(t.orgId, 'image', 'file:///etc/passwd'), /http\(s\) URL/);
     });
 
@@ -136,13 +152,18 @@ describe('media ingestion', () => {
       expect(m).toMatchObject({ kind: 'image', contentType: 'image/jpeg', size: 300, source: 'data_uri' });
       expect(m.storageKey).toMatch(/\/file\.jpg$/);
       // The declared type does not matter, the bytes do.
-      expect(await ingest.resolve(t.orgId, 'audio', uri('application/octet-stream', media.wav()))).toMatchObject({ contentType: 'audio/wav' });
+      expect(await ingest.resolve(t.orgId, 'audio', uri('application/octet-stream', media.wav()))).toMatchObject({
+        contentType: 'audio/wav',
+      });
     });
 
     it('refuses non-base64, bad base64, other kinds and oversize data', async () => {
       await rejects(ingest.resolve(t.orgId, 'image', 'data:image/png,%89PNG'), /base64-encoded/);
       await rejects(ingest.resolve(t.orgId, 'image', 'data:image/png;base64,@@@@'), /valid base64/);
-      await rejects(ingest.resolve(t.orgId, 'image', uri('image/png', media.mp3())), /^The file is not an image: its content is audio\/mpeg\.$/);
+      await rejects(
+        ingest.resolve(t.orgId, 'image', uri('image/png', media.mp3())),
+        /^The file is not an image: its content is audio\/mpeg\.$/,
+      );
       const big = `data:image/png;base64,${'A'.repeat(Math.ceil((20 * MiB * 4) / 3) + 8)}`;
       await rejects(ingest.resolve(t.orgId, 'image', big), /larger than the 20 MB/);
     });
@@ -150,7 +171,11 @@ describe('media ingestion', () => {
 
   describe('from storage keys', () => {
     const upload = async (key: string, contentType: string, body: Buffer<ArrayBuffer>) => {
-      const res = await t.request('/api/s3/presign-upload', { method: 'POST', json: { kind: 'upload', contentType }, key });
+      const res = await t.request('/api/s3/presign-upload', {
+        method: 'POST',
+        json: { kind: 'upload', contentType },
+        key,
+      });
       const p = (await res.json()) as { s3_key: string; upload_url: string };
       const put = await fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': contentType }, body });
       expect(put.status).toBe(200);
@@ -159,8 +184,17 @@ describe('media ingestion', () => {
 
     it("accepts the org's own completed upload of the right kind", async () => {
       const key = await upload(t.key, 'video/webm', media.webm(1000));
-      expect(await ingest.resolve(t.orgId, 'video', key)).toEqual({ storageKey: key, kind: 'video', contentType: 'video/webm', size: 1000, source: 'storage_key' });
-      await rejects(ingest.resolve(t.orgId, 'image', key), /^The file is not an image: the storage key refers to a video\.$/);
+      expect(await ingest.resolve(t.orgId, 'video', key)).toEqual({
+        storageKey: key,
+        kind: 'video',
+        contentType: 'video/webm',
+        size: 1000,
+        source: 'storage_key',
+      });
+      await rejects(
+        ingest.resolve(t.orgId, 'image', key),
+        /^The file is not an image: the storage key refers to a video\.$/,
+      );
     });
 
     it("refuses other orgs' keys exactly like unknown keys", async () => {
@@ -175,7 +209,10 @@ describe('media ingestion', () => {
     });
 
     it('refuses a key whose file was never uploaded', async () => {
-      const res = await t.request('/api/s3/presign-upload', { method: 'POST', json: { kind: 'upload', contentType: 'image/gif' } });
+      const res = await t.request('/api/s3/presign-upload', {
+        method: 'POST',
+        json: { kind: 'upload', contentType: 'image/gif' },
+      });
       const { s3_key } = (await res.json()) as { s3_key: string };
       await rejects(ingest.resolve(t.orgId, 'image', s3_key), /not been uploaded yet/);
     });
@@ -183,13 +220,20 @@ describe('media ingestion', () => {
 
   describe('from streams (multipart files)', () => {
     it('stores a stream, 413 past the limit, 400 for another kind', async () => {
-      expect(await ingest.ingestStream(t.orgId, 'audio', Readable.from([media.ogg(500)]), 'audio/ogg', 'voice.ogg')).toMatchObject({
+      expect(
+        await ingest.ingestStream(t.orgId, 'audio', Readable.from([media.ogg(500)]), 'audio/ogg', 'voice.ogg'),
+      ).toMatchObject({
         contentType: 'audio/ogg',
         size: 500,
         source: 'upload',
       });
-      await expect(ingest.ingestStream(t.orgId, 'image', zeroStream(media.gif(16), 21 * MiB), 'image/gif')).rejects.toMatchObject({ status: 413 });
-      await rejects(ingest.ingestStream(t.orgId, 'audio', Readable.from([media.png()]), 'audio/mpeg'), /not an audio file/);
+      await expect(
+        ingest.ingestStream(t.orgId, 'image', zeroStream(media.gif(16), 21 * MiB), 'image/gif'),
+      ).rejects.toMatchObject({ status: 413 });
+      await rejects(
+        ingest.ingestStream(t.orgId, 'audio', Readable.from([media.png()]), 'audio/mpeg'),
+        /not an audio file/,
+      );
     });
   });
 });

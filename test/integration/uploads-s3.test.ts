@@ -21,10 +21,19 @@ describe('S3 blob store (s3rver)', () => {
   let t: TestServer;
 
   beforeAll(async () => {
-    s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: tempDir('s3rver-'), configureBuckets: [{ name: 'test' }] }) as S3rverInstance;
+    s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: tempDir('s3rver-'),
+      configureBuckets: [{ name: 'test' }],
+    }) as S3rverInstance;
     const { port } = await s3.run();
     t = await startTestServer({
-      storage: { backend: 's3', s3: { bucket: 'test', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true } },
+      storage: {
+        backend: 's3',
+        s3: { bucket: 'test', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true },
+      },
     });
     // s3rver's built-in account; credentials live in the secret store, never the config file.
     await t.core.secrets.set('s3.accessKeyId', 'S3RVER');
@@ -36,11 +45,15 @@ describe('S3 blob store (s3rver)', () => {
   });
 
   const presign = async (contentType: string) => {
-    const res = await t.request('/api/s3/presign-upload', { method: 'POST', json: { kind: 'upload', contentType, fileName: 'a.bin' } });
+    const res = await t.request('/api/s3/presign-upload', {
+      method: 'POST',
+      json: { kind: 'upload', contentType, fileName: 'a.bin' },
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as { s3_key: string; upload_url: string; max_bytes: number };
   };
-  const put = (url: string, type: string, body: Buffer<ArrayBuffer>) => fetch(url, { method: 'PUT', headers: { 'content-type': type }, body });
+  const put = (url: string, type: string, body: Buffer<ArrayBuffer>) =>
+    fetch(url, { method: 'PUT', headers: { 'content-type': type }, body });
 
   it('presigns a PUT that signs the content type, then heads, gets, presigns a GET and deletes', async () => {
     const blobs = t.core.video.blobs;
@@ -62,7 +75,10 @@ describe('S3 blob store (s3rver)', () => {
 
     // The pending row is completed on first use, after a HEAD and a magic-number check.
     expect((t.core.video.uploads.repo.get(p.s3_key) as UploadRow).status).toBe('pending');
-    expect(await t.core.video.ingest.resolve(t.orgId, 'image', p.s3_key)).toMatchObject({ source: 'storage_key', size: 3000 });
+    expect(await t.core.video.ingest.resolve(t.orgId, 'image', p.s3_key)).toMatchObject({
+      source: 'storage_key',
+      size: 3000,
+    });
     expect(t.core.video.uploads.repo.get(p.s3_key)).toMatchObject({ status: 'complete', size: 3000 });
 
     await blobs.delete(p.s3_key);
@@ -72,7 +88,9 @@ describe('S3 blob store (s3rver)', () => {
 
   it('puts streams (spooled for Content-Length) and buffers server-side', async () => {
     const blobs = t.core.video.blobs;
-    expect(await blobs.put('generated/x/video.mp4', Readable.from([media.mp4(1000), Buffer.alloc(MiB)]), 'video/mp4')).toEqual({ size: 1000 + MiB });
+    expect(
+      await blobs.put('generated/x/video.mp4', Readable.from([media.mp4(1000), Buffer.alloc(MiB)]), 'video/mp4'),
+    ).toEqual({ size: 1000 + MiB });
     expect(await blobs.head('generated/x/video.mp4')).toEqual({ size: 1000 + MiB, contentType: 'video/mp4' });
     expect(await blobs.put('generated/x/note.txt', Buffer.from('hi'), 'text/plain')).toEqual({ size: 2 });
     expect(await text(await blobs.getStream('generated/x/note.txt'))).toBe('hi');
@@ -80,27 +98,45 @@ describe('S3 blob store (s3rver)', () => {
 
   it('checks size and kind when an S3 upload is first used, deleting what breaks the rules', async () => {
     const notUploaded = await presign('image/png');
-    await expect(t.core.video.ingest.resolve(t.orgId, 'image', notUploaded.s3_key)).rejects.toThrow(/not been uploaded yet/);
+    await expect(t.core.video.ingest.resolve(t.orgId, 'image', notUploaded.s3_key)).rejects.toThrow(
+      /not been uploaded yet/,
+    );
 
     const wrong = await presign('image/png');
     expect((await put(wrong.upload_url, 'image/png', media.text())).status).toBe(200);
-    await expect(t.core.video.ingest.resolve(t.orgId, 'image', wrong.s3_key)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/not an image/) });
+    await expect(t.core.video.ingest.resolve(t.orgId, 'image', wrong.s3_key)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/not an image/),
+    });
     expect(await t.core.video.blobs.head(wrong.s3_key)).toBeNull();
 
     // A presigned S3 PUT cannot enforce max_bytes: the first use does.
     const big = await presign('image/png');
-    expect((await put(big.upload_url, 'image/png', Buffer.concat([media.png(16), Buffer.alloc(big.max_bytes)]))).status).toBe(200);
-    await expect(t.core.video.ingest.resolve(t.orgId, 'image', big.s3_key)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/larger than/) });
+    expect(
+      (await put(big.upload_url, 'image/png', Buffer.concat([media.png(16), Buffer.alloc(big.max_bytes)]))).status,
+    ).toBe(200);
+    await expect(t.core.video.ingest.resolve(t.orgId, 'image', big.s3_key)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/larger than/),
+    });
     expect(await t.core.video.blobs.head(big.s3_key)).toBeNull();
   });
 
   it('has no local upload endpoint to PUT to', async () => {
-    const res = await fetch(`${t.url}/api/uploads/uploads/x/y/file.png?ct=image%2Fpng&max=1&exp=1&sig=00`, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: media.png() });
+    const res = await fetch(`${t.url}/api/uploads/uploads/x/y/file.png?ct=image%2Fpng&max=1&exp=1&sig=00`, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: media.png(),
+    });
     expect(res.status).toBe(404);
   });
 
   it('ingests data URIs into the bucket', async () => {
-    const m = await t.core.video.ingest.resolve(t.orgId, 'audio', `data:audio/wav;base64,${media.wav(800).toString('base64')}`);
+    const m = await t.core.video.ingest.resolve(
+      t.orgId,
+      'audio',
+      `data:audio/wav;base64,${media.wav(800).toString('base64')}`,
+    );
     expect(await t.core.video.blobs.head(m.storageKey)).toEqual({ size: 800, contentType: 'audio/wav' });
   });
 });

@@ -24,13 +24,18 @@ describe('presigned uploads (local storage)', () => {
   const dataFiles = () => listFiles(blobsDir).filter((f) => !f.startsWith('.meta'));
 
   beforeAll(async () => {
-    t = await startTestServer({ server: { rateLimit: { perKeyPerSecond: 1000, perKeyBurst: 1000, unauthenticatedPerMinute: 1000 } } });
+    t = await startTestServer({
+      server: { rateLimit: { perKeyPerSecond: 1000, perKeyBurst: 1000, unauthenticatedPerMinute: 1000 } },
+    });
     blobsDir = path.join(t.dataDir, 'blobs');
   });
   afterAll(() => t.close());
 
   const presign = async (contentType: string, fileName?: string): Promise<Presigned> => {
-    const res = await t.request('/api/s3/presign-upload', { method: 'POST', json: { kind: 'upload', contentType, fileName } });
+    const res = await t.request('/api/s3/presign-upload', {
+      method: 'POST',
+      json: { kind: 'upload', contentType, fileName },
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as Presigned;
   };
@@ -54,11 +59,21 @@ describe('presigned uploads (local storage)', () => {
     expect(url.pathname).toBe(`/api/uploads/${p.s3_key}`);
     expect(url.searchParams.get('ct')).toBe(type);
     expect(Number(url.searchParams.get('exp')) - Date.now() / 1000).toBeGreaterThan(890);
-    expect(row(p.s3_key)).toMatchObject({ org_id: t.orgId, kind, status: 'pending', max_bytes: max, file_name: 'My Clip (final).bin', source: 'presign' });
+    expect(row(p.s3_key)).toMatchObject({
+      org_id: t.orgId,
+      kind,
+      status: 'pending',
+      max_bytes: max,
+      file_name: 'My Clip (final).bin',
+      source: 'presign',
+    });
   });
 
   it('uses "file" when no file name is given and accepts the type in any case', async () => {
-    const res = await t.request('/api/s3/presign-upload', { method: 'POST', json: { kind: 'upload', contentType: ' Image/WEBP ' } });
+    const res = await t.request('/api/s3/presign-upload', {
+      method: 'POST',
+      json: { kind: 'upload', contentType: ' Image/WEBP ' },
+    });
     const p = (await res.json()) as Presigned;
     expect(p.content_type).toBe('image/webp');
     expect(p.s3_key).toMatch(/\/file\.webp$/);
@@ -81,7 +96,11 @@ describe('presigned uploads (local storage)', () => {
   it('sweeps presigned uploads that expired unused, and keeps completed ones', async () => {
     const unused = await presign('image/png', 'never.png');
     const used = await presign('image/png', 'used.png');
-    const put = await fetch(used.upload_url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: media.png() });
+    const put = await fetch(used.upload_url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: media.png(),
+    });
     expect(put.status).toBeLessThan(300);
     const later = Date.now() + 2 * 3600 * 1000;
     expect(await t.core.video.uploads.sweepExpired(later)).toBeGreaterThanOrEqual(1);
@@ -123,15 +142,24 @@ describe('presigned uploads (local storage)', () => {
     const tampered = new URL(url);
     tampered.searchParams.set('exp', String(Number(tampered.searchParams.get('exp')) + 1000));
     expect((await fetch(tampered)).status).toBe(403);
-    const named = await fetch(await t.core.video.blobs.presignDownload(p.s3_key, { expiresInSec: 60, fileName: 'Photo 1.png' }));
+    const named = await fetch(
+      await t.core.video.blobs.presignDownload(p.s3_key, { expiresInSec: 60, fileName: 'Photo 1.png' }),
+    );
     expect(named.headers.get('content-disposition')).toContain('filename="Photo 1.png"');
   });
 
   it('refuses a different Content-Type with 400 and stores nothing', async () => {
     const p = await presign('image/png');
-    const res = await fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: media.jpeg() });
+    const res = await fetch(p.upload_url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: media.jpeg(),
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: 'validation_error', message: expect.stringContaining('"image/png"') });
+    expect(await res.json()).toMatchObject({
+      error: 'validation_error',
+      message: expect.stringContaining('"image/png"'),
+    });
     expect(dataFiles()).not.toContain(p.s3_key);
     expect(row(p.s3_key).status).toBe('pending');
   });
@@ -139,12 +167,16 @@ describe('presigned uploads (local storage)', () => {
   it('refuses a tampered, missing or reused-for-another-key signature with 403', async () => {
     const p = await presign('image/png');
     const url = new URL(p.upload_url);
-    const send = (u: URL | string) => fetch(u, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: media.png() });
+    const send = (u: URL | string) =>
+      fetch(u, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: media.png() });
     const bigger = new URL(url);
     bigger.searchParams.set('max', String(500 * MiB));
     const bad = await send(bigger);
     expect(bad.status).toBe(403);
-    expect(await bad.json()).toMatchObject({ error: 'forbidden', message: expect.stringMatching(/signature does not match/) });
+    expect(await bad.json()).toMatchObject({
+      error: 'forbidden',
+      message: expect.stringMatching(/signature does not match/),
+    });
     const unsigned = new URL(url);
     unsigned.searchParams.delete('sig');
     expect((await send(unsigned)).status).toBe(403);
@@ -155,7 +187,13 @@ describe('presigned uploads (local storage)', () => {
 
   it('refuses an expired URL with 403', async () => {
     const store = t.core.video.blobs as LocalBlobStore;
-    const url = await store.presignUpload({ key: `uploads/${t.orgId}/expired/file.png`, contentType: 'image/png', maxBytes: MiB, expiresInSec: -5, baseUrl: t.url });
+    const url = await store.presignUpload({
+      key: `uploads/${t.orgId}/expired/file.png`,
+      contentType: 'image/png',
+      maxBytes: MiB,
+      expiresInSec: -5,
+      baseUrl: t.url,
+    });
     const res = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: media.png() });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { message: string }).message).toMatch(/expired/);
@@ -163,18 +201,33 @@ describe('presigned uploads (local storage)', () => {
 
   it('answers 413 from Content-Length before reading the body', async () => {
     const p = await presign('image/png');
-    const res = await sendRaw(p.upload_url, { headers: { 'content-type': 'image/png', 'content-length': p.max_bytes + 1 }, endWithoutBody: true });
+    const res = await sendRaw(p.upload_url, {
+      headers: { 'content-type': 'image/png', 'content-length': p.max_bytes + 1 },
+      endWithoutBody: true,
+    });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toMatchObject({ error: 'payload_too_large', message: expect.stringContaining('20 MB') });
+    expect(JSON.parse(res.body)).toMatchObject({
+      error: 'payload_too_large',
+      message: expect.stringContaining('20 MB'),
+    });
     expect(dataFiles()).not.toContain(p.s3_key);
   });
 
   it('answers 413 when a streamed body passes max_bytes and leaves no partial file', async () => {
     const store = t.core.video.blobs as LocalBlobStore;
     const key = `uploads/${t.orgId}/chunked/file.mp4`;
-    const url = await store.presignUpload({ key, contentType: 'video/mp4', maxBytes: 256 * 1024, expiresInSec: 60, baseUrl: t.url });
+    const url = await store.presignUpload({
+      key,
+      contentType: 'video/mp4',
+      maxBytes: 256 * 1024,
+      expiresInSec: 60,
+      baseUrl: t.url,
+    });
     // No Content-Length: chunked transfer, so only the byte counter can stop it.
-    const res = await sendRaw(url, { headers: { 'content-type': 'video/mp4', 'transfer-encoding': 'chunked' }, body: zeroStream(media.mp4(32), 3 * MiB, 64 * 1024) });
+    const res = await sendRaw(url, {
+      headers: { 'content-type': 'video/mp4', 'transfer-encoding': 'chunked' },
+      body: zeroStream(media.mp4(32), 3 * MiB, 64 * 1024),
+    });
     expect(res.status).toBe(413);
     expect(dataFiles()).not.toContain(key);
     noLeftovers();
@@ -182,11 +235,22 @@ describe('presigned uploads (local storage)', () => {
 
   it('refuses bytes that are not of the signed kind (magic numbers) and deletes them', async () => {
     const p = await presign('image/png');
-    const res = await fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: media.mp4(4096) });
+    const res = await fetch(p.upload_url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: media.mp4(4096),
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: 'validation_error', message: 'The file is not an image: its content is video/mp4.' });
+    expect(await res.json()).toMatchObject({
+      error: 'validation_error',
+      message: 'The file is not an image: its content is video/mp4.',
+    });
     const text = await presign('audio/mpeg');
-    const res2 = await fetch(text.upload_url, { method: 'PUT', headers: { 'content-type': 'audio/mpeg' }, body: media.text() });
+    const res2 = await fetch(text.upload_url, {
+      method: 'PUT',
+      headers: { 'content-type': 'audio/mpeg' },
+      body: media.text(),
+    });
     expect(res2.status).toBe(400);
     expect(dataFiles()).not.toContain(p.s3_key);
     expect(dataFiles()).not.toContain(text.s3_key);
@@ -197,7 +261,10 @@ describe('presigned uploads (local storage)', () => {
     const p = await presign('video/mp4');
     const dir = path.join(blobsDir, ...p.s3_key.split('/').slice(0, -1));
     const temps = () => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('.tmp-')) : []);
-    const req = request(p.upload_url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': 10 * MiB } });
+    const req = request(p.upload_url, {
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4', 'content-length': 10 * MiB },
+    });
     req.on('error', () => {});
     req.write(media.mp4(MiB));
     await waitFor(() => temps().length === 1); // the server is writing
@@ -209,8 +276,13 @@ describe('presigned uploads (local storage)', () => {
 
   it('answers HEAD on a signed download URL with the headers only', async () => {
     const p = await presign('audio/ogg');
-    expect((await fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': 'audio/ogg' }, body: media.ogg(777) })).status).toBe(200);
-    const res = await fetch(await t.core.video.blobs.presignDownload(p.s3_key, { expiresInSec: 60 }), { method: 'HEAD' });
+    expect(
+      (await fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': 'audio/ogg' }, body: media.ogg(777) }))
+        .status,
+    ).toBe(200);
+    const res = await fetch(await t.core.video.blobs.presignDownload(p.s3_key, { expiresInSec: 60 }), {
+      method: 'HEAD',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-length')).toBe('777');
     expect(res.headers.get('content-type')).toBe('audio/ogg');
@@ -233,7 +305,9 @@ describe('presigned uploads (local storage)', () => {
   });
 
   it('documents the routes in OpenAPI', async () => {
-    const doc = (await (await t.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { 'x-required-scope'?: string }>> };
+    const doc = (await (await t.request('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { 'x-required-scope'?: string }>>;
+    };
     expect(doc.paths['/api/s3/presign-upload'].post['x-required-scope']).toBe('templates:read');
     const put = doc.paths['/api/uploads/{key}'].put as unknown as { parameters: { name: string; in: string }[] };
     expect(put.parameters).toContainEqual(expect.objectContaining({ name: 'key', in: 'path' }));

@@ -84,10 +84,19 @@ describe('POST /api/characters', () => {
     const r = await call(s, '/api/characters', {
       method: 'POST',
       key: a.key,
-      json: { name: 'Zoë Quinn', description: 'Our mascot', reference_image_keys: [key, host.url('/face.jpg'), dataUri(media.webp(), 'image/webp')] },
+      json: {
+        name: 'Zoë Quinn',
+        description: 'Our mascot',
+        reference_image_keys: [key, host.url('/face.jpg'), dataUri(media.webp(), 'image/webp')],
+      },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: expect.stringMatching(/^chr_/), name: 'Zoë Quinn', description: 'Our mascot', visibility: 'private' });
+    expect(r.body).toMatchObject({
+      id: expect.stringMatching(/^chr_/),
+      name: 'Zoë Quinn',
+      description: 'Our mascot',
+      visibility: 'private',
+    });
     expect(r.body.created_at).toBeGreaterThan(0);
     expect(r.body.reference_image_keys[0]).toBe(key);
     expect(r.body.reference_image_keys).toHaveLength(3);
@@ -123,7 +132,11 @@ describe('POST /api/characters', () => {
 
   it('needs characters:write', async () => {
     const org = s.newOrg('chars-reader', ['characters:read']);
-    const r = await call(s, '/api/characters', { method: 'POST', key: org.key, json: { name: 'x', reference_image_keys: ['a'] } });
+    const r = await call(s, '/api/characters', {
+      method: 'POST',
+      key: org.key,
+      json: { name: 'x', reference_image_keys: ['a'] },
+    });
     expect(r.status).toBe(403);
   });
 });

@@ -19,16 +19,22 @@ describe('atomic charging', () => {
   it('100 concurrent requests against a balance for exactly 25: 25 succeed, 75 get 402, balance 0, 25 charges', async () => {
     const org = s.newOrg('concurrency-org');
     s.core.credits.grant(org.orgId, 25 * PRICE);
-    const results = await Promise.all(Array.from({ length: 100 }, () => generate(s, 'text-to-video-cinematic', body(), { key: org.key })));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => generate(s, 'text-to-video-cinematic', body(), { key: org.key })),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((x) => x === 200)).toHaveLength(25);
     expect(statuses.filter((x) => x === 402)).toHaveLength(75);
     for (const r of results.filter((x) => x.status === 402)) expect(r.body.error).toBe('insufficient_credits');
     expect(s.core.credits.balance(org.orgId)).toBe(0);
     expect(chargesOf(s, org.orgId)).toHaveLength(25);
-    const count = s.core.db.prepare('SELECT COUNT(*) AS n FROM generations WHERE org_id = ?').get(org.orgId) as { n: number };
+    const count = s.core.db.prepare('SELECT COUNT(*) AS n FROM generations WHERE org_id = ?').get(org.orgId) as {
+      n: number;
+    };
     expect(count.n).toBe(25);
-    const jobs = s.core.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE org_id = ? AND status = 'queued'").get(org.orgId) as { n: number };
+    const jobs = s.core.db
+      .prepare("SELECT COUNT(*) AS n FROM jobs WHERE org_id = ? AND status = 'queued'")
+      .get(org.orgId) as { n: number };
     expect(jobs.n).toBe(25);
   });
 
@@ -36,7 +42,11 @@ describe('atomic charging', () => {
     const org = s.newOrg('concurrency-media-org');
     s.core.credits.grant(org.orgId, 5 * 3); // image-to-video-animate costs 3
     const photo = dataUri(media.png(), 'image/png');
-    const results = await Promise.all(Array.from({ length: 12 }, () => generate(s, 'image-to-video-animate', { variables: { photo } }, { key: org.key })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        generate(s, 'image-to-video-animate', { variables: { photo } }, { key: org.key }),
+      ),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 402)).toHaveLength(7);
     expect(s.core.credits.balance(org.orgId)).toBe(0);
@@ -51,7 +61,12 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     // Same body, keys in another order: still the same request.
-    const again = await generate(s, 'text-to-video-cinematic', { num_videos: 1, variables: body().variables }, { key: org.key, idempotencyKey: 'order-1' });
+    const again = await generate(
+      s,
+      'text-to-video-cinematic',
+      { num_videos: 1, variables: body().variables },
+      { key: org.key, idempotencyKey: 'order-1' },
+    );
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -63,11 +78,21 @@ describe('Idempotency-Key', () => {
   it('the same key with a different body is a 409 idempotency_conflict (other template too)', async () => {
     const org = s.newOrg('idem-conflict-org');
     s.core.credits.grant(org.orgId, 100);
-    expect((await generate(s, 'text-to-video-cinematic', body(), { key: org.key, idempotencyKey: 'k' })).status).toBe(200);
-    const other = await generate(s, 'text-to-video-cinematic', body('A different scene entirely'), { key: org.key, idempotencyKey: 'k' });
+    expect((await generate(s, 'text-to-video-cinematic', body(), { key: org.key, idempotencyKey: 'k' })).status).toBe(
+      200,
+    );
+    const other = await generate(s, 'text-to-video-cinematic', body('A different scene entirely'), {
+      key: org.key,
+      idempotencyKey: 'k',
+    });
     expect(other.status).toBe(409);
     expect(other.body.error).toBe('idempotency_conflict');
-    const otherTemplate = await generate(s, 'text-to-video-pro-1080p', { variables: { product: 'Acme' } }, { key: org.key, idempotencyKey: 'k' });
+    const otherTemplate = await generate(
+      s,
+      'text-to-video-pro-1080p',
+      { variables: { product: 'Acme' } },
+      { key: org.key, idempotencyKey: 'k' },
+    );
     expect(otherTemplate.body.error).toBe('idempotency_conflict');
     expect(chargesOf(s, org.orgId)).toHaveLength(1);
   });
@@ -89,7 +114,11 @@ describe('Idempotency-Key', () => {
   it('concurrent duplicates are charged once', async () => {
     const org = s.newOrg('idem-concurrent');
     s.core.credits.grant(org.orgId, 100);
-    const results = await Promise.all(Array.from({ length: 10 }, () => generate(s, 'text-to-video-cinematic', body(), { key: org.key, idempotencyKey: 'burst' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        generate(s, 'text-to-video-cinematic', body(), { key: org.key, idempotencyKey: 'burst' }),
+      ),
+    );
     const oks = results.filter((r) => r.status === 200);
     expect(oks.length).toBeGreaterThanOrEqual(1);
     expect(results.every((r) => r.status === 200 || r.body.error === 'idempotency_in_progress')).toBe(true);
@@ -105,12 +134,21 @@ describe('Idempotency-Key', () => {
       f.append('variables[photo]', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'p.png');
       return f;
     };
-    const first = await generateMultipart(s, 'image-to-video-animate', form(media.png(90)), { key: org.key, idempotencyKey: 'mp' });
+    const first = await generateMultipart(s, 'image-to-video-animate', form(media.png(90)), {
+      key: org.key,
+      idempotencyKey: 'mp',
+    });
     expect(first.status).toBe(200);
-    const again = await generateMultipart(s, 'image-to-video-animate', form(media.png(90)), { key: org.key, idempotencyKey: 'mp' });
+    const again = await generateMultipart(s, 'image-to-video-animate', form(media.png(90)), {
+      key: org.key,
+      idempotencyKey: 'mp',
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    const other = await generateMultipart(s, 'image-to-video-animate', form(media.png(91)), { key: org.key, idempotencyKey: 'mp' });
+    const other = await generateMultipart(s, 'image-to-video-animate', form(media.png(91)), {
+      key: org.key,
+      idempotencyKey: 'mp',
+    });
     expect(other.status).toBe(409);
     expect(chargesOf(s, org.orgId)).toHaveLength(1);
   });

@@ -13,8 +13,28 @@ beforeAll(async () => {
   s = await startTestServer({}, { credits: 10_000 });
   // Real files made by ffmpeg once (tiny).
   const dir = tempDir('agent-studio-media-');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=32x32', '-frames:v', '1', path.join(dir, 'a.png')]);
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.2', path.join(dir, 'a.wav')]);
+  execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:s=32x32',
+    '-frames:v',
+    '1',
+    path.join(dir, 'a.png'),
+  ]);
+  execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=0.2',
+    path.join(dir, 'a.wav'),
+  ]);
   realPng = fs.readFileSync(path.join(dir, 'a.png'));
   realWav = fs.readFileSync(path.join(dir, 'a.wav'));
 });
@@ -35,7 +55,12 @@ describe('multipart/form-data generate', () => {
     expect(r.status).toBe(200);
     expect(r.body.credits_charged).toBe(3);
     const g = await generation(r.body.generations[0].generation_id);
-    expect(g.inputs.photo).toMatchObject({ type: 'image', source: 'upload', content_type: 'image/png', size: realPng.length });
+    expect(g.inputs.photo).toMatchObject({
+      type: 'image',
+      source: 'upload',
+      content_type: 'image/png',
+      size: realPng.length,
+    });
     expect(g.inputs.motion).toEqual({ type: 'text', source: 'request', value: 'a slow zoom' });
     expect(g.prompt).toBe('Animate the image: a slow zoom.');
     expect(g.webhook_url).toBe('https://hooks.example.com/done');
@@ -81,7 +106,9 @@ describe('multipart/form-data generate', () => {
     expect(r.status).toBe(200);
     expect((await generation(r.body.generations[0].generation_id)).inputs.character_a.source).toBe('character');
     // neither the object nor its uploads row is kept
-    const rows = s.core.db.prepare("SELECT s3_key FROM uploads WHERE source = 'multipart' AND size = 77").all() as { s3_key: string }[];
+    const rows = s.core.db.prepare("SELECT s3_key FROM uploads WHERE source = 'multipart' AND size = 77").all() as {
+      s3_key: string;
+    }[];
     expect(rows).toHaveLength(0);
   });
 
@@ -89,16 +116,49 @@ describe('multipart/form-data generate', () => {
     const org = s.newOrg('mp-bad');
     const before = s.core.credits.balance(org.orgId);
     const cases: [string, (f: FormData) => void, RegExp][] = [
-      ['file for an unknown key', (f) => f.append('variables[nope]', file(media.png(), 'image/png'), 'a.png'), /unknown variable "nope"/],
-      ['file for a text variable', (f) => f.append('variables[motion]', file(media.png(), 'image/png'), 'a.png'), /text variable takes text/],
+      [
+        'file for an unknown key',
+        (f) => f.append('variables[nope]', file(media.png(), 'image/png'), 'a.png'),
+        /unknown variable "nope"/,
+      ],
+      [
+        'file for a text variable',
+        (f) => f.append('variables[motion]', file(media.png(), 'image/png'), 'a.png'),
+        /text variable takes text/,
+      ],
       ['file in a wrong field', (f) => f.append('photo', file(media.png(), 'image/png'), 'a.png'), /variables\[KEY\]/],
       ['unknown text field', (f) => f.append('colour', 'red'), /unknown multipart field "colour"/],
-      ['not an image', (f) => f.append('variables[photo]', file(media.text(), 'image/png'), 'a.png'), /^variables\.photo: /],
+      [
+        'not an image',
+        (f) => f.append('variables[photo]', file(media.text(), 'image/png'), 'a.png'),
+        /^variables\.photo: /,
+      ],
       ['required missing', (f) => f.append('variables[motion]', 'zoom'), /missing required variable\(s\): photo/],
-      ['bad num_videos', (f) => { f.append('variables[photo]', file(media.png(), 'image/png'), 'a.png'); f.append('num_videos', 'many'); }, /num_videos/],
+      [
+        'bad num_videos',
+        (f) => {
+          f.append('variables[photo]', file(media.png(), 'image/png'), 'a.png');
+          f.append('num_videos', 'many');
+        },
+        /num_videos/,
+      ],
       ['bad JSON field', (f) => f.append('variables', '{oops'), /JSON object/],
-      ['key given twice', (f) => { f.append('variables[motion]', 'a'); f.append('variables', JSON.stringify({ motion: 'b' })); }, /given more than once/],
-      ['file and value for one key', (f) => { f.append('variables[photo]', file(media.png(), 'image/png'), 'a.png'); f.append('variables[photo]', 'uploads/x/y.png'); }, /given both as a file and as a value/],
+      [
+        'key given twice',
+        (f) => {
+          f.append('variables[motion]', 'a');
+          f.append('variables', JSON.stringify({ motion: 'b' }));
+        },
+        /given more than once/,
+      ],
+      [
+        'file and value for one key',
+        (f) => {
+          f.append('variables[photo]', file(media.png(), 'image/png'), 'a.png');
+          f.append('variables[photo]', 'uploads/x/y.png');
+        },
+        /given both as a file and as a value/,
+      ],
     ];
     for (const [name, build, message] of cases) {
       const form = new FormData();
@@ -110,7 +170,9 @@ describe('multipart/form-data generate', () => {
     }
     expect(s.core.credits.balance(org.orgId)).toBe(before);
     // files stored before a later part was refused are discarded again (object and uploads row)
-    const keys = s.core.db.prepare('SELECT s3_key FROM uploads WHERE org_id = ?').all(org.orgId) as { s3_key: string }[];
+    const keys = s.core.db.prepare('SELECT s3_key FROM uploads WHERE org_id = ?').all(org.orgId) as {
+      s3_key: string;
+    }[];
     expect(keys).toEqual([]);
   });
 

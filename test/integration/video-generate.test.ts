@@ -23,7 +23,9 @@ const firstId = (r: { body: { generations: { generation_id: string }[] } }) => r
 
 describe('text variables', () => {
   it('fills defaults, renders the prompt and answers the documented shape', async () => {
-    const r = await generate(s, 'text-to-video-cinematic', { variables: { scene: 'A lighthouse at dusk, waves below', camera: '' } });
+    const r = await generate(s, 'text-to-video-cinematic', {
+      variables: { scene: 'A lighthouse at dusk, waves below', camera: '' },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       generations: [{ generation_id: expect.stringMatching(/^gen_/), status: 'generating' }],
@@ -36,7 +38,8 @@ describe('text variables', () => {
       status: 'generating',
       progress: 0,
       template_id: 'text-to-video-cinematic',
-      prompt: 'A lighthouse at dusk, waves below. Style: cinematic, 35mm film, shallow depth of field. Camera: slow dolly-in.',
+      prompt:
+        'A lighthouse at dusk, waves below. Style: cinematic, 35mm film, shallow depth of field. Camera: slow dolly-in.',
       credits_charged: 8,
       credits_refunded: 0,
       video_url: null,
@@ -45,7 +48,11 @@ describe('text variables', () => {
       resolution: '720p',
       duration_sec: 8,
     });
-    expect(g.body.inputs.scene).toEqual({ type: 'text', source: 'request', value: 'A lighthouse at dusk, waves below' });
+    expect(g.body.inputs.scene).toEqual({
+      type: 'text',
+      source: 'request',
+      value: 'A lighthouse at dusk, waves below',
+    });
     expect(g.body.inputs.style.source).toBe('default');
     expect(g.body.inputs.camera).toEqual({ type: 'text', source: 'default', value: 'slow dolly-in' });
   });
@@ -63,17 +70,33 @@ describe('text variables', () => {
     expect(short.body.message).toMatch(/variables\.scene: at least 10 characters/);
     const long = await generate(s, 'text-to-video-cinematic', { variables: { scene: 'x'.repeat(1001) } });
     expect(long.body.message).toMatch(/variables\.scene: at most 1000 characters/);
-    const unknown = await generate(s, 'text-to-video-cinematic', { variables: { scene: 'A long enough scene', colour: 'red' } });
+    const unknown = await generate(s, 'text-to-video-cinematic', {
+      variables: { scene: 'A long enough scene', colour: 'red' },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toMatch(/unknown variable\(s\): colour/);
-    for (const body of [{}, { variables: 'x' }, { variables: { scene: 5 } }, { variables: {}, extra: 1 }, { variables: {}, webhook_url: 'ftp://x' }]) {
+    for (const body of [
+      {},
+      { variables: 'x' },
+      { variables: { scene: 5 } },
+      { variables: {}, extra: 1 },
+      { variables: {}, webhook_url: 'ftp://x' },
+    ]) {
       const r = await generate(s, 'text-to-video-cinematic', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.error).toBe('validation_error');
     }
-    const notJson = await call(s, '/api/templates/text-to-video-cinematic/generate', { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } });
+    const notJson = await call(s, '/api/templates/text-to-video-cinematic/generate', {
+      method: 'POST',
+      body: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(notJson.status).toBe(415);
-    const malformed = await call(s, '/api/templates/text-to-video-cinematic/generate', { method: 'POST', body: '{"variables":', headers: { 'content-type': 'application/json' } });
+    const malformed = await call(s, '/api/templates/text-to-video-cinematic/generate', {
+      method: 'POST',
+      body: '{"variables":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
   });
 
@@ -95,16 +118,36 @@ describe('text variables', () => {
     const ok = await generate(s, t.body.id, { variables: { constructor: 'built' } });
     expect(ok.status).toBe(200);
     expect((await getGeneration(firstId(ok))).body.prompt).toBe('built / dflt');
-    const proto = await generate(s, 'text-to-video-cinematic', { variables: { scene: 'A long enough scene', hasOwnProperty: 'x' } });
+    const proto = await generate(s, 'text-to-video-cinematic', {
+      variables: { scene: 'A long enough scene', hasOwnProperty: 'x' },
+    });
     expect(proto.status).toBe(400);
   });
 
   it('an unknown template is a 404; generate needs templates:read', async () => {
     expect((await generate(s, 'nope', { variables: {} })).status).toBe(404);
     const noScope = s.newOrg('gen-no-scope', ['generations:read']);
-    expect((await generate(s, 'text-to-video-cinematic', { variables: { scene: 'A long enough scene' } }, { key: noScope.key })).status).toBe(403);
+    expect(
+      (
+        await generate(
+          s,
+          'text-to-video-cinematic',
+          { variables: { scene: 'A long enough scene' } },
+          { key: noScope.key },
+        )
+      ).status,
+    ).toBe(403);
     const readOnly = s.newOrg('gen-read-only', ['templates:read']);
-    expect((await generate(s, 'text-to-video-cinematic', { variables: { scene: 'A long enough scene' } }, { key: readOnly.key })).status).toBe(200);
+    expect(
+      (
+        await generate(
+          s,
+          'text-to-video-cinematic',
+          { variables: { scene: 'A long enough scene' } },
+          { key: readOnly.key },
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -112,7 +155,12 @@ describe('count and charging', () => {
   it('num_videos makes that many generations and charges count x price', async () => {
     const org = s.newOrg('count-org');
     const before = s.core.credits.balance(org.orgId);
-    const r = await generate(s, 'text-to-video-cinematic', { variables: { scene: 'Four views of the sea' }, num_videos: 3 }, { key: org.key });
+    const r = await generate(
+      s,
+      'text-to-video-cinematic',
+      { variables: { scene: 'Four views of the sea' }, num_videos: 3 },
+      { key: org.key },
+    );
     expect(r.status).toBe(200);
     expect(r.body.generations).toHaveLength(3);
     expect(new Set(r.body.generations.map((g: { generation_id: string }) => g.generation_id)).size).toBe(3);
@@ -122,20 +170,36 @@ describe('count and charging', () => {
     expect(charges).toHaveLength(1);
     expect(charges[0].ref).toBe(r.body.generations.map((g: { generation_id: string }) => g.generation_id).join(','));
     for (const n of [0, 5, 1.5]) {
-      expect((await generate(s, 'text-to-video-cinematic', { variables: { scene: 'Four views of the sea' }, num_videos: n }, { key: org.key })).status).toBe(400);
+      expect(
+        (
+          await generate(
+            s,
+            'text-to-video-cinematic',
+            { variables: { scene: 'Four views of the sea' }, num_videos: n },
+            { key: org.key },
+          )
+        ).status,
+      ).toBe(400);
     }
   });
 
   it('402 insufficient_credits leaves no generation, no charge and no stored media', async () => {
     const poor = s.newOrg('poor-org');
     s.core.credits.charge(poor.orgId, s.core.credits.balance(poor.orgId) - 2, 'drain');
-    const r = await generate(s, 'image-to-video-animate', { variables: { photo: dataUri(media.png(), 'image/png') } }, { key: poor.key });
+    const r = await generate(
+      s,
+      'image-to-video-animate',
+      { variables: { photo: dataUri(media.png(), 'image/png') } },
+      { key: poor.key },
+    );
     expect(r.status).toBe(402);
     expect(r.body.error).toBe('insufficient_credits');
     expect(s.core.credits.balance(poor.orgId)).toBe(2);
     expect((await call(s, '/api/generations', { key: poor.key })).body.data).toHaveLength(0);
     // the re-hosted data URI is gone again: no object, no uploads row
-    const keys = s.core.db.prepare('SELECT s3_key FROM uploads WHERE org_id = ?').all(poor.orgId) as { s3_key: string }[];
+    const keys = s.core.db.prepare('SELECT s3_key FROM uploads WHERE org_id = ?').all(poor.orgId) as {
+      s3_key: string;
+    }[];
     expect(keys).toEqual([]);
   });
 
@@ -148,7 +212,12 @@ describe('count and charging', () => {
       throw new Error('disk on fire');
     };
     try {
-      const r = await generate(s, 'text-to-video-cinematic', { variables: { scene: 'A long enough scene' } }, { key: org.key });
+      const r = await generate(
+        s,
+        'text-to-video-cinematic',
+        { variables: { scene: 'A long enough scene' } },
+        { key: org.key },
+      );
       expect(r.status).toBe(500);
       expect(r.body.error).toBe('generation_error');
       expect(r.body.message).not.toContain('disk on fire');
@@ -166,11 +235,19 @@ describe('media values (JSON)', () => {
     expect(viaUrl.status).toBe(200);
     expect(host.hits).toContain('/cat.png');
     const a = (await getGeneration(firstId(viaUrl))).body.inputs.photo;
-    expect(a).toMatchObject({ type: 'image', source: 'url', content_type: 'image/png', size: 2048, slot: 'start_frame' });
+    expect(a).toMatchObject({
+      type: 'image',
+      source: 'url',
+      content_type: 'image/png',
+      size: 2048,
+      slot: 'start_frame',
+    });
     expect(a.storage_key).toMatch(/^uploads\//);
     expect(await s.core.video.blobs.head(a.storage_key)).toMatchObject({ size: 2048 });
 
-    const viaData = await generate(s, 'image-to-video-animate', { variables: { photo: dataUri(media.png(100), 'image/png') } });
+    const viaData = await generate(s, 'image-to-video-animate', {
+      variables: { photo: dataUri(media.png(100), 'image/png') },
+    });
     expect(viaData.status).toBe(200);
     const g = await getGeneration(firstId(viaData));
     expect(g.body.inputs.photo).toMatchObject({ source: 'data_uri', size: 100 });
@@ -179,15 +256,31 @@ describe('media values (JSON)', () => {
     const key = await upload(s, media.png(300), 'image/png');
     const viaKey = await generate(s, 'image-to-video-animate', { variables: { photo: key } });
     expect(viaKey.status).toBe(200);
-    expect((await getGeneration(firstId(viaKey))).body.inputs.photo).toMatchObject({ source: 'storage_key', storage_key: key, size: 300 });
+    expect((await getGeneration(firstId(viaKey))).body.inputs.photo).toMatchObject({
+      source: 'storage_key',
+      storage_key: key,
+      size: 300,
+    });
 
-    const video = await generate(s, 'video-to-video-restyle', { variables: { source: host.url('/clip.mp4'), style: 'watercolor' } });
+    const video = await generate(s, 'video-to-video-restyle', {
+      variables: { source: host.url('/clip.mp4'), style: 'watercolor' },
+    });
     expect(video.status).toBe(200);
-    expect((await getGeneration(firstId(video))).body.inputs.source).toMatchObject({ type: 'video', source: 'url', content_type: 'video/mp4' });
+    expect((await getGeneration(firstId(video))).body.inputs.source).toMatchObject({
+      type: 'video',
+      source: 'url',
+      content_type: 'video/mp4',
+    });
 
-    const audio = await generate(s, 'audio-music-visualizer', { variables: { track: dataUri(media.wav(), 'audio/wav') } });
+    const audio = await generate(s, 'audio-music-visualizer', {
+      variables: { track: dataUri(media.wav(), 'audio/wav') },
+    });
     expect(audio.status).toBe(200);
-    expect((await getGeneration(firstId(audio))).body.inputs.track).toMatchObject({ type: 'audio', content_type: 'audio/wav', slot: 'audio' });
+    expect((await getGeneration(firstId(audio))).body.inputs.track).toMatchObject({
+      type: 'audio',
+      content_type: 'audio/wav',
+      slot: 'audio',
+    });
   });
 
   it('bad media is a 400 naming the variable, and nothing is charged', async () => {
@@ -234,26 +327,48 @@ describe('media values (JSON)', () => {
 describe('characters in generate', () => {
   it('character_variables win over variables for the same key, and public images are stored', async () => {
     const r = await generate(s, 'ingredients-two-characters', {
-      variables: { character_a: dataUri(media.png(), 'image/png'), character_b: host.url('/cat.png'), scene: 'They share a picnic by a lake' },
+      variables: {
+        character_a: dataUri(media.png(), 'image/png'),
+        character_b: host.url('/cat.png'),
+        scene: 'They share a picnic by a lake',
+      },
       character_variables: { character_a: 'chr_ava' },
     });
     expect(r.status).toBe(200);
     const g = (await getGeneration(firstId(r))).body;
-    expect(g.inputs.character_a).toEqual({ type: 'image', source: 'character', character_id: 'chr_ava', storage_key: 'public/characters/ava.png', slot: 'ingredient' });
+    expect(g.inputs.character_a).toEqual({
+      type: 'image',
+      source: 'character',
+      character_id: 'chr_ava',
+      storage_key: 'public/characters/ava.png',
+      slot: 'ingredient',
+    });
     expect(g.inputs.character_b).toMatchObject({ source: 'url' });
     expect(await s.core.video.blobs.head('public/characters/ava.png')).not.toBeNull();
   });
 
   it('only ingredients-to-video templates accept character_variables, only on image variables', async () => {
-    const r = await generate(s, 'image-to-video-animate', { variables: { photo: dataUri(media.png(), 'image/png') }, character_variables: { photo: 'chr_ava' } });
+    const r = await generate(s, 'image-to-video-animate', {
+      variables: { photo: dataUri(media.png(), 'image/png') },
+      character_variables: { photo: 'chr_ava' },
+    });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/ingredients-to-video templates only/);
-    const onText = await generate(s, 'ingredients-two-characters', { variables: { scene: 'A scene long enough' }, character_variables: { character_a: 'chr_ava', scene: 'chr_marcus' } });
+    const onText = await generate(s, 'ingredients-two-characters', {
+      variables: { scene: 'A scene long enough' },
+      character_variables: { character_a: 'chr_ava', scene: 'chr_marcus' },
+    });
     expect(onText.status).toBe(400);
     expect(onText.body.message).toMatch(/character_variables\.scene: only image variables/);
-    const unknownKey = await generate(s, 'ingredients-two-characters', { variables: { scene: 'A scene long enough' }, character_variables: { character_a: 'chr_ava', hero: 'chr_ava' } });
+    const unknownKey = await generate(s, 'ingredients-two-characters', {
+      variables: { scene: 'A scene long enough' },
+      character_variables: { character_a: 'chr_ava', hero: 'chr_ava' },
+    });
     expect(unknownKey.body.message).toMatch(/character_variables\.hero: no such variable/);
-    const unknownChar = await generate(s, 'ingredients-two-characters', { variables: { scene: 'A scene long enough' }, character_variables: { character_a: 'chr_nobody' } });
+    const unknownChar = await generate(s, 'ingredients-two-characters', {
+      variables: { scene: 'A scene long enough' },
+      character_variables: { character_a: 'chr_nobody' },
+    });
     expect(unknownChar.status).toBe(400);
     expect(unknownChar.body.message).toMatch(/character "chr_nobody" not found/);
   });
@@ -262,12 +377,22 @@ describe('characters in generate', () => {
     const a = s.newOrg('char-owner');
     const b = s.newOrg('char-stranger');
     const key = await upload(s, media.png(), 'image/png', a.key);
-    const c = await call(s, '/api/characters', { method: 'POST', json: { name: 'Captain Private', reference_image_keys: [key] }, key: a.key });
+    const c = await call(s, '/api/characters', {
+      method: 'POST',
+      json: { name: 'Captain Private', reference_image_keys: [key] },
+      key: a.key,
+    });
     expect(c.status).toBe(200);
-    const body = { variables: { scene: 'The captain waves from a boat' }, character_variables: { character_a: c.body.id } };
+    const body = {
+      variables: { scene: 'The captain waves from a boat' },
+      character_variables: { character_a: c.body.id },
+    };
     const mine = await generate(s, 'ingredients-two-characters', body, { key: a.key });
     expect(mine.status).toBe(200);
-    expect((await getGeneration(firstId(mine), a.key)).body.inputs.character_a).toMatchObject({ character_id: c.body.id, storage_key: key });
+    expect((await getGeneration(firstId(mine), a.key)).body.inputs.character_a).toMatchObject({
+      character_id: c.body.id,
+      storage_key: key,
+    });
     const theirs = await generate(s, 'ingredients-two-characters', body, { key: b.key });
     expect(theirs.status).toBe(400);
     expect(theirs.body.message).toContain(`character "${c.body.id}" not found`);
@@ -283,7 +408,9 @@ describe('webhook_url', () => {
     expect(r.status).toBe(200);
     const g = await getGeneration(firstId(r));
     expect(g.body.webhook_url).toBe('https://hooks.example.com/cb?token=***&run=***');
-    const row = s.core.db.prepare('SELECT webhook_url FROM generations WHERE id = ?').get(firstId(r)) as { webhook_url: string };
+    const row = s.core.db.prepare('SELECT webhook_url FROM generations WHERE id = ?').get(firstId(r)) as {
+      webhook_url: string;
+    };
     expect(row.webhook_url).toContain('s3cret');
   });
 });

@@ -11,7 +11,11 @@ afterAll(async () => {
   await s?.close();
 });
 
-const make = async (key?: string, templateId = 'text-to-video-cinematic', variables: Record<string, string> = { scene: 'A long enough scene' }) => {
+const make = async (
+  key?: string,
+  templateId = 'text-to-video-cinematic',
+  variables: Record<string, string> = { scene: 'A long enough scene' },
+) => {
   const r = await generate(s, templateId, { variables }, { key });
   expect(r.status).toBe(200);
   return r.body.generations[0].generation_id as string;
@@ -55,7 +59,9 @@ describe('GET /api/generations', () => {
     expect(canceled.body.data.map((g: { id: string }) => g.id)).toEqual([c]);
     const byTemplate = await call(s, '/api/generations?template_id=text-to-video-pro-1080p', { key: org.key });
     expect(byTemplate.body.data.map((g: { id: string }) => g.id)).toEqual([b]);
-    const both = await call(s, '/api/generations?template_id=text-to-video-cinematic&status=generating', { key: org.key });
+    const both = await call(s, '/api/generations?template_id=text-to-video-cinematic&status=generating', {
+      key: org.key,
+    });
     expect(both.body.data.map((g: { id: string }) => g.id)).toEqual([a]);
     const page = await call(s, '/api/generations?limit=1&offset=1', { key: org.key });
     expect(page.body.data.map((g: { id: string }) => g.id)).toEqual([b]);
@@ -72,12 +78,24 @@ describe('POST /api/generations/:id/cancel', () => {
   it('cancels a generating generation, refunds it, and a second cancel is a 409', async () => {
     const org = s.newOrg('gen-cancel');
     const before = s.core.credits.balance(org.orgId);
-    const r = await generate(s, 'text-to-video-cinematic', { variables: { scene: 'A long enough scene' }, num_videos: 2 }, { key: org.key });
+    const r = await generate(
+      s,
+      'text-to-video-cinematic',
+      { variables: { scene: 'A long enough scene' }, num_videos: 2 },
+      { key: org.key },
+    );
     const [id, sibling] = r.body.generations.map((g: { generation_id: string }) => g.generation_id);
     expect(s.core.credits.balance(org.orgId)).toBe(before - 16);
     const canceled = await call(s, `/api/generations/${id}/cancel`, { method: 'POST', key: org.key });
     expect(canceled.status).toBe(200);
-    expect(canceled.body).toMatchObject({ id, status: 'canceled', credits_charged: 8, credits_refunded: 8, finished_at: expect.any(Number), completed_at: null });
+    expect(canceled.body).toMatchObject({
+      id,
+      status: 'canceled',
+      credits_charged: 8,
+      credits_refunded: 8,
+      finished_at: expect.any(Number),
+      completed_at: null,
+    });
     expect(s.core.credits.balance(org.orgId)).toBe(before - 8);
     const ledger = s.core.credits.ledger(org.orgId).filter((e) => e.kind === 'refund');
     expect(ledger).toEqual([expect.objectContaining({ amount: 8, ref: id })]);
@@ -94,7 +112,9 @@ describe('POST /api/generations/:id/cancel', () => {
     const org = s.newOrg('gen-cancel-race');
     const id = await make(org.key);
     const before = s.core.credits.balance(org.orgId);
-    const results = await Promise.all(Array.from({ length: 10 }, () => call(s, `/api/generations/${id}/cancel`, { method: 'POST', key: org.key })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => call(s, `/api/generations/${id}/cancel`, { method: 'POST', key: org.key })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(9);
     expect(s.core.credits.balance(org.orgId)).toBe(before + 8);
@@ -121,7 +141,12 @@ describe('pipeline hook (for the renderer)', () => {
       const failed = await make(org.key);
       const canceled = await make(org.key);
       await call(s, `/api/generations/${canceled}/cancel`, { method: 'POST', key: org.key });
-      expect(events).toEqual([`enqueued:${done}`, `enqueued:${failed}`, `enqueued:${canceled}`, `canceled:${canceled}`]);
+      expect(events).toEqual([
+        `enqueued:${done}`,
+        `enqueued:${failed}`,
+        `enqueued:${canceled}`,
+        `canceled:${canceled}`,
+      ]);
 
       const gens = s.core.video.generations;
       expect(gens.progress(done, 42)).toBe(true);

@@ -21,17 +21,32 @@ describe('GET /api/templates', () => {
     expect(r.body.pagination).toEqual({ offset: 0, limit: 50, has_more: false });
     expect(r.body.data).toHaveLength(BUILTINS);
     for (const t of r.body.data) {
-      expect(t).toMatchObject({ id: expect.any(String), title: expect.any(String), category: expect.any(String), builtin: true });
+      expect(t).toMatchObject({
+        id: expect.any(String),
+        title: expect.any(String),
+        category: expect.any(String),
+        builtin: true,
+      });
       expect(t.duration_sec).toBeGreaterThan(0);
       expect(t.latency_estimate_sec).toEqual({ typical: expect.any(Number), busy: expect.any(Number) });
       expect(Array.isArray(t.input_variables)).toBe(true);
       expect(t.credits_per_video).toBeGreaterThan(0);
     }
     const categories = new Set(r.body.data.map((t: { category: string }) => t.category));
-    expect([...categories].sort()).toEqual(['audio-to-video', 'image-to-video', 'ingredients-to-video', 'text-to-video', 'video-to-video']);
-    const types = new Set(r.body.data.flatMap((t: { input_variables: { type: string }[] }) => t.input_variables.map((v) => v.type)));
+    expect([...categories].sort()).toEqual([
+      'audio-to-video',
+      'image-to-video',
+      'ingredients-to-video',
+      'text-to-video',
+      'video-to-video',
+    ]);
+    const types = new Set(
+      r.body.data.flatMap((t: { input_variables: { type: string }[] }) => t.input_variables.map((v) => v.type)),
+    );
     expect([...types].sort()).toEqual(['audio', 'image', 'text', 'video']);
-    expect(r.body.data.some((t: { prompt_template: string | null }) => /\{\{\w+\}\}/.test(t.prompt_template ?? ''))).toBe(true);
+    expect(
+      r.body.data.some((t: { prompt_template: string | null }) => /\{\{\w+\}\}/.test(t.prompt_template ?? '')),
+    ).toBe(true);
   });
 
   it('pages with limit/offset and has_more', async () => {
@@ -84,7 +99,12 @@ describe('GET /api/templates', () => {
   it('GET /api/templates/:id returns one; an unknown id is a 404 not_found', async () => {
     const r = await call(s, '/api/templates/image-to-video-animate');
     expect(r.status).toBe(200);
-    expect(r.body.input_variables[0]).toMatchObject({ key: 'photo', type: 'image', required: true, slot: 'start_frame' });
+    expect(r.body.input_variables[0]).toMatchObject({
+      key: 'photo',
+      type: 'image',
+      required: true,
+      slot: 'start_frame',
+    });
     const missing = await call(s, '/api/templates/does-not-exist');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'not_found', message: expect.any(String) });
@@ -105,7 +125,13 @@ describe('organization templates', () => {
     const created = await call(s, '/api/templates', { method: 'POST', json: templateBody() });
     expect(created.status).toBe(200);
     const id = created.body.id as string;
-    expect(created.body).toMatchObject({ builtin: false, category: 'text-to-video', model: 'studio-v1', resolution: '720p', credits_per_video: 4 });
+    expect(created.body).toMatchObject({
+      builtin: false,
+      category: 'text-to-video',
+      model: 'studio-v1',
+      resolution: '720p',
+      credits_per_video: 4,
+    });
     expect((await call(s, `/api/templates/${id}`)).body.title).toBe('My template');
 
     const listed = await call(s, '/api/templates?limit=100');
@@ -113,9 +139,16 @@ describe('organization templates', () => {
 
     const patched = await call(s, `/api/templates/${id}`, { method: 'PATCH', json: { title: 'Renamed' } });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ title: 'Renamed', prompt_template: 'A video about {{topic}}', duration_sec: 4 });
+    expect(patched.body).toMatchObject({
+      title: 'Renamed',
+      prompt_template: 'A video about {{topic}}',
+      duration_sec: 4,
+    });
 
-    const replaced = await call(s, `/api/templates/${id}`, { method: 'PUT', json: templateBody({ title: 'Replaced', duration_sec: null }) });
+    const replaced = await call(s, `/api/templates/${id}`, {
+      method: 'PUT',
+      json: templateBody({ title: 'Replaced', duration_sec: null }),
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ title: 'Replaced', duration_sec: 8 });
 
@@ -141,10 +174,20 @@ describe('organization templates', () => {
     const r = await call(s, '/api/templates', { method: 'POST', json: bad });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('validation_error');
-    for (const reason of ['duplicate key "topic"', 'min_length (10) is greater than max_length (5)', '{{nobody}} has no input variable', 'malformed token', 'slot "start_frame" takes a image', 'needs at least one image variable']) {
+    for (const reason of [
+      'duplicate key "topic"',
+      'min_length (10) is greater than max_length (5)',
+      '{{nobody}} has no input variable',
+      'malformed token',
+      'slot "start_frame" takes a image',
+      'needs at least one image variable',
+    ]) {
       expect(r.body.message).toContain(reason);
     }
-    const badType = await call(s, '/api/templates', { method: 'POST', json: templateBody({ input_variables: [{ key: 'x', label: 'X', type: 'gif' }] }) });
+    const badType = await call(s, '/api/templates', {
+      method: 'POST',
+      json: templateBody({ input_variables: [{ key: 'x', label: 'X', type: 'gif' }] }),
+    });
     expect(badType.status).toBe(400);
     expect(badType.body.message).toMatch(/input_variables\.0\.type/);
     const unknownField = await call(s, '/api/templates', { method: 'POST', json: templateBody({ colour: 'red' }) });
@@ -153,14 +196,21 @@ describe('organization templates', () => {
 
   it('a PATCH that would make the template invalid is refused and changes nothing', async () => {
     const { body } = await call(s, '/api/templates', { method: 'POST', json: templateBody() });
-    const r = await call(s, `/api/templates/${body.id}`, { method: 'PATCH', json: { prompt_template: 'About {{missing}}' } });
+    const r = await call(s, `/api/templates/${body.id}`, {
+      method: 'PATCH',
+      json: { prompt_template: 'About {{missing}}' },
+    });
     expect(r.status).toBe(400);
     expect(r.body.message).toContain('{{missing}}');
     expect((await call(s, `/api/templates/${body.id}`)).body.prompt_template).toBe('A video about {{topic}}');
   });
 
   it('built-ins are read-only: 403 forbidden on PATCH, PUT and DELETE', async () => {
-    for (const [method, json] of [['PATCH', { title: 'x' }], ['PUT', templateBody()], ['DELETE', undefined]] as const) {
+    for (const [method, json] of [
+      ['PATCH', { title: 'x' }],
+      ['PUT', templateBody()],
+      ['DELETE', undefined],
+    ] as const) {
       const r = await call(s, '/api/templates/text-to-video-cinematic', { method, json });
       expect(r.status, method).toBe(403);
       expect(r.body.error).toBe('forbidden');
@@ -171,12 +221,18 @@ describe('organization templates', () => {
 
   it("writes need templates:write; another org's template does not exist for it", async () => {
     const reader = s.newOrg('reader-org', ['templates:read']);
-    expect((await call(s, '/api/templates', { method: 'POST', json: templateBody(), key: reader.key })).status).toBe(403);
+    expect((await call(s, '/api/templates', { method: 'POST', json: templateBody(), key: reader.key })).status).toBe(
+      403,
+    );
 
-    const mine = (await call(s, '/api/templates', { method: 'POST', json: templateBody({ title: 'Secret plan' }) })).body;
+    const mine = (await call(s, '/api/templates', { method: 'POST', json: templateBody({ title: 'Secret plan' }) }))
+      .body;
     const other = s.newOrg('other-org-templates');
     expect((await call(s, `/api/templates/${mine.id}`, { key: other.key })).status).toBe(404);
-    expect((await call(s, `/api/templates/${mine.id}`, { method: 'PATCH', json: { title: 'hijack' }, key: other.key })).status).toBe(404);
+    expect(
+      (await call(s, `/api/templates/${mine.id}`, { method: 'PATCH', json: { title: 'hijack' }, key: other.key }))
+        .status,
+    ).toBe(404);
     expect((await call(s, `/api/templates/${mine.id}`, { method: 'DELETE', key: other.key })).status).toBe(404);
     expect((await generate(s, mine.id, { variables: { topic: 'abc' } }, { key: other.key })).status).toBe(404);
     const list = await call(s, '/api/templates?limit=100', { key: other.key });
@@ -192,7 +248,10 @@ describe('templates that cannot be generated from', () => {
         `INSERT INTO templates (id, org_id, title, category, input_variables, prompt_template, model, resolution, created_at, updated_at)
          VALUES ('tpl_legacy', ?, 'Legacy', 'text-to-video', ?, 'Hello {{name}} {{ghost}}', 'studio-v1', '720p', 1, 1)`,
       )
-      .run(s.orgId, JSON.stringify([{ key: 'name', label: 'Name', type: 'text', required: true, min_length: 9, max_length: 3 }]));
+      .run(
+        s.orgId,
+        JSON.stringify([{ key: 'name', label: 'Name', type: 'text', required: true, min_length: 9, max_length: 3 }]),
+      );
     expect((await call(s, '/api/templates/tpl_legacy')).status).toBe(200);
     const r = await generate(s, 'tpl_legacy', { variables: { name: 'Bob' } });
     expect(r.status).toBe(422);
@@ -200,13 +259,21 @@ describe('templates that cannot be generated from', () => {
     expect(r.body.message).toContain('{{ghost}}');
     expect(r.body.message).toContain('min_length');
 
-    s.core.db.prepare("INSERT INTO templates (id, org_id, title, category, input_variables, created_at) VALUES ('tpl_broken', ?, 'Broken', 'text-to-video', 'not json', 1)").run(s.orgId);
+    s.core.db
+      .prepare(
+        "INSERT INTO templates (id, org_id, title, category, input_variables, created_at) VALUES ('tpl_broken', ?, 'Broken', 'text-to-video', 'not json', 1)",
+      )
+      .run(s.orgId);
     expect((await generate(s, 'tpl_broken', { variables: {} })).status).toBe(422);
   });
 
   it('a template whose model configuration has no price answers 400 pricing_error and charges nothing', async () => {
     const before = s.core.credits.balance(s.orgId);
-    for (const over of [{ model: 'future-model' }, { resolution: '8k' }, { model: 'studio-v1-fast', duration_sec: 60 }]) {
+    for (const over of [
+      { model: 'future-model' },
+      { resolution: '8k' },
+      { model: 'studio-v1-fast', duration_sec: 60 },
+    ]) {
       const t = await call(s, '/api/templates', { method: 'POST', json: templateBody(over) });
       expect(t.status).toBe(200);
       expect(t.body.credits_per_video).toBeNull();

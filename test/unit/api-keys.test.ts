@@ -62,7 +62,14 @@ describe('credits', () => {
     expect([ok, refused, credits.balance(org.id)]).toEqual([4, 6, 2]);
     credits.refund(org.id, 7, 'g0');
     expect(credits.balance(org.id)).toBe(9);
-    expect(credits.ledger(org.id).map((e) => e.kind)).toEqual(['refund', 'charge', 'charge', 'charge', 'charge', 'grant']);
+    expect(credits.ledger(org.id).map((e) => e.kind)).toEqual([
+      'refund',
+      'charge',
+      'charge',
+      'charge',
+      'charge',
+      'grant',
+    ]);
   });
 
   it('rolls the charge back when the work inside the transaction throws', () => {

@@ -20,7 +20,10 @@ describe('config', () => {
 
   it('layers file < env < explicit overrides', () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ server: { port: 5000 }, browser: { maxContexts: 2 } }));
+    fs.writeFileSync(
+      path.join(dir, 'config.json'),
+      JSON.stringify({ server: { port: 5000 }, browser: { maxContexts: 2 } }),
+    );
     expect(loadConfig({ dataDir: dir }, {}).server.port).toBe(5000);
     expect(loadConfig({ dataDir: dir }, { AGENT_STUDIO_PORT: '5001' }).server.port).toBe(5001);
     expect(loadConfig({ dataDir: dir, port: 5002 }, { AGENT_STUDIO_PORT: '5001' }).server.port).toBe(5002);

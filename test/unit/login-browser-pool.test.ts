@@ -155,20 +155,33 @@ describe('BrowserPool', () => {
     expect(defaultLaunchArgs({ isRoot: true, isLinuxCi: false })).toContain('--no-sandbox');
     expect(defaultLaunchArgs({ isRoot: false, isLinuxCi: false })).not.toContain('--no-sandbox');
     expect(defaultLaunchArgs({ isRoot: false, isLinuxCi: false })).toEqual(
-      expect.arrayContaining(['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync']),
+      expect.arrayContaining([
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ]),
     );
   });
 
-  it('keeps Playwright\'s disabled features in its single --disable-features switch (Chromium honours only the last one)', () => {
-    const switches = defaultLaunchArgs({ isRoot: false, isLinuxCi: false }).filter((a) => a.startsWith('--disable-features='));
+  it("keeps Playwright's disabled features in its single --disable-features switch (Chromium honours only the last one)", () => {
+    const switches = defaultLaunchArgs({ isRoot: false, isLinuxCi: false }).filter((a) =>
+      a.startsWith('--disable-features='),
+    );
     expect(switches).toHaveLength(1);
     const ours = switches[0].slice('--disable-features='.length).split(',');
-    expect(ours).toEqual(expect.arrayContaining(['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess']));
+    expect(ours).toEqual(
+      expect.arrayContaining(['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess']),
+    );
     // The list of the installed playwright-core (`disabledFeatures = [...]` in its bundle).
     const pkg = createRequire(import.meta.url).resolve('playwright-core/package.json');
     const bundle = fs.readFileSync(path.join(path.dirname(pkg), 'lib', 'coreBundle.js'), 'utf8');
     const literal = /disabledFeatures = \[([\s\S]*?)\]\.filter/.exec(bundle)?.[1];
-    expect(literal, 'playwright-core changed how it lists its disabled features: update PLAYWRIGHT_DISABLED_FEATURES').toBeDefined();
+    expect(
+      literal,
+      'playwright-core changed how it lists its disabled features: update PLAYWRIGHT_DISABLED_FEATURES',
+    ).toBeDefined();
     const theirs = [...literal!.replace(/\/\/.*$/gm, '').matchAll(/"([A-Za-z0-9]+)"/g)].map((m) => m[1]);
     expect(theirs.length).toBeGreaterThan(5);
     expect(ours).toEqual(expect.arrayContaining(theirs));

@@ -70,7 +70,11 @@ describe('LoginEngine on hand-made pages', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const result = await login({ url: `http://127.0.0.1:${port}/login`, username: 'u@example.com', password: 'pw-secret-1' });
+    const result = await login({
+      url: `http://127.0.0.1:${port}/login`,
+      username: 'u@example.com',
+      password: 'pw-secret-1',
+    });
     expect(result).toMatchObject({ ok: false, reason: 'site_unreachable' });
     expect(result.ok ? '' : result.message).toMatch(/ERR_CONNECTION_REFUSED/);
   });
@@ -82,7 +86,9 @@ describe('LoginEngine on hand-made pages', () => {
   });
 
   it('login_form_not_found on a page without any login UI', async () => {
-    routes.set('/b/home', (_q, res) => html(res, '<h1>Welcome</h1><p>Nothing to see.</p><a href="/register">Sign up</a><button>Get started</button>'));
+    routes.set('/b/home', (_q, res) =>
+      html(res, '<h1>Welcome</h1><p>Nothing to see.</p><a href="/register">Sign up</a><button>Get started</button>'),
+    );
     const result = await login({ url: `${base}/b/home`, username: 'u', password: 'pw-secret-1' });
     expect(result).toMatchObject({ ok: false, reason: 'login_form_not_found' });
     expect(result.steps.join('\n')).not.toMatch(/clicked/);
@@ -92,7 +98,12 @@ describe('LoginEngine on hand-made pages', () => {
     routes.set('/c/login', (_q, res) => html(res, LOGIN_FORM));
     routes.set('/c/do-login', () => {}); // never responds
     const started = Date.now();
-    const result = await login({ url: `${base}/c/login`, username: 'u@example.com', password: 'pw-secret-1', timeoutMs: 4000 });
+    const result = await login({
+      url: `${base}/c/login`,
+      username: 'u@example.com',
+      password: 'pw-secret-1',
+      timeoutMs: 4000,
+    });
     expect(result).toMatchObject({ ok: false, reason: 'timeout' });
     expect(Date.now() - started).toBeLessThan(15_000);
   });
@@ -101,7 +112,10 @@ describe('LoginEngine on hand-made pages', () => {
     const controller = new AbortController();
     routes.set('/d/login', (_q, res) => html(res, LOGIN_FORM.replace('/c/do-login', '/d/do')));
     routes.set('/d/do', () => controller.abort(new Error('stop'))); // the caller gives up while the site hangs
-    const pending = login({ url: `${base}/d/login`, username: 'u@example.com', password: 'pw-secret-1' }, controller.signal);
+    const pending = login(
+      { url: `${base}/d/login`, username: 'u@example.com', password: 'pw-secret-1' },
+      controller.signal,
+    );
     await expect(pending).rejects.toThrow('stop');
   });
 
@@ -137,7 +151,10 @@ describe('LoginEngine on hand-made pages', () => {
 
   it('clicks "Log in" (never "Sign up"/"Get started") and waits for a late-rendered SPA form', async () => {
     routes.set('/f/', (_q, res) =>
-      html(res, `<header><a href="/f/register">Sign up</a> <a href="/f/start">Get started</a> <a href="/f/login">Log in</a></header><h1>Acme</h1>`),
+      html(
+        res,
+        `<header><a href="/f/register">Sign up</a> <a href="/f/start">Get started</a> <a href="/f/login">Log in</a></header><h1>Acme</h1>`,
+      ),
     );
     routes.set('/f/register', (_q, res) => html(res, '<h1>Register</h1>'));
     routes.set('/f/start', (_q, res) => html(res, '<h1>Start</h1>'));
@@ -164,7 +181,9 @@ describe('LoginEngine on hand-made pages', () => {
     if (!good.ok) throw new Error(`${good.reason}: ${good.message}\n${good.steps.join('\n')}`);
     expect(good.steps).toContain("clicked 'Log in' link");
     expect(good.finalUrl).toBe(`${base}/f/app`);
-    expect(good.storageState.origins.find((o) => o.origin === base)?.localStorage).toEqual([{ name: 'access_token', value: 'jwt-abc' }]);
+    expect(good.storageState.origins.find((o) => o.origin === base)?.localStorage).toEqual([
+      { name: 'access_token', value: 'jwt-abc' },
+    ]);
     const bad = await login({ url: `${base}/f/`, username: 'bob', password: WRONG_PASSWORD });
     expect(bad).toMatchObject({ ok: false, reason: 'invalid_credentials' });
     expect(bad.ok ? '' : bad.message).toMatch(/Wrong username or password/);
@@ -179,7 +198,12 @@ describe('LoginEngine on hand-made pages', () => {
       <button>Log in</button></form>`;
     routes.set('/g/login', (_q, res) => html(res, form));
     routes.set('/g/do', (_q, res, b) => {
-      const ok = b.get('org') === 'acme' && b.get('region') === 'us-1' && b.get('agree') === 'yes' && b.get('user') === 'carol' && b.get('pass') === 'pw-secret-4';
+      const ok =
+        b.get('org') === 'acme' &&
+        b.get('region') === 'us-1' &&
+        b.get('agree') === 'yes' &&
+        b.get('user') === 'carol' &&
+        b.get('pass') === 'pw-secret-4';
       if (ok) {
         res.writeHead(302, { location: '/g/home', 'set-cookie': 'sid=1; HttpOnly; Path=/' });
         res.end();
@@ -207,12 +231,15 @@ describe('LoginEngine on hand-made pages', () => {
       if (b.get('loginfmt') === 'ann@example.com') redirect(res, '/h/password');
       else html(res, identify(`<div role="alert">That account doesn't exist. Enter a different account.</div>`));
     });
-    const pwPage = (err = '') => `<form method="post" action="/h/pw"><div>ann@example.com</div><h1>Enter password</h1>${err}
+    const pwPage = (
+      err = '',
+    ) => `<form method="post" action="/h/pw"><div>ann@example.com</div><h1>Enter password</h1>${err}
       <input type="password" name="passwd" placeholder="Password"><a href="/h/forgot">Forgot my password</a><input type="submit" value="Sign in"></form>`;
     routes.set('/h/password', (_q, res) => html(res, pwPage()));
     routes.set('/h/pw', (_q, res, b) => {
       if (b.get('passwd') === 'pw-secret-5') redirect(res, '/h/kmsi', 'ESTSAUTH=abc; HttpOnly; Path=/');
-      else html(res, pwPage('<div id="passwordError" class="alert-error">Your account or password is incorrect.</div>'));
+      else
+        html(res, pwPage('<div id="passwordError" class="alert-error">Your account or password is incorrect.</div>'));
     });
     routes.set('/h/kmsi', (_q, res) => html(res, '<h1>Stay signed in?</h1><button>No</button><button>Yes</button>'));
     const ok = await login({ url: `${base}/h/login`, username: 'ann@example.com', password: 'pw-secret-5' });
@@ -257,11 +284,21 @@ describe('LoginEngine on hand-made pages', () => {
 
   it('follows a sign-in link hidden in a collapsed menu', async () => {
     routes.set('/j/', (_q, res) =>
-      html(res, `<button aria-label="Menu">☰</button><nav style="display:none"><a href="/j/register">Register</a><a href="/j/signin">Sign in</a></nav><h1>Shop</h1>`),
+      html(
+        res,
+        `<button aria-label="Menu">☰</button><nav style="display:none"><a href="/j/register">Register</a><a href="/j/signin">Sign in</a></nav><h1>Shop</h1>`,
+      ),
     );
-    routes.set('/j/signin', (_q, res) => html(res, `<form method="post" action="/j/do"><input name="username"><input type="password" name="password"><button>Sign in</button></form>`));
+    routes.set('/j/signin', (_q, res) =>
+      html(
+        res,
+        `<form method="post" action="/j/do"><input name="username"><input type="password" name="password"><button>Sign in</button></form>`,
+      ),
+    );
     routes.set('/j/do', (_q, res, b) =>
-      b.get('password') === 'pw-secret-7' ? redirect(res, '/j/', 'shop_sess=1; Path=/') : html(res, '<p class="error">Wrong password</p>'),
+      b.get('password') === 'pw-secret-7'
+        ? redirect(res, '/j/', 'shop_sess=1; Path=/')
+        : html(res, '<p class="error">Wrong password</p>'),
     );
     const ok = await login({ url: `${base}/j/`, username: 'erin', password: 'pw-secret-7' });
     expect(ok.ok, explain(ok)).toBe(true);
@@ -276,7 +313,10 @@ describe('LoginEngine on hand-made pages', () => {
     routes.set('/k/anchor', (_q, res) => html(res, 'badge'));
     routes.set('/k/do', (_q, res, b) =>
       b.get('pass') === 'pw-secret-8'
-        ? html(res, `<form method="post" action="/k/otp"><h1>Check your phone</h1><label>Code <input type="password" name="otp" autocomplete="one-time-code"></label><button>Verify</button></form>`)
+        ? html(
+            res,
+            `<form method="post" action="/k/otp"><h1>Check your phone</h1><label>Code <input type="password" name="otp" autocomplete="one-time-code"></label><button>Verify</button></form>`,
+          )
         : html(res, `<div role="alert">Invalid username or password</div>${form}`),
     );
     const mfa = await login({ url: `${base}/k/login`, username: 'finn', password: 'pw-secret-8' });
@@ -307,7 +347,9 @@ describe('LoginEngine on hand-made pages', () => {
       ),
     );
     routes.set('/m/do', (_q, res, b) =>
-      b.get('password') === 'pw-secret-10' ? redirect(res, '/m/home', 'm_sess=1; HttpOnly; Path=/') : html(res, '<p role="alert">Invalid email or password</p>'),
+      b.get('password') === 'pw-secret-10'
+        ? redirect(res, '/m/home', 'm_sess=1; HttpOnly; Path=/')
+        : html(res, '<p role="alert">Invalid email or password</p>'),
     );
     routes.set('/m/home', (_q, res) => html(res, '<h1>Home</h1>'));
     const ok = await login({ url: `${base}/m/login`, username: 'hal@example.com', password: 'pw-secret-10' });
@@ -331,16 +373,31 @@ describe('LoginEngine on hand-made pages', () => {
 
   it('fills an additional field that has its own first step (workspace, then email + password)', async () => {
     routes.set('/o/signin', (_q, res) =>
-      html(res, `<form method="post" action="/o/ws"><h1>Sign in to your workspace</h1><input name="workspace" placeholder="your-workspace"><button>Continue</button></form>`),
+      html(
+        res,
+        `<form method="post" action="/o/ws"><h1>Sign in to your workspace</h1><input name="workspace" placeholder="your-workspace"><button>Continue</button></form>`,
+      ),
     );
     routes.set('/o/ws', (_q, res, b) =>
       b.get('workspace') === 'acme'
-        ? html(res, `<form method="post" action="/o/do"><h1>Sign in to acme</h1><input type="email" name="email"><input type="password" name="password"><button>Sign in</button></form>`)
+        ? html(
+            res,
+            `<form method="post" action="/o/do"><h1>Sign in to acme</h1><input type="email" name="email"><input type="password" name="password"><button>Sign in</button></form>`,
+          )
         : html(res, '<p class="error">Workspace not found</p>'),
     );
-    routes.set('/o/do', (_q, res, b) => (b.get('password') === 'pw-secret-11' ? redirect(res, '/o/home', 'o_sess=1; Path=/') : html(res, '<p class="error">Wrong password</p>')));
+    routes.set('/o/do', (_q, res, b) =>
+      b.get('password') === 'pw-secret-11'
+        ? redirect(res, '/o/home', 'o_sess=1; Path=/')
+        : html(res, '<p class="error">Wrong password</p>'),
+    );
     routes.set('/o/home', (_q, res) => html(res, '<h1>Channels</h1>'));
-    const ok = await login({ url: `${base}/o/signin`, username: 'jo@example.com', password: 'pw-secret-11', additionalFields: { workspace: 'acme' } });
+    const ok = await login({
+      url: `${base}/o/signin`,
+      username: 'jo@example.com',
+      password: 'pw-secret-11',
+      additionalFields: { workspace: 'acme' },
+    });
     expect(ok.ok, explain(ok)).toBe(true);
     expect(ok.steps).toContain("filled additional field 'workspace' (first step)");
   });
@@ -348,7 +405,12 @@ describe('LoginEngine on hand-made pages', () => {
   it('a wrong password that silently returns to the username step is invalid_credentials, not success', async () => {
     const step1 = `<form method="post" action="/q/next"><h1>Sign in</h1><input type="email" name="email" autocomplete="username"><button>Next</button></form>`;
     routes.set('/q/login', (_q, res) => html(res, step1));
-    routes.set('/q/next', (_q, res) => html(res, `<form method="post" action="/q/pw"><h1>Sign in</h1><input type="password" name="pw"><button>Sign in</button></form>`));
+    routes.set('/q/next', (_q, res) =>
+      html(
+        res,
+        `<form method="post" action="/q/pw"><h1>Sign in</h1><input type="password" name="pw"><button>Sign in</button></form>`,
+      ),
+    );
     routes.set('/q/pw', (_q, res) => redirect(res, '/q/login'));
     const bad = await login({ url: `${base}/q/login`, username: 'kim@example.com', password: WRONG_PASSWORD });
     expect(bad, explain(bad)).toMatchObject({ ok: false, reason: 'invalid_credentials' });
@@ -367,6 +429,10 @@ describe('LoginEngine on hand-made pages', () => {
     );
     routes.set('/r/api', (_q, res) => html(res, '{}', 401));
     const bad = await login({ url: `${base}/r/login`, username: 'lee', password: WRONG_PASSWORD });
-    expect(bad, explain(bad)).toMatchObject({ ok: false, reason: 'invalid_credentials', message: expect.stringMatching(/Login failed/) });
+    expect(bad, explain(bad)).toMatchObject({
+      ok: false,
+      reason: 'invalid_credentials',
+      message: expect.stringMatching(/Login failed/),
+    });
   });
 });

@@ -67,11 +67,23 @@ afterAll(async () => {
 
 describe('LoginEngine: pages on their way out, and resource blocking', () => {
   it('a wrong password that bounces through a script-redirect page (with a new session cookie) back to the form is invalid_credentials', async () => {
-    routes.set('/a/login', (q, res) => html(res, form('/a/do', new URL(q.url!, base).searchParams.has('e') ? '<p class="error">Invalid email or password</p>' : '')));
-    routes.set('/a/do', (_q, res, b) =>
-      b.get('password') === 'pw-a' ? redirect(res, '/a/home', 'a_session=ok; HttpOnly; Path=/') : redirect(res, '/a/bounce', `a_session=anon${Date.now()}; HttpOnly; Path=/`),
+    routes.set('/a/login', (q, res) =>
+      html(
+        res,
+        form(
+          '/a/do',
+          new URL(q.url!, base).searchParams.has('e') ? '<p class="error">Invalid email or password</p>' : '',
+        ),
+      ),
     );
-    routes.set('/a/bounce', (_q, res) => html(res, `<p>One moment…</p><script>location.replace('/a/login?e=1')</script>`));
+    routes.set('/a/do', (_q, res, b) =>
+      b.get('password') === 'pw-a'
+        ? redirect(res, '/a/home', 'a_session=ok; HttpOnly; Path=/')
+        : redirect(res, '/a/bounce', `a_session=anon${Date.now()}; HttpOnly; Path=/`),
+    );
+    routes.set('/a/bounce', (_q, res) =>
+      html(res, `<p>One moment…</p><script>location.replace('/a/login?e=1')</script>`),
+    );
     routes.set('/a/home', (_q, res) => html(res, '<h1>Home</h1>'));
     const bad = await login({ url: `${base}/a/login`, username: 'ann@example.com', password: WRONG_PASSWORD });
     expect(bad, explain(bad)).toMatchObject({ ok: false, reason: 'invalid_credentials' });
@@ -83,8 +95,12 @@ describe('LoginEngine: pages on their way out, and resource blocking', () => {
     routes.set('/b/login', (_q, res) => html(res, form('/b/idp')));
     routes.set('/b/idp', (_q, res, b) => {
       if (b.get('password') !== 'pw-b') return html(res, form('/b/idp', '<p role="alert">Wrong password</p>'));
-      html(res, `<form method="post" action="/b/acs"><input type="hidden" name="SAMLResponse" value="x"><noscript><button>Continue</button></noscript></form>
-        <script>setTimeout(() => document.forms[0].submit(), 30)</script>`, { 'set-cookie': 'idp_auth=1; HttpOnly; Path=/' });
+      html(
+        res,
+        `<form method="post" action="/b/acs"><input type="hidden" name="SAMLResponse" value="x"><noscript><button>Continue</button></noscript></form>
+        <script>setTimeout(() => document.forms[0].submit(), 30)</script>`,
+        { 'set-cookie': 'idp_auth=1; HttpOnly; Path=/' },
+      );
     });
     routes.set('/b/acs', (_q, res) => redirect(res, '/b/home', 'sp_session=2; HttpOnly; Path=/'));
     routes.set('/b/home', (_q, res) => html(res, '<h1>Dashboard</h1>'));
@@ -98,7 +114,9 @@ describe('LoginEngine: pages on their way out, and resource blocking', () => {
   it('waits for a meta refresh after the login before capturing', async () => {
     routes.set('/c/login', (_q, res) => html(res, form('/c/do')));
     routes.set('/c/do', (_q, res) =>
-      html(res, `<meta http-equiv="refresh" content="0;url=/c/final"><p>Signed in, redirecting…</p>`, { 'set-cookie': 'c_auth=1; HttpOnly; Path=/' }),
+      html(res, `<meta http-equiv="refresh" content="0;url=/c/final"><p>Signed in, redirecting…</p>`, {
+        'set-cookie': 'c_auth=1; HttpOnly; Path=/',
+      }),
     );
     routes.set('/c/final', (_q, res) => html(res, '<h1>Welcome</h1>', { 'set-cookie': 'c_prefs=dark; Path=/' }));
     const ok = await login({ url: `${base}/c/login`, username: 'cy@example.com', password: 'pw-c' });
@@ -120,7 +138,10 @@ describe('LoginEngine: pages on their way out, and resource blocking', () => {
     expect(requested).toContain('/d/captcha.png');
     expect(requested.filter((p) => /logo|banner|font/.test(p))).toEqual([]);
     requested.length = 0;
-    const loaded = await login({ url: `${base}/d/login`, username: 'di@example.com', password: 'pw-d' }, new LoginEngine({ blockResources: false }));
+    const loaded = await login(
+      { url: `${base}/d/login`, username: 'di@example.com', password: 'pw-d' },
+      new LoginEngine({ blockResources: false }),
+    );
     expect(loaded.ok, explain(loaded)).toBe(true);
     expect(requested).toEqual(expect.arrayContaining(['/d/logo.png', '/d/banner.jpg']));
   });

@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { matchAdditionalFields, matchScore, parseCheckboxValue, tokens } from '../../src/main/core/login/field-matcher.js';
+import {
+  matchAdditionalFields,
+  matchScore,
+  parseCheckboxValue,
+  tokens,
+} from '../../src/main/core/login/field-matcher.js';
 import type { ScannedField } from '../../src/main/core/login/form-scan.js';
 
 function field(id: string, over: Partial<ScannedField>): ScannedField {
   return {
-    id, kind: 'text', name: '', htmlId: '', label: '', placeholder: '', ariaLabel: '', autocomplete: '', descriptor: '',
-    editable: true, inert: false, hasValue: false, score: 0, ...over,
+    id,
+    kind: 'text',
+    name: '',
+    htmlId: '',
+    label: '',
+    placeholder: '',
+    ariaLabel: '',
+    autocomplete: '',
+    descriptor: '',
+    editable: true,
+    inert: false,
+    hasValue: false,
+    score: 0,
+    ...over,
   };
 }
 
@@ -33,7 +50,10 @@ describe('field matcher', () => {
       field('d', { placeholder: 'Security PIN' }),
       field('e', { ariaLabel: 'Customer number' }),
     ];
-    const got = matchAdditionalFields(['tenant', 'region', 'acceptTerms', 'pin', 'customer_number', 'unknown_thing'], fields);
+    const got = matchAdditionalFields(
+      ['tenant', 'region', 'acceptTerms', 'pin', 'customer_number', 'unknown_thing'],
+      fields,
+    );
     const byKey = Object.fromEntries(got.map((g) => [g.key, g.field.id]));
     expect(byKey).toEqual({ tenant: 'a', region: 'b', acceptTerms: 'c', pin: 'd', customer_number: 'e' });
   });

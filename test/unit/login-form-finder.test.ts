@@ -42,7 +42,10 @@ function summary(scan: PageScan) {
   return {
     kind: c?.kind,
     password: c?.password?.name || c?.password?.htmlId,
-    username: c?.usernameCandidates[0] && c.usernameCandidates[0].score > 0 ? c.usernameCandidates[0].name || c.usernameCandidates[0].htmlId : undefined,
+    username:
+      c?.usernameCandidates[0] && c.usernameCandidates[0].score > 0
+        ? c.usernameCandidates[0].name || c.usernameCandidates[0].htmlId
+        : undefined,
     submit: c?.submit?.text,
   };
 }
@@ -94,7 +97,8 @@ describe('FormFinder (in-page login form heuristics)', () => {
   });
 
   it('finds nothing on a sign-up-only page (and says why)', async () => {
-    const scan = await scanHtml(`<form><h1>Register</h1><input name="e" type="email"><input name="p" type="password" autocomplete="new-password">
+    const scan =
+      await scanHtml(`<form><h1>Register</h1><input name="e" type="email"><input name="p" type="password" autocomplete="new-password">
       <input name="p2" type="password"><button>Create account</button></form>`);
     expect(scan.form).toBeUndefined();
     expect(scan.rejected.length).toBeGreaterThan(0);
@@ -127,9 +131,14 @@ describe('FormFinder (in-page login form heuristics)', () => {
   });
 
   it('finds the form inside a cross-origin iframe', async () => {
-    pages.set('/frame-inner', `<!doctype html><form><input name="uid" placeholder="User ID"><input type="password" name="pwd"><button>Sign on</button></form>`);
+    pages.set(
+      '/frame-inner',
+      `<!doctype html><form><input name="uid" placeholder="User ID"><input type="password" name="pwd"><button>Sign on</button></form>`,
+    );
     const port = (server.address() as AddressInfo).port;
-    const scan = await scanHtml(`<h1>Bank</h1><iframe src="http://localhost:${port}/frame-inner" width="400" height="300"></iframe>`);
+    const scan = await scanHtml(
+      `<h1>Bank</h1><iframe src="http://localhost:${port}/frame-inner" width="400" height="300"></iframe>`,
+    );
     expect(summary(scan)).toEqual({ kind: 'password', password: 'pwd', username: 'uid', submit: 'Sign on' });
     expect(scan.form!.isMainFrame).toBe(false);
     expect(scan.form!.frame.url()).toContain('localhost');

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { notOfKindMessage, sniff, sniffAs } from '../../src/main/core/video/media-sniffer.js';
-import { extensionOf, kindOfType, sanitizeBaseName, SUPPORTED_TYPES, typeOfExtension } from '../../src/main/core/video/media-types.js';
+import {
+  extensionOf,
+  kindOfType,
+  sanitizeBaseName,
+  SUPPORTED_TYPES,
+  typeOfExtension,
+} from '../../src/main/core/video/media-types.js';
 import { decodeKey, encodeKey, isValidKey } from '../../src/main/core/video/storage/blob-keys.js';
 import { parseRange } from '../../src/main/core/video/uploads.service.js';
 import { media } from '../helpers/media-fixtures.js';
@@ -38,7 +44,9 @@ describe('media sniffer', () => {
     expect(sniff(Buffer.alloc(0))).toBeNull();
     expect(sniff(media.png().subarray(0, 4))).toBeNull();
     expect(notOfKindMessage('image', media.mp4())).toBe('The file is not an image: its content is video/mp4.');
-    expect(notOfKindMessage('video', media.text())).toMatch(/^The file is not a video: its content is not a recognised/);
+    expect(notOfKindMessage('video', media.text())).toMatch(
+      /^The file is not a video: its content is not a recognised/,
+    );
     expect(notOfKindMessage('audio', Buffer.alloc(0))).toMatch(/empty/);
   });
 });
@@ -69,7 +77,18 @@ describe('media types', () => {
 describe('storage keys', () => {
   it('accepts safe relative paths only', () => {
     expect(isValidKey('uploads/org_1/abc/file.png')).toBe(true);
-    for (const bad of ['', '/abs', 'a//b', '../x', 'a/../b', 'a/.hidden', 'a\\b', 'a/b c', 'a/b\u0000', 'x'.repeat(2000)]) {
+    for (const bad of [
+      '',
+      '/abs',
+      'a//b',
+      '../x',
+      'a/../b',
+      'a/.hidden',
+      'a\\b',
+      'a/b c',
+      'a/b\u0000',
+      'x'.repeat(2000),
+    ]) {
       expect(isValidKey(bad), bad).toBe(false);
     }
   });

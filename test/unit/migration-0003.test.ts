@@ -34,9 +34,26 @@ describe('migration 0003 (uploads)', () => {
     const db = setup();
     const cols = (db.prepare('PRAGMA table_info(uploads)').all() as { name: string }[]).map((c) => c.name);
     expect(cols).toEqual(
-      expect.arrayContaining(['s3_key', 'org_id', 'kind', 'content_type', 'max_bytes', 'file_name', 'source', 'status', 'size', 'created_at', 'expires_at', 'completed_at']),
+      expect.arrayContaining([
+        's3_key',
+        'org_id',
+        'kind',
+        'content_type',
+        'max_bytes',
+        'file_name',
+        'source',
+        'status',
+        'size',
+        'created_at',
+        'expires_at',
+        'completed_at',
+      ]),
     );
-    const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'uploads'").all() as { name: string }[]).map((r) => r.name);
+    const indexes = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'uploads'").all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name);
     expect(indexes).toEqual(expect.arrayContaining(['uploads_org', 'uploads_pending']));
   });
 

@@ -5,7 +5,9 @@ import { MIGRATIONS } from '../../src/main/core/db/migrations/index.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const tables = (db: Database.Database) =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
 
 describe('migrations', () => {
   it('are numbered 1..n without gaps and apply once', () => {
@@ -28,11 +30,15 @@ describe('migrations', () => {
     migrate(db, MIGRATIONS, 1);
     expect(tables(db)).toEqual(expect.arrayContaining(['orgs', 'api_keys', 'credit_ledger', 'settings']));
     db.prepare("INSERT INTO orgs (id, name, created_at) VALUES ('o1', 'Acme', 1)").run();
-    expect(() => db.prepare("INSERT INTO orgs (id, name, created_at) VALUES ('o2', 'acme', 1)").run()).toThrow(/UNIQUE/);
+    expect(() => db.prepare("INSERT INTO orgs (id, name, created_at) VALUES ('o2', 'acme', 1)").run()).toThrow(
+      /UNIQUE/,
+    );
     db.prepare("INSERT INTO credit_ledger (org_id, amount, kind, created_at) VALUES ('o1', 10, 'grant', 1)").run();
     expect(() => db.prepare('UPDATE credit_ledger SET amount = 1000').run()).toThrow(/append-only/);
     expect(() => db.prepare('DELETE FROM credit_ledger').run()).toThrow(/append-only/);
-    expect(() => db.prepare("INSERT INTO credit_ledger (org_id, amount, kind, created_at) VALUES ('o1', 1, 'gift', 1)").run()).toThrow(/CHECK/);
+    expect(() =>
+      db.prepare("INSERT INTO credit_ledger (org_id, amount, kind, created_at) VALUES ('o1', 1, 'gift', 1)").run(),
+    ).toThrow(/CHECK/);
   });
 
   it('0002 creates the login session cache keyed by a unique lookup hash', () => {

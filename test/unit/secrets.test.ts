@@ -20,20 +20,23 @@ describe('keytar secret store (real Secret Service in a throwaway keyring)', () 
     expect(await store.get('k')).toBeNull();
   });
 
-  it.runIf(process.platform === 'linux')('without a D-Bus session it fails with an error naming both remedies', async () => {
-    const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
-    delete process.env.DBUS_SESSION_BUS_ADDRESS;
-    try {
-      const store = new KeytarSecretStore('agent-studio');
-      const err = await store.set('k', 'v').catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(SecretStoreUnavailableError);
-      expect((err as Error).message).toMatch(/keychain/i);
-      expect((err as Error).message).toMatch(/AGENT_STUDIO_SECRETS_BACKEND=file/);
-      expect((err as Error).message).not.toContain('v\n');
-    } finally {
-      if (saved !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved;
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'without a D-Bus session it fails with an error naming both remedies',
+    async () => {
+      const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
+      delete process.env.DBUS_SESSION_BUS_ADDRESS;
+      try {
+        const store = new KeytarSecretStore('agent-studio');
+        const err = await store.set('k', 'v').catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(SecretStoreUnavailableError);
+        expect((err as Error).message).toMatch(/keychain/i);
+        expect((err as Error).message).toMatch(/AGENT_STUDIO_SECRETS_BACKEND=file/);
+        expect((err as Error).message).not.toContain('v\n');
+      } finally {
+        if (saved !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved;
+      }
+    },
+  );
 });
 
 describe('encrypted file secret store', () => {

@@ -18,7 +18,14 @@ describe('template validation', () => {
   it('accepts a minimal template and fills the defaults', () => {
     const r = validateTemplate(base);
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.value).toMatchObject({ model: 'studio-v1', resolution: '720p', description: null, duration_sec: null, latency_estimate_sec: null });
+    if (r.ok)
+      expect(r.value).toMatchObject({
+        model: 'studio-v1',
+        resolution: '720p',
+        description: null,
+        duration_sec: null,
+        latency_estimate_sec: null,
+      });
   });
 
   it('reports every problem', () => {
@@ -54,13 +61,21 @@ describe('template validation', () => {
 
   it('reports type errors from the schema', () => {
     expect(reasons({ ...base, category: 'cartoon' })[0]).toMatch(/^category/);
-    expect(reasons({ ...base, input_variables: [{ key: '1bad', label: 'x', type: 'text' }] })[0]).toMatch(/input_variables\.0\.key/);
+    expect(reasons({ ...base, input_variables: [{ key: '1bad', label: 'x', type: 'text' }] })[0]).toMatch(
+      /input_variables\.0\.key/,
+    );
     expect(reasons({ ...base, input_variables: 'nope' })[0]).toMatch(/input_variables/);
     expect(reasons({ ...base, duration_sec: -1 })[0]).toMatch(/duration_sec/);
-    expect(reasons({ ...base, input_variables: [{ key: 'topic', label: 'x', type: 'text', required: 'yes' }] })[0]).toMatch(/required/);
-    expect(reasons({ ...base, category: 'text-to-video', input_variables: [...base.input_variables, { key: 'p', label: 'P', type: 'image' }] })[0]).toMatch(
-      /takes no image or video/,
-    );
+    expect(
+      reasons({ ...base, input_variables: [{ key: 'topic', label: 'x', type: 'text', required: 'yes' }] })[0],
+    ).toMatch(/required/);
+    expect(
+      reasons({
+        ...base,
+        category: 'text-to-video',
+        input_variables: [...base.input_variables, { key: 'p', label: 'P', type: 'image' }],
+      })[0],
+    ).toMatch(/takes no image or video/);
   });
 
   it('tokens and prompt rendering', () => {
@@ -88,7 +103,10 @@ describe('pricing', () => {
     expect(priceFor({ model: 'studio-v1', resolution: '720p', duration_sec: 8 }).credits_per_video).toBe(8);
     expect(priceFor({ model: 'studio-v1-fast', resolution: '720p', duration_sec: 5 }).credits_per_video).toBe(3);
     expect(priceFor({ model: 'studio-v1-fast', resolution: '480p', duration_sec: 1 }).credits_per_video).toBe(1);
-    expect(priceFor({ model: 'studio-v1', resolution: '720p', duration_sec: null })).toMatchObject({ duration_sec: 8, credits_per_video: 8 });
+    expect(priceFor({ model: 'studio-v1', resolution: '720p', duration_sec: null })).toMatchObject({
+      duration_sec: 8,
+      credits_per_video: 8,
+    });
     for (const bad of [
       { model: 'nope', resolution: '720p', duration_sec: 8 },
       { model: 'studio-v1', resolution: '8k', duration_sec: 8 },

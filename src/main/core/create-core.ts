@@ -127,6 +127,9 @@ export async function ensureFirstRun(core: Core): Promise<FirstRunResult> {
   } catch (err) {
     secretStoreError = (err as Error).message;
   }
-  core.log.info({ orgId: org.id, keyId: info.id, savedToSecrets: !secretStoreError }, 'first run: created default org and key');
+  core.log.info(
+    { orgId: org.id, keyId: info.id, savedToSecrets: !secretStoreError },
+    'first run: created default org and key',
+  );
   return { created: true, orgId: org.id, keyId: info.id, key, secretStoreError };
 }

@@ -11,9 +11,15 @@ export interface MainWindowOptions {
 
 export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
   const saved = opts.settings.get().window;
-  const visible = saved?.x !== undefined && saved.y !== undefined
-    ? screen.getAllDisplays().some(({ workArea: a }) => saved.x! >= a.x - 50 && saved.y! >= a.y - 50 && saved.x! < a.x + a.width && saved.y! < a.y + a.height)
-    : false;
+  const visible =
+    saved?.x !== undefined && saved.y !== undefined
+      ? screen
+          .getAllDisplays()
+          .some(
+            ({ workArea: a }) =>
+              saved.x! >= a.x - 50 && saved.y! >= a.y - 50 && saved.x! < a.x + a.width && saved.y! < a.y + a.height,
+          )
+      : false;
   const win = new BrowserWindow({
     width: saved?.width ?? 1280,
     height: saved?.height ?? 820,

@@ -7,7 +7,12 @@ export const SettingsSchema = z.object({
   serverPort: z.number().int().min(0).max(65535).default(4780),
   secretsBackend: z.enum(['keychain', 'file']).default('keychain'),
   window: z
-    .object({ width: z.number().int().min(640).max(10_000), height: z.number().int().min(480).max(10_000), x: z.number().int().optional(), y: z.number().int().optional() })
+    .object({
+      width: z.number().int().min(640).max(10_000),
+      height: z.number().int().min(480).max(10_000),
+      x: z.number().int().optional(),
+      y: z.number().int().optional(),
+    })
     .optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;

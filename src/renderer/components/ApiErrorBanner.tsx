@@ -6,7 +6,10 @@ export function ApiErrorBanner({ title, error }: { title: string; error: unknown
   const details = error instanceof ApiError ? error.details : {};
   const issues = Array.isArray(details.issues) ? (details.issues as { path?: string; message?: string }[]) : [];
   const reasons = Array.isArray(details.reasons) ? (details.reasons as unknown[]).map(String) : [];
-  const items = [...issues.map((i) => (i.path ? `${i.path}: ${i.message ?? ''}` : (i.message ?? ''))), ...reasons].filter((m) => !message.includes(m));
+  const items = [
+    ...issues.map((i) => (i.path ? `${i.path}: ${i.message ?? ''}` : (i.message ?? ''))),
+    ...reasons,
+  ].filter((m) => !message.includes(m));
   return (
     <div className="banner banner-error" role="alert">
       <div>

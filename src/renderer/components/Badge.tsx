@@ -6,7 +6,12 @@ export function Badge({ tone = 'neutral', children }: { tone?: BadgeTone; childr
   return <span className={`badge badge-${tone}`}>{children}</span>;
 }
 
-const STATUS_TONES: Record<string, BadgeTone> = { generating: 'accent', completed: 'success', failed: 'danger', canceled: 'warning' };
+const STATUS_TONES: Record<string, BadgeTone> = {
+  generating: 'accent',
+  completed: 'success',
+  failed: 'danger',
+  canceled: 'warning',
+};
 
 export function StatusBadge({ status }: { status: string }) {
   return (

@@ -25,7 +25,13 @@ export function ConfirmButton({
   const size = small ? ' btn-small' : '';
   if (!armed) {
     return (
-      <button type="button" className={`btn btn-ghost-danger${size}`} aria-label={ariaLabel} onClick={() => setArmed(true)} disabled={busy}>
+      <button
+        type="button"
+        className={`btn btn-ghost-danger${size}`}
+        aria-label={ariaLabel}
+        onClick={() => setArmed(true)}
+        disabled={busy}
+      >
         {label}
       </button>
     );

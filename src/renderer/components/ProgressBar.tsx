@@ -1,4 +1,12 @@
-export function ProgressBar({ value, label, tone = 'accent' }: { value: number | null; label: string; tone?: 'accent' | 'success' | 'danger' | 'muted' }) {
+export function ProgressBar({
+  value,
+  label,
+  tone = 'accent',
+}: {
+  value: number | null;
+  label: string;
+  tone?: 'accent' | 'success' | 'danger' | 'muted';
+}) {
   const pct = value === null ? null : Math.max(0, Math.min(100, value));
   return (
     <div

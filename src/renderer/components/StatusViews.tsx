@@ -25,7 +25,15 @@ export function EmptyState({ title, children, testId }: { title: string; childre
   );
 }
 
-export function ErrorBanner({ title = 'Something went wrong', message, onRetry }: { title?: string; message: string; onRetry?: () => void }) {
+export function ErrorBanner({
+  title = 'Something went wrong',
+  message,
+  onRetry,
+}: {
+  title?: string;
+  message: string;
+  onRetry?: () => void;
+}) {
   return (
     <div className="banner banner-error" role="alert">
       <div>
@@ -66,7 +74,9 @@ export function ListStatus({
 }) {
   return (
     <>
-      {list.status === 'error' ? <ErrorBanner title={`Could not load ${noun}`} message={list.error ?? ''} onRetry={onRetry} /> : null}
+      {list.status === 'error' ? (
+        <ErrorBanner title={`Could not load ${noun}`} message={list.error ?? ''} onRetry={onRetry} />
+      ) : null}
       {list.status === 'loading' && list.data.length === 0 ? <Loading label={`Loading ${noun}…`} /> : null}
       {list.status === 'ready' && list.data.length === 0 ? empty : null}
     </>

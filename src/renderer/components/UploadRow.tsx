@@ -32,7 +32,11 @@ export function UploadRow({ item, onUpload }: { item: UploadItem; onUpload?: () 
         </div>
       </div>
       {item.status === 'uploading' || item.status === 'done' ? (
-        <ProgressBar value={pct} label={`Upload of ${item.file.name}`} tone={item.status === 'done' ? 'success' : 'accent'} />
+        <ProgressBar
+          value={pct}
+          label={`Upload of ${item.file.name}`}
+          tone={item.status === 'done' ? 'success' : 'accent'}
+        />
       ) : null}
       {item.result ? (
         <div className="upload-key">

@@ -15,7 +15,9 @@ export class ApiError extends Error {
 }
 
 type Unwrap<F> = F extends (...args: infer A) => Promise<IpcResult<infer R>> ? (...args: A) => Promise<R> : never;
-export type Api = { [D in Domain]: { [M in keyof AgentStudioApi[D]]: Unwrap<AgentStudioApi[D][M]> } } & { events: AgentStudioApi['events'] };
+export type Api = { [D in Domain]: { [M in keyof AgentStudioApi[D]]: Unwrap<AgentStudioApi[D][M]> } } & {
+  events: AgentStudioApi['events'];
+};
 
 /** False when the page runs outside the desktop app (no preload). */
 export function hasBridge(): boolean {
@@ -47,7 +49,9 @@ export const api: Api = new Proxy({} as Api, {
       {
         get(_t, method: string) {
           return (args?: unknown) => {
-            const fn = (bridge() as unknown as Record<string, Record<string, (a?: unknown) => Promise<IpcResult<unknown>>>>)[domain]?.[method];
+            const fn = (
+              bridge() as unknown as Record<string, Record<string, (a?: unknown) => Promise<IpcResult<unknown>>>>
+            )[domain]?.[method];
             if (!fn) return Promise.reject(new ApiError('unknown_channel', `${domain}.${method} is not available`));
             return unwrap(fn(args));
           };

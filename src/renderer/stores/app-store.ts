@@ -8,7 +8,14 @@ import { createSessionsSlice, type SessionsSlice } from './sessions.slice';
 import { createTemplatesSlice, type TemplatesSlice } from './templates.slice';
 import { createUploadsSlice, type UploadsSlice } from './uploads.slice';
 
-export type AppState = NavSlice & AppInfoSlice & SessionsSlice & TemplatesSlice & CharactersSlice & UploadsSlice & GenerationsSlice & CreditsSlice;
+export type AppState = NavSlice &
+  AppInfoSlice &
+  SessionsSlice &
+  TemplatesSlice &
+  CharactersSlice &
+  UploadsSlice &
+  GenerationsSlice &
+  CreditsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createNavSlice(...a),

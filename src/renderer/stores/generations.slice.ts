@@ -24,7 +24,9 @@ export const createGenerationsSlice: StateCreator<AppState, [], [], GenerationsS
   },
   async cancelGeneration(id) {
     const updated = await api.generations.cancel({ id });
-    set((s) => ({ generations: { ...s.generations, data: s.generations.data.map((g) => (g.id === id ? updated : g)) } }));
+    set((s) => ({
+      generations: { ...s.generations, data: s.generations.data.map((g) => (g.id === id ? updated : g)) },
+    }));
     await get().loadBalance();
   },
 });

@@ -24,7 +24,8 @@ export const createNavSlice: StateCreator<AppState, [], [], NavSlice> = (set) =>
   navigate(screen, opts = {}) {
     set((s) => ({
       screen,
-      generateTemplateId: screen === 'generate' && opts.templateId !== undefined ? opts.templateId : s.generateTemplateId,
+      generateTemplateId:
+        screen === 'generate' && opts.templateId !== undefined ? opts.templateId : s.generateTemplateId,
       selectedGenerationId: opts.generationId !== undefined ? opts.generationId : s.selectedGenerationId,
     }));
   },

@@ -34,10 +34,17 @@ export const createTemplatesSlice: StateCreator<AppState, [], [], TemplatesSlice
     }
   },
   async saveTemplate(id, input) {
-    const saved = id ? await api.templates.update({ id, template: input }) : await api.templates.create({ template: input });
+    const saved = id
+      ? await api.templates.update({ id, template: input })
+      : await api.templates.create({ template: input });
     const list = get().templates.data;
     const exists = list.some((t) => t.id === saved.id);
-    set({ templates: { ...get().templates, data: exists ? list.map((t) => (t.id === saved.id ? saved : t)) : [...list, saved] } });
+    set({
+      templates: {
+        ...get().templates,
+        data: exists ? list.map((t) => (t.id === saved.id ? saved : t)) : [...list, saved],
+      },
+    });
     return saved;
   },
   async deleteTemplate(id) {

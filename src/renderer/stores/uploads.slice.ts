@@ -32,7 +32,10 @@ export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = 
     uploads: [],
     async pickFile(kind, origin = 'uploads') {
       const file = await api.uploads.pickFile({ kind });
-      if (file) set((s) => ({ uploads: [{ file, status: 'picked', loaded: 0, result: null, error: null, origin }, ...s.uploads] }));
+      if (file)
+        set((s) => ({
+          uploads: [{ file, status: 'picked', loaded: 0, result: null, error: null, origin }, ...s.uploads],
+        }));
       return file;
     },
     async upload(token) {

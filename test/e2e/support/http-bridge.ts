@@ -22,10 +22,20 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
   const calls: { channel: string; args: unknown }[] = [];
   (window as unknown as { __bridgeCalls: typeof calls }).__bridgeCalls = calls;
 
-  const fail = (code: string, message: string, details?: Record<string, unknown>) => ({ ok: false as const, error: { code, message, ...(details ? { details } : {}) } });
-  const viaProxy = (url: string) => (url.startsWith(opts.apiOrigin) ? opts.proxyPrefix + url.slice(opts.apiOrigin.length) : url);
+  const fail = (code: string, message: string, details?: Record<string, unknown>) => ({
+    ok: false as const,
+    error: { code, message, ...(details ? { details } : {}) },
+  });
+  const viaProxy = (url: string) =>
+    url.startsWith(opts.apiOrigin) ? opts.proxyPrefix + url.slice(opts.apiOrigin.length) : url;
 
-  async function http<T>(channel: string, args: unknown, method: string, path: string, init: { query?: Query; json?: unknown } = {}): Result<T> {
+  async function http<T>(
+    channel: string,
+    args: unknown,
+    method: string,
+    path: string,
+    init: { query?: Query; json?: unknown } = {},
+  ): Result<T> {
     calls.push({ channel, args });
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined && v !== '') params.set(k, String(v));
@@ -34,7 +44,11 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
     if (init.json !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${opts.proxyPrefix}${path}${qs ? `?${qs}` : ''}`, { method, headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+      res = await fetch(`${opts.proxyPrefix}${path}${qs ? `?${qs}` : ''}`, {
+        method,
+        headers,
+        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      });
     } catch (err) {
       return fail('server_error', `The local service did not answer: ${(err as Error).message}`);
     }
@@ -46,8 +60,15 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
       body = text;
     }
     if (res.ok) return { ok: true, value: body as T };
-    const b = (body && typeof body === 'object' ? body : {}) as { error?: string; message?: string; details?: Record<string, unknown> };
-    return fail(b.error ?? `http_${res.status}`, b.message ?? `The local service answered ${res.status}.`, { status: res.status, ...(b.details ?? {}) });
+    const b = (body && typeof body === 'object' ? body : {}) as {
+      error?: string;
+      message?: string;
+      details?: Record<string, unknown>;
+    };
+    return fail(b.error ?? `http_${res.status}`, b.message ?? `The local service answered ${res.status}.`, {
+      status: res.status,
+      ...(b.details ?? {}),
+    });
   }
 
   const map = async <R, T>(p: Result<R>, fn: (v: R) => T): Result<T> => {
@@ -63,11 +84,18 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
   const api: AgentStudioApi = {
     app: {
       getInfo: async () => ({ ok: true, value: opts.info }),
-      openExternal: async ({ url }) => (url.startsWith('https://') ? { ok: true, value: { opened: true } } : fail('validation_error', 'Only https:// links open in the browser.')),
+      openExternal: async ({ url }) =>
+        url.startsWith('https://')
+          ? { ok: true, value: { opened: true } }
+          : fail('validation_error', 'Only https:// links open in the browser.'),
     },
     sessions: {
-      list: (args) => map(http<{ data: never[] }>('sessions:list', args, 'GET', '/api/sessions', { query: args }), withPagination),
-      delete: (args) => map(http<void>('sessions:delete', args, 'DELETE', `/api/sessions/${encodeURIComponent(args.id)}`), () => ({ deleted: true })),
+      list: (args) =>
+        map(http<{ data: never[] }>('sessions:list', args, 'GET', '/api/sessions', { query: args }), withPagination),
+      delete: (args) =>
+        map(http<void>('sessions:delete', args, 'DELETE', `/api/sessions/${encodeURIComponent(args.id)}`), () => ({
+          deleted: true,
+        })),
       testLogin: async (args) => {
         calls.push({ channel: 'sessions:testLogin', args: { ...args, password: '[redacted]' } });
         const started = Date.now();
@@ -83,7 +111,11 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
           }),
         });
         const body = await res.json().catch(() => ({}));
-        if (!res.ok) return fail(body.error ?? `http_${res.status}`, body.message ?? `HTTP ${res.status}`, { status: res.status, ...(body.details ?? {}) });
+        if (!res.ok)
+          return fail(body.error ?? `http_${res.status}`, body.message ?? `HTTP ${res.status}`, {
+            status: res.status,
+            ...(body.details ?? {}),
+          });
         const cache = res.headers.get('x-session-cache');
         return {
           ok: true,
@@ -101,8 +133,12 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
       list: (args) => http('templates:list', args, 'GET', '/api/templates', { query: args }),
       get: (args) => http('templates:get', args, 'GET', `/api/templates/${encodeURIComponent(args.id)}`),
       create: (args) => http('templates:create', args, 'POST', '/api/templates', { json: args.template }),
-      update: (args) => http('templates:update', args, 'PUT', `/api/templates/${encodeURIComponent(args.id)}`, { json: args.template }),
-      delete: (args) => map(http<void>('templates:delete', args, 'DELETE', `/api/templates/${encodeURIComponent(args.id)}`), () => ({ deleted: true })),
+      update: (args) =>
+        http('templates:update', args, 'PUT', `/api/templates/${encodeURIComponent(args.id)}`, { json: args.template }),
+      delete: (args) =>
+        map(http<void>('templates:delete', args, 'DELETE', `/api/templates/${encodeURIComponent(args.id)}`), () => ({
+          deleted: true,
+        })),
     },
     uploads: {
       // The OS dialog of the real app becomes the browser's file chooser (the test answers it).
@@ -118,7 +154,12 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
             if (!file) return resolve({ ok: true, value: null });
             const token = `tok-${Math.random().toString(36).slice(2)}`;
             pickedFiles.set(token, file);
-            const picked: PickedFile = { token, name: file.name, size: file.size, content_type: file.type || 'application/octet-stream' };
+            const picked: PickedFile = {
+              token,
+              name: file.name,
+              size: file.size,
+              content_type: file.type || 'application/octet-stream',
+            };
             resolve({ ok: true, value: picked });
           });
           input.addEventListener('cancel', () => resolve({ ok: true, value: null }));
@@ -128,9 +169,15 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
         const file = pickedFiles.get(token);
         if (!file) return fail('not_found', 'Pick the file again: this upload handle is unknown or used.');
         emit({ token, loaded: 0, total: file.size, phase: 'presigning' });
-        const presign = await http<{ s3_key: string; upload_url: string; content_type: string; max_bytes: number }>('uploads:upload', { token }, 'POST', '/api/s3/presign-upload', {
-          json: { kind: 'upload', contentType: file.type, fileName: file.name },
-        });
+        const presign = await http<{ s3_key: string; upload_url: string; content_type: string; max_bytes: number }>(
+          'uploads:upload',
+          { token },
+          'POST',
+          '/api/s3/presign-upload',
+          {
+            json: { kind: 'upload', contentType: file.type, fileName: file.name },
+          },
+        );
         if (!presign.ok) return presign;
         const { s3_key, upload_url, content_type, max_bytes } = presign.value;
         if (file.size > max_bytes) return fail('file_too_large', `${file.name} is larger than ${max_bytes} bytes.`);
@@ -138,7 +185,8 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
           const xhr = new XMLHttpRequest();
           xhr.open('PUT', viaProxy(upload_url));
           xhr.setRequestHeader('content-type', content_type);
-          xhr.upload.onprogress = (e) => emit({ token, loaded: e.loaded, total: e.total || file.size, phase: 'uploading' });
+          xhr.upload.onprogress = (e) =>
+            emit({ token, loaded: e.loaded, total: e.total || file.size, phase: 'uploading' });
           xhr.onload = () => resolve({ status: xhr.status, body: xhr.responseText });
           xhr.onerror = () => resolve({ status: 0, body: '' });
           xhr.send(file);
@@ -165,13 +213,20 @@ export function installHttpBridge(opts: HttpBridgeOptions): void {
     generate: {
       fromTemplate: (args) => {
         const { templateId, ...body } = args;
-        return http('generate:fromTemplate', args, 'POST', `/api/templates/${encodeURIComponent(templateId)}/generate`, { json: body });
+        return http(
+          'generate:fromTemplate',
+          args,
+          'POST',
+          `/api/templates/${encodeURIComponent(templateId)}/generate`,
+          { json: body },
+        );
       },
     },
     generations: {
       list: (args) => http('generations:list', args, 'GET', '/api/generations', { query: args }),
       get: (args) => http('generations:get', args, 'GET', `/api/generations/${encodeURIComponent(args.id)}`),
-      cancel: (args) => http('generations:cancel', args, 'POST', `/api/generations/${encodeURIComponent(args.id)}/cancel`),
+      cancel: (args) =>
+        http('generations:cancel', args, 'POST', `/api/generations/${encodeURIComponent(args.id)}/cancel`),
     },
     credits: {
       get: () => http('credits:get', undefined, 'GET', '/api/credits'),

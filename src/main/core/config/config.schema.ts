@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 const loopbackHost = z
   .string()
-  .refine((h) => ['127.0.0.1', 'localhost', '::1'].includes(h), 'server.host must be a loopback address (127.0.0.1, localhost or ::1)');
+  .refine(
+    (h) => ['127.0.0.1', 'localhost', '::1'].includes(h),
+    'server.host must be a loopback address (127.0.0.1, localhost or ::1)',
+  );
 
 export const ConfigSchema = z.object({
   dataDir: z.string().min(1),
@@ -11,7 +14,11 @@ export const ConfigSchema = z.object({
       host: loopbackHost.default('127.0.0.1'),
       port: z.number().int().min(0).max(65535).default(4780),
       /** JSON body limit for ordinary routes. */
-      bodyLimitBytes: z.number().int().positive().default(1024 * 1024),
+      bodyLimitBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024),
       rateLimit: z
         .object({
           /** Sustained requests per second for one API key, and the bucket size (burst). */
@@ -53,14 +60,23 @@ export const ConfigSchema = z.object({
     .object({
       timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
       /** A cached session older than this is never returned, even if its cookies live longer. */
-      cacheMaxAgeSec: z.number().int().min(0).default(24 * 3600),
+      cacheMaxAgeSec: z
+        .number()
+        .int()
+        .min(0)
+        .default(24 * 3600),
     })
     .prefault({}),
   storage: z
     .object({
       backend: z.enum(['local', 's3']).default('local'),
       /** Lifetime of presigned upload and download URLs. */
-      urlTtlSec: z.number().int().min(10).max(7 * 24 * 3600).default(900),
+      urlTtlSec: z
+        .number()
+        .int()
+        .min(10)
+        .max(7 * 24 * 3600)
+        .default(900),
       /** Downloading media given as http(s) URLs (generate): total time limit and redirects followed. */
       download: z
         .object({

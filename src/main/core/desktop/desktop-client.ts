@@ -28,7 +28,11 @@ import type { Core } from '../create-core.js';
 type Query = Record<string, string | number | boolean | undefined>;
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-const fail = (code: string, message: string, details?: Record<string, unknown>): { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } } => ({
+const fail = (
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+): { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } } => ({
   ok: false,
   error: details ? { code, message, details } : { code, message },
 });
@@ -40,13 +44,20 @@ function toQueryString(query: Query | undefined): string {
   return s ? `?${s}` : '';
 }
 
-function pageOf<T>(body: unknown, listKeys: string[], map: (raw: Record<string, unknown>) => T = (r) => r as T): Page<T> {
+function pageOf<T>(
+  body: unknown,
+  listKeys: string[],
+  map: (raw: Record<string, unknown>) => T = (r) => r as T,
+): Page<T> {
   const b = (body ?? {}) as Record<string, unknown>;
   let list: unknown = Array.isArray(body) ? body : b.data;
   for (const k of listKeys) if (!Array.isArray(list)) list = b[k];
   const items = Array.isArray(list) ? (list as Record<string, unknown>[]).map(map) : [];
   const p = (b.pagination ?? {}) as Partial<Page<T>['pagination']>;
-  return { data: items, pagination: { offset: p.offset ?? 0, limit: p.limit ?? items.length, has_more: p.has_more ?? false } };
+  return {
+    data: items,
+    pagination: { offset: p.offset ?? 0, limit: p.limit ?? items.length, has_more: p.has_more ?? false },
+  };
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -65,7 +76,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.ogg': 'audio/ogg',
   '.weba': 'audio/webm',
 };
-export const contentTypeOf = (fileName: string): string => CONTENT_TYPES[path.extname(fileName).toLowerCase()] ?? 'application/octet-stream';
+export const contentTypeOf = (fileName: string): string =>
+  CONTENT_TYPES[path.extname(fileName).toLowerCase()] ?? 'application/octet-stream';
 export const UPLOAD_EXTENSIONS = {
   image: ['png', 'jpg', 'jpeg', 'webp', 'gif'],
   video: ['mp4', 'mov', 'webm'],
@@ -86,8 +98,16 @@ export class DesktopClient {
   constructor(private readonly deps: DesktopClientDeps) {}
 
   /** One in-process request; a non-2xx answer becomes `{ ok: false, error }` with the API's code and message. */
-  async request<T>(method: HttpMethod, url: string, opts: { query?: Query; json?: unknown; payload?: Buffer | Readable; headers?: Record<string, string> } = {}): Promise<IpcResult<T> & { headers?: Record<string, unknown> }> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.deps.key}`, host: this.deps.host ?? '127.0.0.1', ...opts.headers };
+  async request<T>(
+    method: HttpMethod,
+    url: string,
+    opts: { query?: Query; json?: unknown; payload?: Buffer | Readable; headers?: Record<string, string> } = {},
+  ): Promise<IpcResult<T> & { headers?: Record<string, unknown> }> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.deps.key}`,
+      host: this.deps.host ?? '127.0.0.1',
+      ...opts.headers,
+    };
     let payload: string | Buffer | Readable | undefined = opts.payload;
     if (opts.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -108,10 +128,17 @@ export class DesktopClient {
       }
     }
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, value: body as T, headers: res.headers };
-    const b = (typeof body === 'object' && body ? body : {}) as { error?: unknown; message?: unknown; details?: unknown };
+    const b = (typeof body === 'object' && body ? body : {}) as {
+      error?: unknown;
+      message?: unknown;
+      details?: unknown;
+    };
     const code = typeof b.error === 'string' ? b.error : `http_${res.statusCode}`;
     const message = typeof b.message === 'string' ? b.message : `The local service answered ${res.statusCode}.`;
-    const details = { status: res.statusCode, ...(typeof b.details === 'object' && b.details ? (b.details as Record<string, unknown>) : {}) };
+    const details = {
+      status: res.statusCode,
+      ...(typeof b.details === 'object' && b.details ? (b.details as Record<string, unknown>) : {}),
+    };
     return fail(code, message, details);
   }
 
@@ -121,19 +148,31 @@ export class DesktopClient {
   }
 
   readonly sessions: IpcHandlers<'sessions'> = {
-    list: (args) => this.map(this.request<unknown>('GET', '/api/sessions', { query: { ...args } }), (b) => pageOf<SessionSummary>(b, ['sessions'])),
-    delete: (args) => this.map(this.request<unknown>('DELETE', `/api/sessions/${encodeURIComponent(args.id)}`), () => ({ deleted: true })),
+    list: (args) =>
+      this.map(this.request<unknown>('GET', '/api/sessions', { query: { ...args } }), (b) =>
+        pageOf<SessionSummary>(b, ['sessions']),
+      ),
+    delete: (args) =>
+      this.map(this.request<unknown>('DELETE', `/api/sessions/${encodeURIComponent(args.id)}`), () => ({
+        deleted: true,
+      })),
     testLogin: async (args) => {
       const started = Date.now();
-      const res = await this.request<{ cookies?: LoginTestResult['cookies']; origins?: LoginTestResult['origins'] }>('POST', '/api/login', {
-        json: {
-          domain: args.url,
-          loginMethod: args.method,
-          cred: { username: args.username, password: args.password },
-          useCache: args.useCache,
-          ...(args.additionalFields && Object.keys(args.additionalFields).length ? { additionalFields: args.additionalFields } : {}),
+      const res = await this.request<{ cookies?: LoginTestResult['cookies']; origins?: LoginTestResult['origins'] }>(
+        'POST',
+        '/api/login',
+        {
+          json: {
+            domain: args.url,
+            loginMethod: args.method,
+            cred: { username: args.username, password: args.password },
+            useCache: args.useCache,
+            ...(args.additionalFields && Object.keys(args.additionalFields).length
+              ? { additionalFields: args.additionalFields }
+              : {}),
+          },
         },
-      });
+      );
       if (!res.ok) return res;
       const cacheHeader = String(res.headers?.['x-session-cache'] ?? '').toLowerCase();
       const sessionId = res.headers?.['x-session-id'];
@@ -151,31 +190,62 @@ export class DesktopClient {
   };
 
   readonly templates: IpcHandlers<'templates'> = {
-    list: (args) => this.map(this.request<unknown>('GET', '/api/templates', { query: { ...args } }), (b) => pageOf<Template>(b, ['templates'])),
-    get: (args) => this.map(this.request<unknown>('GET', `/api/templates/${encodeURIComponent(args.id)}`), (b) => unwrap<Template>(b, 'template')),
-    create: (args) => this.map(this.request<unknown>('POST', '/api/templates', { json: args.template }), (b) => unwrap<Template>(b, 'template')),
+    list: (args) =>
+      this.map(this.request<unknown>('GET', '/api/templates', { query: { ...args } }), (b) =>
+        pageOf<Template>(b, ['templates']),
+      ),
+    get: (args) =>
+      this.map(this.request<unknown>('GET', `/api/templates/${encodeURIComponent(args.id)}`), (b) =>
+        unwrap<Template>(b, 'template'),
+      ),
+    create: (args) =>
+      this.map(this.request<unknown>('POST', '/api/templates', { json: args.template }), (b) =>
+        unwrap<Template>(b, 'template'),
+      ),
     update: (args) =>
-      this.map(this.request<unknown>('PUT', `/api/templates/${encodeURIComponent(args.id)}`, { json: args.template }), (b) => unwrap<Template>(b, 'template')),
-    delete: (args) => this.map(this.request<unknown>('DELETE', `/api/templates/${encodeURIComponent(args.id)}`), () => ({ deleted: true })),
+      this.map(
+        this.request<unknown>('PUT', `/api/templates/${encodeURIComponent(args.id)}`, { json: args.template }),
+        (b) => unwrap<Template>(b, 'template'),
+      ),
+    delete: (args) =>
+      this.map(this.request<unknown>('DELETE', `/api/templates/${encodeURIComponent(args.id)}`), () => ({
+        deleted: true,
+      })),
   };
 
   readonly characters: IpcHandlers<'characters'> = {
-    list: (args) => this.map(this.request<unknown>('GET', '/api/characters', { query: { ...args } }), (b) => pageOf<Character>(b, ['characters'])),
-    create: (args) => this.map(this.request<unknown>('POST', '/api/characters', { json: args }), (b) => unwrap<Character>(b, 'character')),
+    list: (args) =>
+      this.map(this.request<unknown>('GET', '/api/characters', { query: { ...args } }), (b) =>
+        pageOf<Character>(b, ['characters']),
+      ),
+    create: (args) =>
+      this.map(this.request<unknown>('POST', '/api/characters', { json: args }), (b) =>
+        unwrap<Character>(b, 'character'),
+      ),
   };
 
   readonly generate: IpcHandlers<'generate'> = {
     fromTemplate: (args) => {
       const { templateId, ...body } = args;
-      return this.request<GenerateResult>('POST', `/api/templates/${encodeURIComponent(templateId)}/generate`, { json: body });
+      return this.request<GenerateResult>('POST', `/api/templates/${encodeURIComponent(templateId)}/generate`, {
+        json: body,
+      });
     },
   };
 
   readonly generations: IpcHandlers<'generations'> = {
-    list: (args) => this.map(this.request<unknown>('GET', '/api/generations', { query: { ...args } }), (b) => pageOf<Generation>(b, ['generations'])),
-    get: (args) => this.map(this.request<unknown>('GET', `/api/generations/${encodeURIComponent(args.id)}`), (b) => unwrap<Generation>(b, 'generation')),
+    list: (args) =>
+      this.map(this.request<unknown>('GET', '/api/generations', { query: { ...args } }), (b) =>
+        pageOf<Generation>(b, ['generations']),
+      ),
+    get: (args) =>
+      this.map(this.request<unknown>('GET', `/api/generations/${encodeURIComponent(args.id)}`), (b) =>
+        unwrap<Generation>(b, 'generation'),
+      ),
     cancel: (args) =>
-      this.map(this.request<unknown>('POST', `/api/generations/${encodeURIComponent(args.id)}/cancel`), (b) => unwrap<Generation>(b, 'generation')),
+      this.map(this.request<unknown>('POST', `/api/generations/${encodeURIComponent(args.id)}/cancel`), (b) =>
+        unwrap<Generation>(b, 'generation'),
+      ),
   };
 
   readonly credits: IpcHandlers<'credits'> = {
@@ -196,12 +266,19 @@ export class DesktopClient {
     try {
       size = (await fs.promises.stat(file.path)).size;
     } catch (err) {
-      return fail('file_unreadable', `Cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      return fail(
+        'file_unreadable',
+        `Cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     onProgress({ token: file.token, loaded: 0, total: size, phase: 'presigning' });
-    const presign = await this.request<{ s3_key: string; upload_url: string; content_type: string; max_bytes: number }>('POST', '/api/s3/presign-upload', {
-      json: { kind: 'upload', contentType, fileName: name },
-    });
+    const presign = await this.request<{ s3_key: string; upload_url: string; content_type: string; max_bytes: number }>(
+      'POST',
+      '/api/s3/presign-upload',
+      {
+        json: { kind: 'upload', contentType, fileName: name },
+      },
+    );
     if (!presign.ok) {
       onProgress({ token: file.token, loaded: 0, total: size, phase: 'failed' });
       return presign;
@@ -209,7 +286,10 @@ export class DesktopClient {
     const { s3_key, upload_url, max_bytes } = presign.value;
     if (typeof max_bytes === 'number' && size > max_bytes) {
       onProgress({ token: file.token, loaded: 0, total: size, phase: 'failed' });
-      return fail('file_too_large', `${name} is ${formatMb(size)}; the limit for ${contentType} is ${formatMb(max_bytes)}.`);
+      return fail(
+        'file_too_large',
+        `${name} is ${formatMb(size)}; the limit for ${contentType} is ${formatMb(max_bytes)}.`,
+      );
     }
     let loaded = 0;
     const counter = new Transform({
@@ -229,8 +309,15 @@ export class DesktopClient {
       result = await this.request('PUT', target.pathname + target.search, { payload: body, headers });
     } else {
       try {
-        const res = await fetch(target, { method: 'PUT', headers, body: Readable.toWeb(body) as ReadableStream, duplex: 'half' } as RequestInit);
-        result = res.ok ? { ok: true, value: null } : fail('upload_failed', `The storage answered ${res.status} ${res.statusText}.`);
+        const res = await fetch(target, {
+          method: 'PUT',
+          headers,
+          body: Readable.toWeb(body) as ReadableStream,
+          duplex: 'half',
+        } as RequestInit);
+        result = res.ok
+          ? { ok: true, value: null }
+          : fail('upload_failed', `The storage answered ${res.status} ${res.statusText}.`);
       } catch (err) {
         result = fail('upload_failed', `Upload failed: ${(err as Error).message}`);
       }
@@ -252,12 +339,15 @@ function unwrap<T>(body: unknown, key: string): T {
 const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host);
 const formatMb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
-
 /**
  * Dispatches one IPC call: parses the argument with the contract, then calls the client's handler.
  * Used by the Electron IPC layer and by tests that stand in for it.
  */
-export async function dispatchIpc(handlers: Partial<Record<Domain, Record<string, (args: never) => Promise<IpcResult<unknown>>>>>, name: string, raw: unknown): Promise<IpcResult<unknown>> {
+export async function dispatchIpc(
+  handlers: Partial<Record<Domain, Record<string, (args: never) => Promise<IpcResult<unknown>>>>>,
+  name: string,
+  raw: unknown,
+): Promise<IpcResult<unknown>> {
   const parsed = parseChannelArgs(name, raw);
   if (!parsed.ok) return parsed;
   const [domain, method] = name.split(':') as [Domain, string];
@@ -299,9 +389,18 @@ export function createUploadsHandlers(deps: UploadsHandlerDeps): IpcHandlers<'up
         if (!stat.isFile()) return fail('validation_error', `${path.basename(file)} is not a file.`);
         size = stat.size;
       } catch (err) {
-        return fail('file_unreadable', `Cannot read ${path.basename(file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        return fail(
+          'file_unreadable',
+          `Cannot read ${path.basename(file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
       }
-      const entry = { token: crypto.randomUUID(), name: path.basename(file), size, content_type: contentTypeOf(file), path: file };
+      const entry = {
+        token: crypto.randomUUID(),
+        name: path.basename(file),
+        size,
+        content_type: contentTypeOf(file),
+        path: file,
+      };
       picked.set(entry.token, entry);
       if (picked.size > MAX_PICKED) picked.delete(picked.keys().next().value as string);
       const { path: _path, ...visible } = entry;
@@ -320,7 +419,10 @@ export function createUploadsHandlers(deps: UploadsHandlerDeps): IpcHandlers<'up
         }
         deps.sendProgress(p);
       };
-      const res = await deps.client.uploadFile({ path: entry.path, name: entry.name, contentType: entry.content_type, token }, send);
+      const res = await deps.client.uploadFile(
+        { path: entry.path, name: entry.name, contentType: entry.content_type, token },
+        send,
+      );
       if (res.ok) picked.delete(token);
       return res;
     },

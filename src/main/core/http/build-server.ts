@@ -37,14 +37,27 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
   registerErrorHandling(app, core.log);
 
   await app.register(multipart, {
-    limits: { fileSize: opts.maxUploadBytes ?? 200 * 1024 * 1024, files: 16, fields: 200, fieldSize: 1024 * 1024, parts: 256 },
+    limits: {
+      fileSize: opts.maxUploadBytes ?? 200 * 1024 * 1024,
+      files: 16,
+      fields: 200,
+      fieldSize: 1024 * 1024,
+      parts: 256,
+    },
   });
   // JSON APIs: plain text is not a body format here (it falls to the 415 below).
   app.removeContentTypeParser('text/plain');
   // Routes that stream their own body (uploads) take any content type; elsewhere it is a 415.
   app.addContentTypeParser('*', (req, _payload, done) => {
     if (req.routeOptions.config?.rawBody) return done(null, undefined);
-    done(new AppError(415, 'unsupported_media_type', `Unsupported Content-Type "${req.headers['content-type'] ?? ''}"; send application/json.`), undefined);
+    done(
+      new AppError(
+        415,
+        'unsupported_media_type',
+        `Unsupported Content-Type "${req.headers['content-type'] ?? ''}"; send application/json.`,
+      ),
+      undefined,
+    );
   });
 
   // While shutting down, in-flight answers close their connection, so keep-alive sockets do not
@@ -58,7 +71,13 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
   app.addHook('onResponse', async (req, reply) => {
     if (req.routeOptions.url === '/healthz') return;
     core.log.info(
-      { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime), keyId: req.auth?.keyId },
+      {
+        method: req.method,
+        route: req.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        keyId: req.auth?.keyId,
+      },
       'request',
     );
   });

@@ -8,14 +8,24 @@ const LoginErrorBody = z.object({
   message: z.string(),
   details: z.record(z.string(), z.unknown()),
 });
-const VideoErrorBody = z.object({ error: z.string().describe('lower_case code, e.g. validation_error'), message: z.string() });
+const VideoErrorBody = z.object({
+  error: z.string().describe('lower_case code, e.g. validation_error'),
+  message: z.string(),
+});
 
 /**
  * JSON Schema of a zod schema. Named schemas (`.meta({ id })`) are hoisted into `components`
  * (input and output variants can differ, so inputs get an `Input` suffix) and referenced.
  */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Record<string, unknown>): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+function jsonSchema(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  components?: Record<string, unknown>,
+): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
   delete out.$schema;
   const defs = (out.$defs ?? {}) as Record<string, unknown>;
   delete out.$defs;
@@ -24,7 +34,12 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Reco
     if (Array.isArray(v)) return v.map(rewrite);
     if (v && typeof v === 'object') {
       return Object.fromEntries(
-        Object.entries(v).map(([k, val]) => [k, k === '$ref' && typeof val === 'string' ? val.replace('#/$defs/', '#/components/schemas/').concat(suffix) : rewrite(val)]),
+        Object.entries(v).map(([k, val]) => [
+          k,
+          k === '$ref' && typeof val === 'string'
+            ? val.replace('#/$defs/', '#/components/schemas/').concat(suffix)
+            : rewrite(val),
+        ]),
       );
     }
     return v;
@@ -68,8 +83,14 @@ export class OpenApiRegistry {
       },
       servers: [{ url: info.serverUrl ?? 'http://127.0.0.1:4780' }],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: pk_ followed by 40 base62 characters' } },
-        schemas: { ...this.components, LoginError: jsonSchema(LoginErrorBody, 'output'), VideoError: jsonSchema(VideoErrorBody, 'output') },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API key: pk_ followed by 40 base62 characters' },
+        },
+        schemas: {
+          ...this.components,
+          LoginError: jsonSchema(LoginErrorBody, 'output'),
+          VideoError: jsonSchema(VideoErrorBody, 'output'),
+        },
       },
       paths,
     };
@@ -79,19 +100,35 @@ export class OpenApiRegistry {
   private operation(spec: AnySpec, isAlias: boolean): Record<string, unknown> {
     const parameters: unknown[] = [];
     if (spec.url.endsWith('*')) {
-      parameters.push({ name: 'key', in: 'path', required: true, description: 'The storage key (may contain slashes)', schema: { type: 'string' } });
+      parameters.push({
+        name: 'key',
+        in: 'path',
+        required: true,
+        description: 'The storage key (may contain slashes)',
+        schema: { type: 'string' },
+      });
     }
     for (const [where, schema] of [
       ['path', spec.params],
       ['query', spec.query],
     ] as const) {
       if (!schema) continue;
-      const js = jsonSchema(schema, 'input', this.components) as { properties?: Record<string, unknown>; required?: string[] };
+      const js = jsonSchema(schema, 'input', this.components) as {
+        properties?: Record<string, unknown>;
+        required?: string[];
+      };
       for (const [name, s] of Object.entries(js.properties ?? {})) {
-        parameters.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: s });
+        parameters.push({
+          name,
+          in: where,
+          required: where === 'path' || (js.required ?? []).includes(name),
+          schema: s,
+        });
       }
     }
-    const errorRef = { $ref: spec.api === 'login' ? '#/components/schemas/LoginError' : '#/components/schemas/VideoError' };
+    const errorRef = {
+      $ref: spec.api === 'login' ? '#/components/schemas/LoginError' : '#/components/schemas/VideoError',
+    };
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(spec.responses)) {
       const isError = Number(status) >= 400;
@@ -99,13 +136,28 @@ export class OpenApiRegistry {
       responses[status] = {
         description: r.description,
         ...(schema ? { content: { 'application/json': { schema } } } : {}),
-        ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+        ...(r.headers
+          ? {
+              headers: Object.fromEntries(
+                Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),
+              ),
+            }
+          : {}),
       };
     }
     if (spec.scope) {
-      responses['401'] ??= { description: 'Missing, invalid, expired or revoked API key', content: { 'application/json': { schema: errorRef } } };
-      responses['403'] ??= { description: `Key lacks the scope ${spec.scope}`, content: { 'application/json': { schema: errorRef } } };
-      responses['429'] ??= { description: 'Rate limit exceeded; see Retry-After', content: { 'application/json': { schema: errorRef } } };
+      responses['401'] ??= {
+        description: 'Missing, invalid, expired or revoked API key',
+        content: { 'application/json': { schema: errorRef } },
+      };
+      responses['403'] ??= {
+        description: `Key lacks the scope ${spec.scope}`,
+        content: { 'application/json': { schema: errorRef } },
+      };
+      responses['429'] ??= {
+        description: 'Rate limit exceeded; see Retry-After',
+        content: { 'application/json': { schema: errorRef } },
+      };
     }
     return {
       summary: spec.summary + (isAlias ? ' (alias)' : ''),
@@ -118,7 +170,12 @@ export class OpenApiRegistry {
         ? {
             requestBody: {
               required: true,
-              content: Object.fromEntries((spec.contentTypes ?? ['application/json']).map((ct) => [ct, { schema: jsonSchema(spec.body as z.ZodType, 'input', this.components) }])),
+              content: Object.fromEntries(
+                (spec.contentTypes ?? ['application/json']).map((ct) => [
+                  ct,
+                  { schema: jsonSchema(spec.body as z.ZodType, 'input', this.components) },
+                ]),
+              ),
             },
           }
         : {}),

@@ -8,7 +8,11 @@ import type { OpenApiRegistry } from './openapi.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined> {
+export interface RouteSpec<
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+> {
   method: Method;
   url: string;
   /** Extra paths answering the same handler (e.g. POST /login for POST /api/login). */
@@ -67,7 +71,11 @@ function parsePart<T extends z.ZodType>(schema: T, value: unknown, part: string)
  * Registers a route whose input is parsed by the same zod schemas that feed the OpenAPI document.
  * Handlers return the 200 body (or call reply themselves and return `reply`).
  */
-export function defineRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export function defineRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(
   app: FastifyInstance,
   registry: OpenApiRegistry,
   spec: RouteSpec<B, Q, P>,

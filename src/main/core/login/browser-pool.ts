@@ -40,10 +40,22 @@ export class PoolDisposedError extends Error {
  * list with the installed playwright-core.
  */
 export const PLAYWRIGHT_DISABLED_FEATURES = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
-  'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
-  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
 ];
 
 /**
@@ -218,11 +230,17 @@ export class BrowserPool {
   private async start(): Promise<Browser> {
     const endpoint = this.opts.connectEndpoint;
     if (endpoint) {
-      this.log.info({ endpoint: URL.canParse(endpoint) ? new URL(endpoint).origin : '(invalid)' }, 'connecting to remote browser');
+      this.log.info(
+        { endpoint: URL.canParse(endpoint) ? new URL(endpoint).origin : '(invalid)' },
+        'connecting to remote browser',
+      );
       return /^wss?:/i.test(endpoint) ? chromium.connect(endpoint) : chromium.connectOverCDP(endpoint);
     }
     const args = this.opts.launchArgs ?? defaultLaunchArgs(runtimeEnv());
-    this.log.info({ executablePath: this.opts.executablePath, headless: this.opts.headless ?? true }, 'launching browser');
+    this.log.info(
+      { executablePath: this.opts.executablePath, headless: this.opts.headless ?? true },
+      'launching browser',
+    );
     const browser = await chromium.launch({
       executablePath: this.opts.executablePath,
       headless: this.opts.headless ?? true,

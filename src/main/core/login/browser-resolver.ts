@@ -70,7 +70,12 @@ export function resolveBrowserExecutable(opts: ResolveBrowserOptions = {}): {
   throw new BrowserNotFoundError(installHint(platform), searched);
 }
 
-function playwrightRoots(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string, p: path.PlatformPath): string[] {
+function playwrightRoots(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  home: string,
+  p: path.PlatformPath,
+): string[] {
   const configured = env.PLAYWRIGHT_BROWSERS_PATH;
   if (configured === '0') {
     // "0" means browsers live next to the playwright-core package.
@@ -101,8 +106,16 @@ function chromiumLayouts(platform: NodeJS.Platform): string[][] {
       ['chrome-mac', 'Chromium.app', 'Contents', 'MacOS', 'Chromium'],
     ];
   }
-  if (platform === 'win32') return [['chrome-win64', 'chrome.exe'], ['chrome-win', 'chrome.exe']];
-  return [['chrome-linux64', 'chrome'], ['chrome-linux-arm64', 'chrome'], ['chrome-linux', 'chrome']];
+  if (platform === 'win32')
+    return [
+      ['chrome-win64', 'chrome.exe'],
+      ['chrome-win', 'chrome.exe'],
+    ];
+  return [
+    ['chrome-linux64', 'chrome'],
+    ['chrome-linux-arm64', 'chrome'],
+    ['chrome-linux', 'chrome'],
+  ];
 }
 
 function playwrightCandidates(
@@ -126,7 +139,12 @@ function playwrightCandidates(
   return out;
 }
 
-function systemCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string, p: path.PlatformPath): string[] {
+function systemCandidates(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  home: string,
+  p: path.PlatformPath,
+): string[] {
   if (platform === 'darwin') {
     const apps = [
       ['Google Chrome.app', 'Google Chrome'],
@@ -140,8 +158,11 @@ function systemCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, hom
     ];
   }
   if (platform === 'win32') {
-    const roots = [env.PROGRAMFILES || 'C:\\Program Files', env['PROGRAMFILES(X86)'] || 'C:\\Program Files (x86)', env.LOCALAPPDATA]
-      .filter((r): r is string => !!r);
+    const roots = [
+      env.PROGRAMFILES || 'C:\\Program Files',
+      env['PROGRAMFILES(X86)'] || 'C:\\Program Files (x86)',
+      env.LOCALAPPDATA,
+    ].filter((r): r is string => !!r);
     const rel = [
       ['Google', 'Chrome', 'Application', 'chrome.exe'],
       ['Microsoft', 'Edge', 'Application', 'msedge.exe'],
@@ -168,13 +189,20 @@ function installHint(platform: NodeJS.Platform): string {
     ' Alternatively run `npx playwright-core install chromium`, or set the config option ' +
     '`browser.executablePath` to the full path of a Chrome, Chromium or Edge executable.';
   if (platform === 'darwin') {
-    return 'No Chromium-based browser found. Install Google Chrome (https://www.google.com/chrome/) or Chromium (`brew install --cask chromium`).' + common;
+    return (
+      'No Chromium-based browser found. Install Google Chrome (https://www.google.com/chrome/) or Chromium (`brew install --cask chromium`).' +
+      common
+    );
   }
   if (platform === 'win32') {
-    return 'No Chromium-based browser found. Install Google Chrome (https://www.google.com/chrome/) or Microsoft Edge (https://www.microsoft.com/edge).' + common;
+    return (
+      'No Chromium-based browser found. Install Google Chrome (https://www.google.com/chrome/) or Microsoft Edge (https://www.microsoft.com/edge).' +
+      common
+    );
   }
   return (
     'No Chromium-based browser found. Install Chromium (Debian/Ubuntu: `sudo apt-get install chromium`, ' +
-    'Fedora: `sudo dnf install chromium`, Arch: `sudo pacman -S chromium`) or Google Chrome.' + common
+    'Fedora: `sudo dnf install chromium`, Arch: `sudo pacman -S chromium`) or Google Chrome.' +
+    common
   );
 }

@@ -55,7 +55,11 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
   const isVisible = (el: Element): boolean => {
     if (!el.isConnected) return false;
     const anyEl = el as Element & { checkVisibility?: (o: object) => boolean };
-    if (typeof anyEl.checkVisibility === 'function' && !anyEl.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
+    if (
+      typeof anyEl.checkVisibility === 'function' &&
+      !anyEl.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })
+    )
+      return false;
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') return false;
     if (Number(style.opacity) < 0.05) return false;
@@ -109,7 +113,11 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
         const t = collapse(sib.textContent, 80);
         if (t) {
           // Headings, other fields and long paragraphs are not this field's label.
-          if (sib instanceof Element && (sib.querySelector('input,select,textarea,button,h1,h2,h3') || /^H[1-3]$/.test(sib.tagName))) return '';
+          if (
+            sib instanceof Element &&
+            (sib.querySelector('input,select,textarea,button,h1,h2,h3') || /^H[1-3]$/.test(sib.tagName))
+          )
+            return '';
           return t.length <= 60 ? t : '';
         }
         sib = sib.previousSibling;
@@ -132,13 +140,31 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
 
   /** Everything a human or a password manager would read to know what a field is for. */
   const describe = (el: Element, withHints = true): string => {
-    const attrs = ['name', 'id', 'placeholder', 'aria-label', 'title', 'data-testid', 'data-test', 'formcontrolname', 'ng-model', 'v-model'];
+    const attrs = [
+      'name',
+      'id',
+      'placeholder',
+      'aria-label',
+      'title',
+      'data-testid',
+      'data-test',
+      'formcontrolname',
+      'ng-model',
+      'v-model',
+    ];
     const parts = attrs.map((a) => el.getAttribute(a) ?? '');
     parts.push(labelText(el));
     // Hint/error texts (aria-describedby) help name a field but may mention other fields.
     if (withHints) parts.push(byIdText(el.getAttribute('aria-describedby'), el));
     // Split camelCase and snake_case so "userName" / "user_name" match word patterns.
-    return collapse(parts.filter(Boolean).join(' | ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.[\]]+/g, ' '), 400);
+    return collapse(
+      parts
+        .filter(Boolean)
+        .join(' | ')
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .replace(/[_\-.[\]]+/g, ' '),
+      400,
+    );
   };
 
   const clickableText = (el: Element): string => {
@@ -159,7 +185,28 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
   const isTextLike = (el: Element): el is HTMLInputElement => {
     if (el.tagName !== 'INPUT') return false;
     const t = (el.getAttribute('type') || 'text').toLowerCase();
-    return ['text', 'email', 'tel', 'number', 'url', ''].includes(t) || !['password', 'hidden', 'checkbox', 'radio', 'submit', 'button', 'image', 'reset', 'file', 'range', 'color', 'date', 'datetime-local', 'month', 'week', 'time', 'search'].includes(t);
+    return (
+      ['text', 'email', 'tel', 'number', 'url', ''].includes(t) ||
+      ![
+        'password',
+        'hidden',
+        'checkbox',
+        'radio',
+        'submit',
+        'button',
+        'image',
+        'reset',
+        'file',
+        'range',
+        'color',
+        'date',
+        'datetime-local',
+        'month',
+        'week',
+        'time',
+        'search',
+      ].includes(t)
+    );
   };
 
   const autocomplete = (el: Element): string => (el.getAttribute('autocomplete') || '').toLowerCase();
@@ -196,8 +243,24 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
   };
 
   return {
-    re, collapse, parentOf, allElements, containsDeep, treeDistance, isVisible, textOf, labelText, describe,
-    clickableText, CLICKABLE, isTextLike, autocomplete, isEditable, clearMarks, mark, headingFor,
+    re,
+    collapse,
+    parentOf,
+    allElements,
+    containsDeep,
+    treeDistance,
+    isVisible,
+    textOf,
+    labelText,
+    describe,
+    clickableText,
+    CLICKABLE,
+    isTextLike,
+    autocomplete,
+    isEditable,
+    clearMarks,
+    mark,
+    headingFor,
   };
 }
 

@@ -13,7 +13,10 @@ export function findConsentButton(_args: Record<string, never>, h: DomHelpers): 
     if (!h.re.consentAccept.test(h.clickableText(el))) continue;
     let n: Element | null = el;
     for (let i = 0; i < 10 && n; i++, n = h.parentOf(n)) {
-      if (h.re.consentContainer.test(`${n.id} ${typeof n.className === 'string' ? n.className : ''} ${h.textOf(n, 600)}`)) return h.mark(el);
+      if (
+        h.re.consentContainer.test(`${n.id} ${typeof n.className === 'string' ? n.className : ''} ${h.textOf(n, 600)}`)
+      )
+        return h.mark(el);
     }
   }
   return null;
@@ -141,19 +144,25 @@ export class FormFiller {
     pendingKeys: string[],
     reserved: Set<string>,
   ): Promise<string[]> {
-    const usable = fields.filter((f) => !reserved.has(f.id) && (f.editable || f.kind === 'checkbox' || f.kind === 'radio' || f.kind === 'select'));
+    const usable = fields.filter(
+      (f) => !reserved.has(f.id) && (f.editable || f.kind === 'checkbox' || f.kind === 'radio' || f.kind === 'select'),
+    );
     const done: string[] = [];
     for (const { key, field } of matchAdditionalFields(pendingKeys, usable)) {
       const value = extras[key];
       const loc = markedLocator(frame, field.id);
       try {
         if (field.kind === 'checkbox') {
-          const want = parseCheckboxValue(value) ?? (field.optionValue === undefined || field.optionValue.toLowerCase() === value.toLowerCase());
+          const want =
+            parseCheckboxValue(value) ??
+            (field.optionValue === undefined || field.optionValue.toLowerCase() === value.toLowerCase());
           await this.setChecked(loc, want);
         } else if (field.kind === 'radio') {
           const group = usable.filter((f) => f.kind === 'radio' && f.name === field.name);
           const norm = value.trim().toLowerCase();
-          const option = group.find((f) => (f.optionValue ?? '').toLowerCase() === norm || f.label.trim().toLowerCase() === norm);
+          const option = group.find(
+            (f) => (f.optionValue ?? '').toLowerCase() === norm || f.label.trim().toLowerCase() === norm,
+          );
           if (!option) continue;
           await this.setChecked(markedLocator(frame, option.id), true);
         } else if (field.kind === 'select') {
@@ -164,7 +173,9 @@ export class FormFiller {
           await this.fillText(frame, field.id, value);
         }
         done.push(key);
-        this.deps.step(`filled additional field '${key}' (${field.kind} '${field.label || field.name || field.htmlId || field.placeholder}')`);
+        this.deps.step(
+          `filled additional field '${key}' (${field.kind} '${field.label || field.name || field.htmlId || field.placeholder}')`,
+        );
       } catch {
         this.deps.step(`could not fill additional field '${key}'`);
       }
@@ -188,7 +199,12 @@ export class FormFiller {
    * Submits like a user: the form's best submit control, else Enter in `field`.
    * Returns a trace line.
    */
-  async submit(frame: Frame, form: FormCandidate, field: Locator, mode: 'button' | 'enter' | 'request'): Promise<string> {
+  async submit(
+    frame: Frame,
+    form: FormCandidate,
+    field: Locator,
+    mode: 'button' | 'enter' | 'request',
+  ): Promise<string> {
     const { deadline } = this.deps;
     if (mode === 'button' && form.submit) {
       await this.click(markedLocator(frame, form.submit.id));

@@ -1,5 +1,11 @@
 import type { Frame, Locator, Page } from 'playwright-core';
-import { scanLoginForm, type FormCandidate, type FrameScan, type ScannedButton, type ScannedField } from './form-scan.js';
+import {
+  scanLoginForm,
+  type FormCandidate,
+  type FrameScan,
+  type ScannedButton,
+  type ScannedField,
+} from './form-scan.js';
 import { markerSelector, nextScanId, runInFrame } from './page-script.js';
 
 export type { FormCandidate, FrameScan, ScannedButton, ScannedField } from './form-scan.js';
@@ -33,9 +39,18 @@ export class FormFinder {
     const frames = page.frames();
     const mainFrame = page.mainFrame();
     const scans = await Promise.all(
-      frames.map(async (frame) => ({ frame, scan: await runInFrame<Record<string, never>, FrameScan>(frame, scanLoginForm, {}, scanId) })),
+      frames.map(async (frame) => ({
+        frame,
+        scan: await runInFrame<Record<string, never>, FrameScan>(frame, scanLoginForm, {}, scanId),
+      })),
     );
-    const out: PageScan = { signInLinks: [], pageFields: [], rejected: [], visiblePasswordCount: 0, hiddenPasswordCount: 0 };
+    const out: PageScan = {
+      signInLinks: [],
+      pageFields: [],
+      rejected: [],
+      visiblePasswordCount: 0,
+      hiddenPasswordCount: 0,
+    };
     let best: { located: LocatedForm; rank: number } | undefined;
     for (const { frame, scan } of scans) {
       if (!scan) continue;

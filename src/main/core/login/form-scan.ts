@@ -1,6 +1,7 @@
 import type { DomHelpers } from './dom-helpers.js';
 
-export type FieldKind = 'text' | 'email' | 'tel' | 'number' | 'password' | 'checkbox' | 'radio' | 'select' | 'textarea' | 'other';
+export type FieldKind =
+  'text' | 'email' | 'tel' | 'number' | 'password' | 'checkbox' | 'radio' | 'select' | 'textarea' | 'other';
 
 export interface ScannedField {
   /** Marker id, see MARK_ATTR. */
@@ -70,7 +71,8 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
 
   const inputType = (el: Element): string => (el.getAttribute('type') || 'text').toLowerCase();
   const isPassword = (el: Element): boolean =>
-    el.tagName === 'INPUT' && (inputType(el) === 'password' || (h.isTextLike(el) && h.autocomplete(el).includes('current-password')));
+    el.tagName === 'INPUT' &&
+    (inputType(el) === 'password' || (h.isTextLike(el) && h.autocomplete(el).includes('current-password')));
   const fieldsAll = all.filter((el) => /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
   const passwords = fieldsAll.filter(isPassword);
   const visPw = passwords.filter((el) => h.isVisible(el));
@@ -123,7 +125,9 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
   // (An aria-modal element only counts when it holds the login itself: consent dialogs use it too.)
   const modal =
     document.querySelector('dialog:modal') ??
-    Array.from(document.querySelectorAll('[aria-modal=true]')).find((m) => h.isVisible(m) && !!m.querySelector('input[type=password]')) ??
+    Array.from(document.querySelectorAll('[aria-modal=true]')).find(
+      (m) => h.isVisible(m) && !!m.querySelector('input[type=password]'),
+    ) ??
     null;
   const inModal = (el: Element): boolean => !modal || h.containsDeep(modal, el);
   const DIALOG = 'dialog,[role=dialog],[role=alertdialog],[aria-modal=true]';
@@ -142,7 +146,9 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       const parent = h.parentOf(node);
       if (!parent || parent === document.documentElement) break;
       const intruder = peers.some((p) => p !== anchor && h.containsDeep(parent, p) && !h.containsDeep(node, p));
-      const useful = textInputs.some((t) => t !== anchor && h.containsDeep(node, t)) || !!node.querySelector('button,input[type=submit]');
+      const useful =
+        textInputs.some((t) => t !== anchor && h.containsDeep(node, t)) ||
+        !!node.querySelector('button,input[type=submit]');
       if (intruder && useful) break;
       node = parent;
     }
@@ -151,7 +157,13 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
 
   const scopeText = (scope: Element): string => {
     const f = scope as HTMLFormElement;
-    return [scope.id, typeof f.className === 'string' ? f.className : '', scope.getAttribute('name'), scope.getAttribute('action'), scope.getAttribute('aria-label')]
+    return [
+      scope.id,
+      typeof f.className === 'string' ? f.className : '',
+      scope.getAttribute('name'),
+      scope.getAttribute('action'),
+      scope.getAttribute('aria-label'),
+    ]
       .filter(Boolean)
       .join(' ');
   };
@@ -171,7 +183,9 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       // type=submit only means something inside a form.
       const owner = (el as HTMLButtonElement).form;
       const isSubmitType =
-        !!owner && ((el.tagName === 'BUTTON' && (el as HTMLButtonElement).type === 'submit') || (el.tagName === 'INPUT' && /^(submit|image)$/.test(inputType(el))));
+        !!owner &&
+        ((el.tagName === 'BUTTON' && (el as HTMLButtonElement).type === 'submit') ||
+          (el.tagName === 'INPUT' && /^(submit|image)$/.test(inputType(el))));
       let s = isSubmitType ? 3 : 0;
       if (el.tagName === 'A') s -= 1;
       if (re.login.test(text)) s += mode === 'password' ? 5 : 4;
@@ -185,11 +199,15 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if ((el as HTMLButtonElement).disabled) s -= 1;
       if (s > 0 && (!best || s > best.score)) best = { el, text, score: s };
     }
-    return best ? { id: h.mark(best.el), text: best.text, score: best.score, isLink: best.el.tagName === 'A' } : undefined;
+    return best
+      ? { id: h.mark(best.el), text: best.text, score: best.score, isLink: best.el.tagName === 'A' }
+      : undefined;
   };
 
   const hasClickable = (scope: Element, pattern: RegExp): boolean =>
-    Array.from(scope.querySelectorAll('a,button,[role=button],[role=link]')).some((el) => pattern.test(h.clickableText(el)));
+    Array.from(scope.querySelectorAll('a,button,[role=button],[role=link]')).some((el) =>
+      pattern.test(h.clickableText(el)),
+    );
 
   const hasCheckbox = (scope: Element, pattern: RegExp): boolean =>
     Array.from(scope.querySelectorAll('input[type=checkbox]')).some((el) => pattern.test(h.describe(el)));
@@ -198,7 +216,10 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
   const rejected: string[] = [];
   const seenScopes = new Set<Element>();
   const fieldsIn = (scope: Element, exclude: Set<Element>): ScannedField[] =>
-    fieldsAll.filter((el) => !exclude.has(el) && h.containsDeep(scope, el) && fillableVisible(el)).slice(0, 40).map((el) => fieldInfo(el));
+    fieldsAll
+      .filter((el) => !exclude.has(el) && h.containsDeep(scope, el) && fillableVisible(el))
+      .slice(0, 40)
+      .map((el) => fieldInfo(el));
 
   // ---- password groups ----
   for (const pw of visPw) {
@@ -210,12 +231,24 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
     const notes: string[] = [];
     let score = 10;
     if (pws.some((p) => h.autocomplete(p).includes('current-password'))) score += 4;
-    if (pws.some((p) => h.autocomplete(p).includes('new-password'))) { score -= 8; notes.push('new-password field'); }
-    if (pws.length >= 2) { score -= 6; notes.push(`${pws.length} password fields`); }
-    if (pws.some((p) => re.confirm.test(h.describe(p, false)))) { score -= 6; notes.push('confirm-password field'); }
+    if (pws.some((p) => h.autocomplete(p).includes('new-password'))) {
+      score -= 8;
+      notes.push('new-password field');
+    }
+    if (pws.length >= 2) {
+      score -= 6;
+      notes.push(`${pws.length} password fields`);
+    }
+    if (pws.some((p) => re.confirm.test(h.describe(p, false)))) {
+      score -= 6;
+      notes.push('confirm-password field');
+    }
     const heading = h.headingFor(scope, order, all);
     if (re.login.test(heading)) score += 3;
-    if (re.signup.test(heading) && !re.login.test(heading)) { score -= 5; notes.push(`heading '${heading}'`); }
+    if (re.signup.test(heading) && !re.login.test(heading)) {
+      score -= 5;
+      notes.push(`heading '${heading}'`);
+    }
     const meta = scopeText(scope);
     if (re.login.test(meta)) score += 2;
     if (re.signup.test(meta) && !re.login.test(meta)) score -= 3;
@@ -225,7 +258,10 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
     const target = pws[0];
     const submit = pickSubmit(scope, pws[pws.length - 1], 'password');
     if (submit && re.login.test(submit.text)) score += 4;
-    if (submit && re.signup.test(submit.text) && !re.login.test(submit.text)) { score -= 8; notes.push(`button '${submit.text}'`); }
+    if (submit && re.signup.test(submit.text) && !re.login.test(submit.text)) {
+      score -= 8;
+      notes.push(`button '${submit.text}'`);
+    }
 
     const inScopeText = textInputs.filter((t) => h.containsDeep(scope, t));
     const before = inScopeText.filter((t) => pos(t) < pos(target)).reverse();
@@ -291,7 +327,8 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if (form && smallForm(form)) scope = form;
       else {
         let node: Element = h.parentOf(el) ?? document.body;
-        for (let i = 0; i < 6 && !node.querySelector('button,input[type=submit],[role=button]'); i++) node = h.parentOf(node) ?? node;
+        for (let i = 0; i < 6 && !node.querySelector('button,input[type=submit],[role=button]'); i++)
+          node = h.parentOf(node) ?? node;
         scope = node;
       }
       const text = h.textOf(scope, 1500);
@@ -301,7 +338,8 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if (re.signup.test(heading) && !re.login.test(heading)) s -= 6;
       const submit = pickSubmit(scope, el, 'identifier');
       if (submit && (re.next.test(submit.text) || re.login.test(submit.text))) s += 3;
-      if (submit && (re.signup.test(submit.text) || re.newsletter.test(submit.text)) && !re.login.test(submit.text)) s -= 8;
+      if (submit && (re.signup.test(submit.text) || re.newsletter.test(submit.text)) && !re.login.test(submit.text))
+        s -= 8;
       if (passwords.some((p) => h.containsDeep(scope, p))) s += 3;
       const others = textInputs.filter((x) => x !== el && h.containsDeep(scope, x)).length;
       if (others >= 2) s -= 3 * (others - 1);
@@ -330,7 +368,7 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if (!el.matches(h.CLICKABLE) || !inModal(el)) continue;
       const text = h.clickableText(el);
       if (text.length > 60) continue;
-      const href = el.tagName === 'A' ? (el.getAttribute('href') || '') : '';
+      const href = el.tagName === 'A' ? el.getAttribute('href') || '' : '';
       let s = 0;
       if (re.login.test(text)) s += 6;
       if (/log-?in|sign-?in|signin|login|auth|session|sso|account/i.test(href)) s += 3;
@@ -342,13 +380,22 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if (s < 5) continue;
       if (h.isVisible(el)) signInLinks.push({ id: h.mark(el), text, score: s, isLink: el.tagName === 'A' });
       else if (el.tagName === 'A' && s >= 8 && /^https?:/.test((el as HTMLAnchorElement).href)) {
-        signInLinks.push({ id: h.mark(el), text, score: s - 4, isLink: true, hiddenHref: (el as HTMLAnchorElement).href });
+        signInLinks.push({
+          id: h.mark(el),
+          text,
+          score: s - 4,
+          isLink: true,
+          hiddenHref: (el as HTMLAnchorElement).href,
+        });
       }
     }
     signInLinks.sort((a, b) => b.score - a.score);
   }
 
-  const pageFields = fieldsAll.filter(fillableVisible).slice(0, 40).map((el) => fieldInfo(el));
+  const pageFields = fieldsAll
+    .filter(fillableVisible)
+    .slice(0, 40)
+    .map((el) => fieldInfo(el));
   return {
     url: location.href,
     forms: forms.slice(0, 5),

@@ -26,7 +26,8 @@ const HEAVY_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
  */
 function blockHeavy(route: Route): Promise<void> {
   const req = route.request();
-  if (HEAVY_RESOURCE_TYPES.has(req.resourceType()) && !/captcha/i.test(req.url())) return route.abort('blockedbyclient');
+  if (HEAVY_RESOURCE_TYPES.has(req.resourceType()) && !/captcha/i.test(req.url()))
+    return route.abort('blockedbyclient');
   return route.fallback();
 }
 
@@ -55,12 +56,21 @@ export class LoginEngine {
     const fail = (reason: LoginFailureReason, message: string): LoginResult => {
       const finalUrl = page && !page.isClosed() ? page.url() : undefined;
       this.log.info({ url: safeUrl(req.url), reason, ms: Date.now() - started }, 'login failed');
-      return { ok: false, reason, message, ...(finalUrl && finalUrl !== 'about:blank' ? { finalUrl } : {}), steps: [...steps] };
+      return {
+        ok: false,
+        reason,
+        message,
+        ...(finalUrl && finalUrl !== 'about:blank' ? { finalUrl } : {}),
+        steps: [...steps],
+      };
     };
     try {
       deadline.check();
       page = await ctx.newPage();
-      await Promise.all([page.addInitScript(NAVIGATION_WATCH_SCRIPT), this.blockResources ? page.route('**/*', blockHeavy) : undefined]);
+      await Promise.all([
+        page.addInitScript(NAVIGATION_WATCH_SCRIPT),
+        this.blockResources ? page.route('**/*', blockHeavy) : undefined,
+      ]);
       flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps });
       const result = await deadline.race(flow.run());
       this.log.info({ url: safeUrl(req.url), ms: Date.now() - started }, 'login succeeded');

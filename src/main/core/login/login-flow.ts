@@ -4,7 +4,14 @@ import { matchAdditionalFields } from './field-matcher.js';
 import { FormFiller } from './form-filler.js';
 import { FormFinder, markedLocator, type LocatedForm, type PageScan } from './form-finder.js';
 import type { ScannedField } from './form-scan.js';
-import { LoginFlowError, redact, safeUrl, type LoginRequest, type Logger, type SessionStorageState } from './login-types.js';
+import {
+  LoginFlowError,
+  redact,
+  safeUrl,
+  type LoginRequest,
+  type Logger,
+  type SessionStorageState,
+} from './login-types.js';
 import { NetworkTracker } from './network-tracker.js';
 import { OutcomeDetector, type Outcome } from './outcome-detector.js';
 import { answerStayPrompt } from './post-login.js';
@@ -25,7 +32,8 @@ export interface LoginFlowDeps {
 
 /** Net errors that mean the site cannot be reached at all. */
 export function unreachableCode(message: string): string | undefined {
-  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1] ?? /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET)\b/.exec(message)?.[1];
+  const code =
+    /net::(ERR_[A-Z_]+)/.exec(message)?.[1] ?? /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET)\b/.exec(message)?.[1];
   // ERR_ABORTED: the navigation was replaced (JS redirect) or became a download: the site answered.
   return code === 'ERR_ABORTED' ? undefined : code;
 }
@@ -94,18 +102,23 @@ export class LoginFlow {
         if (form?.candidate.kind === 'password') return await this.passwordStep(form, scan);
         if (form?.candidate.kind === 'identifier') {
           if (++identifierSubmits > MAX_IDENTIFIER_SUBMITS) {
-            throw new LoginFlowError('login_form_not_found', 'No password field appeared after submitting the username step');
+            throw new LoginFlowError(
+              'login_form_not_found',
+              'No password field appeared after submitting the username step',
+            );
           }
           await this.identifierStep(form, scan);
           continue;
         }
       } catch (err) {
         if (!(err instanceof StaleFormError)) throw err;
-        if (++staleForms > 2) throw new LoginFlowError('login_form_not_found', 'The login form kept changing while it was being filled');
+        if (++staleForms > 2)
+          throw new LoginFlowError('login_form_not_found', 'The login form kept changing while it was being filled');
         this.step('the form changed while being filled; looking again');
         continue;
       }
-      const key = (b: { text: string; isLink: boolean; hiddenHref?: string }): string => `${b.text}|${b.isLink}|${b.hiddenHref ?? ''}`;
+      const key = (b: { text: string; isLink: boolean; hiddenHref?: string }): string =>
+        `${b.text}|${b.isLink}|${b.hiddenHref ?? ''}`;
       const link = scan.signInLinks.find((l) => !clicked.has(key(l.button)));
       if (link && clicked.size < MAX_SIGNIN_CLICKS) {
         clicked.add(key(link.button));
@@ -117,7 +130,9 @@ export class LoginFlow {
       if (blocked) throw blocked;
       throw new LoginFlowError(
         'login_form_not_found',
-        clicked.size ? 'No login form found, also after following sign-in links' : 'No login form or sign-in link found on the page',
+        clicked.size
+          ? 'No login form found, also after following sign-in links'
+          : 'No login form or sign-in link found on the page',
       );
     }
     throw new LoginFlowError('login_form_not_found', `No login completed within ${MAX_STEPS} steps`);
@@ -131,13 +146,17 @@ export class LoginFlow {
     } catch {
       throw new LoginFlowError('site_unreachable', 'The login URL is not a valid absolute URL');
     }
-    if (!/^https?:$/.test(url.protocol)) throw new LoginFlowError('site_unreachable', 'The login URL must use http or https');
+    if (!/^https?:$/.test(url.protocol))
+      throw new LoginFlowError('site_unreachable', 'The login URL must use http or https');
     let status: number | undefined;
     try {
       const resp = await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: deadline.cap(30_000) });
       status = resp?.status();
       if (status === 401 && resp?.headers()['www-authenticate']) {
-        throw new LoginFlowError('login_form_not_found', 'The site uses HTTP authentication (a browser credentials prompt), not a login form; this is not supported');
+        throw new LoginFlowError(
+          'login_form_not_found',
+          'The site uses HTTP authentication (a browser credentials prompt), not a login form; this is not supported',
+        );
       }
     } catch (err) {
       deadline.check();
@@ -148,7 +167,8 @@ export class LoginFlow {
       if (page.url() === 'about:blank') throw new LoginFlowError('site_unreachable', `No response from ${url.host}`);
       this.step('login page is slow to load; continuing with what has rendered');
     }
-    if (page.url().startsWith('chrome-error:')) throw new LoginFlowError('site_unreachable', `Could not reach ${url.host}`);
+    if (page.url().startsWith('chrome-error:'))
+      throw new LoginFlowError('site_unreachable', `Could not reach ${url.host}`);
     if (status !== undefined && status >= 500) {
       throw new LoginFlowError('site_unreachable', `The login page answered HTTP ${status}`);
     }
@@ -192,7 +212,8 @@ export class LoginFlow {
   private async blockedOnPage(): Promise<LoginFlowError | undefined> {
     const snap = await this.detector.snapshot();
     const s = snap.signals;
-    if (s.captcha) return new LoginFlowError('captcha_blocked', `The site shows a CAPTCHA: ${redact(s.captcha, this.secrets)}`);
+    if (s.captcha)
+      return new LoginFlowError('captcha_blocked', `The site shows a CAPTCHA: ${redact(s.captcha, this.secrets)}`);
     if (s.locked) return new LoginFlowError('account_locked', `The site reports: '${redact(s.locked, this.secrets)}'`);
     return undefined;
   }
@@ -248,7 +269,10 @@ export class LoginFlow {
   private async fillExtras(form: LocatedForm, scan: PageScan, reserved: Set<string>): Promise<void> {
     if (!this.pendingExtras.size) return;
     const frameFields = scan.pageFields.filter((p) => p.frame === form.frame).map((p) => p.field);
-    const fields = [...form.candidate.fields, ...frameFields.filter((f) => !form.candidate.fields.some((g) => g.id === f.id))];
+    const fields = [
+      ...form.candidate.fields,
+      ...frameFields.filter((f) => !form.candidate.fields.some((g) => g.id === f.id)),
+    ];
     const done = await this.filler.fillAdditional(form.frame, fields, this.extras, [...this.pendingExtras], reserved);
     for (const k of done) this.pendingExtras.delete(k);
   }
@@ -275,38 +299,58 @@ export class LoginFlow {
     }, [field]);
     const outcome = await this.submitAndWait(form, loc, 'identifier', field.id);
     if (outcome.kind === 'failure') throw this.failure(outcome);
-    if (outcome.kind === 'unsubmitted') throw new LoginFlowError('login_form_not_found', 'The username step could not be submitted');
-    this.step(`username step done (${outcome.kind === 'advanced' && outcome.evidence.length ? outcome.evidence.join('; ') : 'page changed'})`);
+    if (outcome.kind === 'unsubmitted')
+      throw new LoginFlowError('login_form_not_found', 'The username step could not be submitted');
+    this.step(
+      `username step done (${outcome.kind === 'advanced' && outcome.evidence.length ? outcome.evidence.join('; ') : 'page changed'})`,
+    );
   }
 
-  private async passwordStep(form: LocatedForm, scan: PageScan): Promise<{ storageState: SessionStorageState; finalUrl: string }> {
+  private async passwordStep(
+    form: LocatedForm,
+    scan: PageScan,
+  ): Promise<{ storageState: SessionStorageState; finalUrl: string }> {
     const c = form.candidate;
     const pw = c.password!;
     this.step(this.describeForm(form));
     const user = this.pickUsername(form);
     const pwLoc = markedLocator(form.frame, pw.id);
-    await this.guardFill(async () => {
-      if (user) {
-        await this.filler.fillText(form.frame, user.id, this.deps.req.username);
-        this.step(`filled username (${user.kind} field '${user.label || user.name || user.htmlId || user.placeholder || 'unnamed'}')`);
-      } else {
-        this.step('no username field on this step; filling the password only');
-      }
-      await this.filler.fillText(form.frame, pw.id, this.deps.req.password);
-      this.step('filled password');
-      await this.fillExtras(form, scan, new Set([pw.id, ...(user ? [user.id] : [])]));
-    }, user ? [pw, user] : [pw]);
+    await this.guardFill(
+      async () => {
+        if (user) {
+          await this.filler.fillText(form.frame, user.id, this.deps.req.username);
+          this.step(
+            `filled username (${user.kind} field '${user.label || user.name || user.htmlId || user.placeholder || 'unnamed'}')`,
+          );
+        } else {
+          this.step('no username field on this step; filling the password only');
+        }
+        await this.filler.fillText(form.frame, pw.id, this.deps.req.password);
+        this.step('filled password');
+        await this.fillExtras(form, scan, new Set([pw.id, ...(user ? [user.id] : [])]));
+      },
+      user ? [pw, user] : [pw],
+    );
     for (const k of this.pendingExtras) this.step(`additional field '${k}' not found on the page`);
     this.pendingExtras.clear();
 
     const outcome = await this.submitAndWait(form, pwLoc, 'password', pw.id);
     if (outcome.kind === 'failure') throw this.failure(outcome);
     if (outcome.kind !== 'success') {
-      throw new LoginFlowError('invalid_credentials', 'Submitting the login form had no visible effect (no navigation, request or message)');
+      throw new LoginFlowError(
+        'invalid_credentials',
+        'Submitting the login form had no visible effect (no navigation, request or message)',
+      );
     }
     this.step(`login succeeded (${outcome.evidence.join('; ')})`);
     await this.settle();
-    await answerStayPrompt({ ...this.deps, net: this.net, filler: this.filler, step: (s) => this.step(s), settle: () => this.settle() });
+    await answerStayPrompt({
+      ...this.deps,
+      net: this.net,
+      filler: this.filler,
+      step: (s) => this.step(s),
+      settle: () => this.settle(),
+    });
     const storageState = await captureStorageState(this.deps.ctx, this.deps.page);
     const withStorage = storageState.origins.filter((o) => o.localStorage.length).length;
     this.step(`captured ${storageState.cookies.length} cookie(s) and localStorage of ${withStorage} origin(s)`);
@@ -334,7 +378,12 @@ export class LoginFlow {
   }
 
   /** Submits (button, then Enter, then requestSubmit if nothing happened) and waits for evidence. */
-  private async submitAndWait(form: LocatedForm, field: Locator, phase: 'password' | 'identifier', watchMarker: string): Promise<Outcome> {
+  private async submitAndWait(
+    form: LocatedForm,
+    field: Locator,
+    phase: 'password' | 'identifier',
+    watchMarker: string,
+  ): Promise<Outcome> {
     const modes = form.candidate.submit ? (['button', 'enter', 'request'] as const) : (['enter', 'request'] as const);
     let outcome: Outcome = { kind: 'unsubmitted' };
     for (const mode of modes) {

@@ -39,7 +39,9 @@ export function createLoginFeature(base: BaseCore): LoginFeature {
   const browsers = new LazyBrowserPool(
     () =>
       new BrowserPool({
-        executablePath: config.browser.connectEndpoint ? undefined : resolveBrowserExecutable({ configuredPath: config.browser.executablePath }).path,
+        executablePath: config.browser.connectEndpoint
+          ? undefined
+          : resolveBrowserExecutable({ configuredPath: config.browser.executablePath }).path,
         headless: config.browser.headless,
         maxContexts: config.browser.maxContexts,
         connectEndpoint: config.browser.connectEndpoint,

@@ -31,14 +31,23 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
         200: {
           description: 'The live session',
           schema: StorageStateSchema,
-          headers: { 'X-Session-Cache': 'hit when served from the cache, miss after a fresh browser login', 'X-Session-Id': 'id of the cache entry (see GET /api/sessions)' },
+          headers: {
+            'X-Session-Cache': 'hit when served from the cache, miss after a fresh browser login',
+            'X-Session-Id': 'id of the cache entry (see GET /api/sessions)',
+          },
         },
         400: { description: 'Invalid request, or a login method not available yet (LOGIN_METHOD_NOT_AVAILABLE)' },
-        401: { description: 'AUTHENTICATION_FAILED: wrong credentials (details.reason invalid_credentials) or a bad API key (details.reason invalid_api_key)' },
+        401: {
+          description:
+            'AUTHENTICATION_FAILED: wrong credentials (details.reason invalid_credentials) or a bad API key (details.reason invalid_api_key)',
+        },
         422: { description: 'LOGIN_FORM_NOT_FOUND, MFA_REQUIRED or CAPTCHA_BLOCKED' },
         423: { description: 'ACCOUNT_LOCKED' },
         502: { description: 'SITE_UNREACHABLE' },
-        503: { description: 'BROWSER_NOT_FOUND or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)' },
+        503: {
+          description:
+            'BROWSER_NOT_FOUND or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)',
+        },
         504: { description: 'LOGIN_TIMEOUT' },
       },
     },
@@ -61,7 +70,12 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
       scope: 'sessions:read',
       summary: "The organization's cached login sessions (metadata only, never cookie values)",
       tags: ['login'],
-      responses: { 200: { description: 'Cached sessions, newest first', schema: z.object({ data: z.array(SessionSummarySchema) }) } },
+      responses: {
+        200: {
+          description: 'Cached sessions, newest first',
+          schema: z.object({ data: z.array(SessionSummarySchema) }),
+        },
+      },
     },
     async ({ auth }) => ({ data: await core.login.cache.list(auth.orgId) }),
   );
@@ -101,7 +115,9 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
         responses: { 404: { description: 'NOT_AVAILABLE' } },
       },
       () => {
-        throw new AppError(404, 'not_available', `POST /${name} is announced but not available in this version.`, { endpoint: `/${name}` });
+        throw new AppError(404, 'not_available', `POST /${name} is announced but not available in this version.`, {
+          endpoint: `/${name}`,
+        });
       },
     );
   }

@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import type { BrowserContext } from 'playwright-core';
 import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
-import { ANNOUNCED_LOGIN_METHODS, LOGIN_METHODS, type LoginRequest, type StorageState } from '../../../shared/login.schema.js';
+import {
+  ANNOUNCED_LOGIN_METHODS,
+  LOGIN_METHODS,
+  type LoginRequest,
+  type StorageState,
+} from '../../../shared/login.schema.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { LoginRequest as EngineRequest, LoginResult } from './login-types.js';
@@ -53,7 +58,17 @@ export class LoginService {
     // Identical concurrent requests (same org, URL, credentials, fields, cache mode) share one login.
     const flightKey = crypto
       .createHmac('sha256', this.flightSalt)
-      .update(JSON.stringify([orgId, req.domain, req.cred.username, req.cred.password, req.loginMethod, req.additionalFields, req.useCache]))
+      .update(
+        JSON.stringify([
+          orgId,
+          req.domain,
+          req.cred.username,
+          req.cred.password,
+          req.loginMethod,
+          req.additionalFields,
+          req.useCache,
+        ]),
+      )
       .digest('hex');
     const running = this.inflight.get(flightKey);
     if (running) return running;
@@ -64,23 +79,41 @@ export class LoginService {
 
   private checkMethod(req: LoginRequest): void {
     const method = req.loginMethod;
-    if ((ANNOUNCED_LOGIN_METHODS as readonly string[]).includes(method) || ((LOGIN_METHODS as readonly string[]).includes(method) && !BUILT_METHODS.has(method))) {
-      throw new AppError(400, 'login_method_not_available', `The login method "${method}" is not available yet in this version. Available: ${[...BUILT_METHODS].join(', ')}.`, {
-        loginMethod: method,
-        available: [...BUILT_METHODS],
-      });
+    if (
+      (ANNOUNCED_LOGIN_METHODS as readonly string[]).includes(method) ||
+      ((LOGIN_METHODS as readonly string[]).includes(method) && !BUILT_METHODS.has(method))
+    ) {
+      throw new AppError(
+        400,
+        'login_method_not_available',
+        `The login method "${method}" is not available yet in this version. Available: ${[...BUILT_METHODS].join(', ')}.`,
+        {
+          loginMethod: method,
+          available: [...BUILT_METHODS],
+        },
+      );
     }
     if (!BUILT_METHODS.has(method)) {
-      throw new AppError(400, 'validation_error', `Unknown loginMethod "${method}". Supported values: ${LOGIN_METHODS.join(', ')}.`, {
-        loginMethod: method,
-      });
+      throw new AppError(
+        400,
+        'validation_error',
+        `Unknown loginMethod "${method}". Supported values: ${LOGIN_METHODS.join(', ')}.`,
+        {
+          loginMethod: method,
+        },
+      );
     }
     if (method === 'password' && !req.cred.password) {
-      throw new AppError(400, 'validation_error', 'cred.password is required for loginMethod "password".', { field: 'cred.password' });
+      throw new AppError(400, 'validation_error', 'cred.password is required for loginMethod "password".', {
+        field: 'cred.password',
+      });
     }
   }
 
-  private async fresh(identity: { orgId: string; origin: string; username: string; method: string }, req: LoginRequest): Promise<LoginOutcome> {
+  private async fresh(
+    identity: { orgId: string; origin: string; username: string; method: string },
+    req: LoginRequest,
+  ): Promise<LoginOutcome> {
     const started = Date.now();
     const result = await this.deps.browsers.withContext((ctx) =>
       this.deps.engine.login(ctx, {
@@ -99,7 +132,16 @@ export class LoginService {
     }
     const state = normalizeState(result.storageState as unknown as StorageState);
     const sessionId = await this.deps.cache.put(identity, state);
-    this.deps.log.info({ orgId: identity.orgId, origin: identity.origin, cookies: state.cookies.length, origins: state.origins.length, ms }, 'login succeeded');
+    this.deps.log.info(
+      {
+        orgId: identity.orgId,
+        origin: identity.origin,
+        cookies: state.cookies.length,
+        origins: state.origins.length,
+        ms,
+      },
+      'login succeeded',
+    );
     return { state, cached: false, sessionId };
   }
 }
@@ -117,6 +159,9 @@ function normalizeState(s: StorageState): StorageState {
       secure: c.secure,
       sameSite: c.sameSite,
     })),
-    origins: s.origins.map((o) => ({ origin: o.origin, localStorage: o.localStorage.map(({ name, value }) => ({ name, value })) })),
+    origins: s.origins.map((o) => ({
+      origin: o.origin,
+      localStorage: o.localStorage.map(({ name, value }) => ({ name, value })),
+    })),
   };
 }

@@ -72,7 +72,8 @@ export class NetworkTracker {
   msUntilQuiet(quietMs: number): number {
     const now = Date.now();
     // A pending page load (e.g. a slow login POST) always counts; other requests (iframes too) go stale.
-    for (const r of this.inflight.values()) if (r.document || now - r.started < this.staleMs) return Number.POSITIVE_INFINITY;
+    for (const r of this.inflight.values())
+      if (r.document || now - r.started < this.staleMs) return Number.POSITIVE_INFINITY;
     return Math.max(0, quietMs - (now - this.lastActivity));
   }
 

@@ -24,8 +24,10 @@ export type Outcome =
   | { kind: 'unsubmitted' }
   | { kind: 'failure'; reason: LoginFailureReason; message: string; evidence: string[] };
 
-const AUTH_COOKIE = /sess|sid\b|^sid|auth|token|jwt|remember|login|logged|identity|access|refresh|account|user|connect\.sid/i;
-const NOT_AUTH_COOKIE = /csrf|xsrf|consent|cookie_?notice|gdpr|_ga|_gid|analytics|locale|lang|theme|timezone|flash|attempt/i;
+const AUTH_COOKIE =
+  /sess|sid\b|^sid|auth|token|jwt|remember|login|logged|identity|access|refresh|account|user|connect\.sid/i;
+const NOT_AUTH_COOKIE =
+  /csrf|xsrf|consent|cookie_?notice|gdpr|_ga|_gid|analytics|locale|lang|theme|timezone|flash|attempt/i;
 const AUTH_STORAGE = /token|auth|jwt|session|access|refresh|credential|id_?token|bearer|user/i;
 
 /** Fallback interval between looks when the page does nothing observable (DOM-only changes). */
@@ -75,8 +77,21 @@ export class OutcomeDetector {
       context.cookies().catch(() => []),
     ]);
     const merged: PageSignals = {
-      url: page.url(), captcha: null, locked: null, otpInputs: 0, mfaText: null, messages: [], observed: [],
-      loginPasswords: 0, watchedState: 'absent', invalidFields: [], bodyTextLength: 0, readyState: 'loading', leavingSinceMs: null, bridge: false, storage: [],
+      url: page.url(),
+      captcha: null,
+      locked: null,
+      otpInputs: 0,
+      mfaText: null,
+      messages: [],
+      observed: [],
+      loginPasswords: 0,
+      watchedState: 'absent',
+      invalidFields: [],
+      bodyTextLength: 0,
+      readyState: 'loading',
+      leavingSinceMs: null,
+      bridge: false,
+      storage: [],
     };
     const rank = { absent: 0, hidden: 1, 'visible-empty': 2, 'visible-filled': 3 } as const;
     const storage = new Map<string, string>();
@@ -95,13 +110,21 @@ export class OutcomeDetector {
       for (const [origin, key, sum] of s.storage) storage.set(`${origin}|${key}`, sum);
     }
     const cookies = new Map<string, { value: string; httpOnly: boolean }>();
-    for (const c of allCookies) cookies.set(`${c.name}|${c.domain}|${c.path}`, { value: c.value, httpOnly: c.httpOnly });
+    for (const c of allCookies)
+      cookies.set(`${c.name}|${c.domain}|${c.path}`, { value: c.value, httpOnly: c.httpOnly });
     merged.observed.push(...(this.deps.dialogMessages?.() ?? []));
     const main = results[0];
     merged.readyState = main?.readyState ?? 'loading';
     merged.leavingSinceMs = main?.leavingSinceMs ?? null;
     merged.bridge = main?.bridge ?? false;
-    return { url: page.url(), signals: merged, cookies, storage, complete: main !== undefined, readyState: merged.readyState };
+    return {
+      url: page.url(),
+      signals: merged,
+      cookies,
+      storage,
+      complete: main !== undefined,
+      readyState: merged.readyState,
+    };
   }
 
   authCookieChanges(before: Snapshot, after: Snapshot): string[] {
@@ -135,17 +158,33 @@ export class OutcomeDetector {
     const s = after.signals;
     // A CAPTCHA counts when it is new, or the login UI is still up behind it (not on a dashboard).
     const loginUiUp = s.loginPasswords > 0 || s.watchedState === 'visible-filled' || s.watchedState === 'visible-empty';
-    if (s.captcha && (!before.signals.captcha || loginUiUp)) return { kind: 'failure', reason: 'captcha_blocked', message: `The site shows a CAPTCHA: ${s.captcha}`, evidence: [s.captcha] };
+    if (s.captcha && (!before.signals.captcha || loginUiUp))
+      return {
+        kind: 'failure',
+        reason: 'captcha_blocked',
+        message: `The site shows a CAPTCHA: ${s.captcha}`,
+        evidence: [s.captcha],
+      };
     const lockedRe = new RegExp(KEYWORDS.locked, 'i');
     const newObserved = s.observed.filter((m) => !before.signals.observed.includes(m));
     s.locked ??= newObserved.find((m) => lockedRe.test(m)) ?? null;
     if (s.locked && !before.signals.messages.includes(s.locked)) {
-      return { kind: 'failure', reason: 'account_locked', message: `The site reports the account as locked or rate-limited: '${s.locked}'`, evidence: [s.locked] };
+      return {
+        kind: 'failure',
+        reason: 'account_locked',
+        message: `The site reports the account as locked or rate-limited: '${s.locked}'`,
+        evidence: [s.locked],
+      };
     }
     const otpAppeared = s.otpInputs > before.signals.otpInputs || (s.otpInputs > 0 && s.loginPasswords === 0);
     if (otpAppeared || (s.mfaText && s.mfaText !== before.signals.mfaText)) {
       const what = s.mfaText ? `'${s.mfaText}'` : 'a one-time-code field';
-      return { kind: 'failure', reason: 'mfa_required', message: `The site asks for a second factor: ${what}`, evidence: [what] };
+      return {
+        kind: 'failure',
+        reason: 'mfa_required',
+        message: `The site asks for a second factor: ${what}`,
+        evidence: [what],
+      };
     }
     return undefined;
   }
@@ -198,9 +237,12 @@ export class OutcomeDetector {
         const stillThere = s.watchedState === 'visible-filled' || s.watchedState === 'visible-empty';
         // An error after the username step (same page or a re-rendered one) rejects the identifier.
         if (fresh.length) return this.invalid(strong[0] ?? fresh[0], evidence);
-        if (!stillThere && net.isSettled(400, start) && elapsed > 300) return { kind: 'advanced', evidence: ['identifier step left', ...evidence] };
+        if (!stillThere && net.isSettled(400, start) && elapsed > 300)
+          return { kind: 'advanced', evidence: ['identifier step left', ...evidence] };
         if (net.isSettled(1200, start) && elapsed > 1500 && net.msSinceNavigation() > 800) {
-          return s.watchedState === 'visible-filled' && noTraffic ? { kind: 'unsubmitted' } : { kind: 'advanced', evidence };
+          return s.watchedState === 'visible-filled' && noTraffic
+            ? { kind: 'unsubmitted' }
+            : { kind: 'advanced', evidence };
         }
         continue;
       }
@@ -212,13 +254,15 @@ export class OutcomeDetector {
       const strongEvidence = cookies.length > 0 || storage.length > 0;
       if (formGone && docReady && (strongEvidence || navigated || elapsed > 1500)) {
         // Seen on the same document twice, so a redirect's intermediate page is not taken for success.
-        if (!candidate || candidate.nav !== net.navigationCount()) candidate = { since: now, nav: net.navigationCount() };
+        if (!candidate || candidate.nav !== net.navigationCount())
+          candidate = { since: now, nav: net.navigationCount() };
         const seen = now - candidate.since;
         let ready: boolean;
         if (strongEvidence) {
           const leaving = s.leavingSinceMs !== null && s.leavingSinceMs < STRONG.LEAVING_MS;
           // A hand-over page may move on by a timer: give it BRIDGE_MS on the same document.
-          const loaded = after.readyState === 'complete' && !leaving && net.isQuiet(0) && (!s.bridge || seen >= STRONG.BRIDGE_MS);
+          const loaded =
+            after.readyState === 'complete' && !leaving && net.isQuiet(0) && (!s.bridge || seen >= STRONG.BRIDGE_MS);
           if (s.bridge && !leaving) wait = Math.max(MIN_GAP_MS, STRONG.BRIDGE_MS - seen);
           ready = loaded || seen >= (leaving ? STRONG.LEAVING_PATIENCE_MS : STRONG.PATIENCE_MS);
         } else {
@@ -229,8 +273,10 @@ export class OutcomeDetector {
         if (ready) {
           // Second look. Sent back to the start of a (two-step) login without a clear message: not a success.
           const nav = net.navigationCount();
-          if (await this.deps.loginFormShown?.()) return this.invalid(fresh[0] ?? null, ['back at a login form', ...evidence]);
-          if (nav === net.navigationCount() && !net.documentPending()) return { kind: 'success', evidence: ['password field gone', ...evidence] };
+          if (await this.deps.loginFormShown?.())
+            return this.invalid(fresh[0] ?? null, ['back at a login form', ...evidence]);
+          if (nav === net.navigationCount() && !net.documentPending())
+            return { kind: 'success', evidence: ['password field gone', ...evidence] };
           candidate = undefined; // the page moved on meanwhile: judge the next document
         }
         continue;
@@ -257,7 +303,9 @@ export class OutcomeDetector {
     return {
       kind: 'failure',
       reason: 'invalid_credentials',
-      message: text ? `The site rejected the login: '${text}'` : 'The site showed a login form again after submitting, without success evidence',
+      message: text
+        ? `The site rejected the login: '${text}'`
+        : 'The site showed a login form again after submitting, without success evidence',
       evidence: text ? [`error text '${text}'`, ...evidence] : ['login form present after network idle', ...evidence],
     };
   }

@@ -44,7 +44,12 @@ export function markerSelector(id: string): string {
 }
 
 /** Runs an in-page script; returns undefined if the frame navigated or detached meanwhile. */
-export async function runInFrame<A, R>(frame: Frame, fn: InPageFn<A, R>, args: A, scanId: string): Promise<R | undefined> {
+export async function runInFrame<A, R>(
+  frame: Frame,
+  fn: InPageFn<A, R>,
+  args: A,
+  scanId: string,
+): Promise<R | undefined> {
   try {
     return (await frame.evaluate(pageFunction(fn), { scanId, args: args as unknown })) as R;
   } catch {

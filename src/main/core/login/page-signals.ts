@@ -121,7 +121,8 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
   // and "protected by reCAPTCHA" notices do not block a login.
   let captcha: string | null = null;
   const passive = (el: Element): boolean =>
-    !!el.closest('.grecaptcha-badge,[data-size=invisible],[data-badge]') || el.getAttribute('data-size') === 'invisible';
+    !!el.closest('.grecaptcha-badge,[data-size=invisible],[data-badge]') ||
+    el.getAttribute('data-size') === 'invisible';
   const bigEnough = (el: Element, w: number, hgt: number): boolean => {
     const r = el.getBoundingClientRect();
     return r.width >= w && r.height >= hgt;
@@ -130,10 +131,13 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     if (captcha) break;
     if (el.tagName === 'IFRAME') {
       const src = (el.getAttribute('src') || '') + ' ' + (el.getAttribute('title') || '');
-      if (!/recaptcha|hcaptcha|challenges\.cloudflare|turnstile|arkoselabs|funcaptcha|geetest|captcha/i.test(src)) continue;
+      if (!/recaptcha|hcaptcha|challenges\.cloudflare|turnstile|arkoselabs|funcaptcha|geetest|captcha/i.test(src))
+        continue;
       if (/size=invisible/.test(src) || passive(el) || !visible(el) || !bigEnough(el, 30, 30)) continue;
       captcha = `captcha frame '${h.collapse(el.getAttribute('title') || src.replace(/\?.*$/, ''), 60)}'`;
-    } else if (el.matches('.g-recaptcha,.h-captcha,.cf-turnstile,#FunCaptcha,#arkose,[data-sitekey],[data-hcaptcha-widget-id]')) {
+    } else if (
+      el.matches('.g-recaptcha,.h-captcha,.cf-turnstile,#FunCaptcha,#arkose,[data-sitekey],[data-hcaptcha-widget-id]')
+    ) {
       if (passive(el) || !visible(el) || !bigEnough(el, 30, 15)) continue;
       captcha = `captcha widget (${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''})`;
     } else if (el.matches('img[src*=captcha i],img[alt*=captcha i],input[name*=captcha i],input[id*=captcha i]')) {
@@ -184,25 +188,52 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
   const messages = [...texts].filter((t) => re.error.test(t) || re.locked.test(t) || re.captchaText.test(t));
 
   let locked: string | null = null;
-  for (const t of texts) if (re.locked.test(t)) { locked = t; break; }
-  if (!captcha) for (const t of texts) if (re.captchaText.test(t) && t.length < 200) { captcha = `captcha text '${t}'`; break; }
+  for (const t of texts)
+    if (re.locked.test(t)) {
+      locked = t;
+      break;
+    }
+  if (!captcha)
+    for (const t of texts)
+      if (re.captchaText.test(t) && t.length < 200) {
+        captcha = `captcha text '${t}'`;
+        break;
+      }
 
   const inputs = all.filter((el) => el.tagName === 'INPUT') as HTMLInputElement[];
   // A code field may be type=password (PIN-style); it is a second factor, not a login password.
   const isOtp = (el: HTMLInputElement): boolean =>
     h.autocomplete(el).includes('one-time-code') ||
-    (el.type === 'password' ? /(verification|security|sms|one.?time|authenticat\w*|2fa|mfa) ?code|\botp\b/i : re.otp).test(h.describe(el));
-  const otpInputs = inputs.filter((el) => visible(el) && el.type !== 'hidden' && el.getAttribute("data-agent-studio-login") !== args.watchMarker && isOtp(el)).length;
+    (el.type === 'password'
+      ? /(verification|security|sms|one.?time|authenticat\w*|2fa|mfa) ?code|\botp\b/i
+      : re.otp
+    ).test(h.describe(el));
+  const otpInputs = inputs.filter(
+    (el) =>
+      visible(el) &&
+      el.type !== 'hidden' &&
+      el.getAttribute('data-agent-studio-login') !== args.watchMarker &&
+      isOtp(el),
+  ).length;
   const visPw = inputs.filter((el) => el.type === 'password' && visible(el));
-  const loginPasswords = visPw.filter((el) => !h.autocomplete(el).includes('new-password') && (el.getAttribute('data-agent-studio-login') === args.watchMarker || !isOtp(el))).length;
+  const loginPasswords = visPw.filter(
+    (el) =>
+      !h.autocomplete(el).includes('new-password') &&
+      (el.getAttribute('data-agent-studio-login') === args.watchMarker || !isOtp(el)),
+  ).length;
   let mfaText: string | null = null;
   if (!loginPasswords) {
-    for (const t of texts) if (re.mfa.test(t) && t.length < 300) { mfaText = t; break; }
+    for (const t of texts)
+      if (re.mfa.test(t) && t.length < 300) {
+        mfaText = t;
+        break;
+      }
   }
 
   let watchedState: PageSignals['watchedState'] = 'absent';
   if (args.watchMarker) {
-    const w = all.find((el) => el.getAttribute('data-agent-studio-login') === args.watchMarker) as HTMLInputElement | undefined;
+    const w = all.find((el) => el.getAttribute('data-agent-studio-login') === args.watchMarker) as
+      HTMLInputElement | undefined;
     if (w) watchedState = !visible(w) ? 'hidden' : w.value ? 'visible-filled' : 'visible-empty';
   }
 
@@ -210,7 +241,8 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     const els = Array.from(f.elements) as HTMLInputElement[];
     return els.some((e) => e.type === 'hidden') && !els.some((e) => e.type !== 'hidden' && visible(e));
   });
-  const bridge = autoPost || (!!document.body && bodyText.length < 150 && !inputs.some((el) => el.type !== 'hidden' && visible(el)));
+  const bridge =
+    autoPost || (!!document.body && bodyText.length < 150 && !inputs.some((el) => el.type !== 'hidden' && visible(el)));
 
   const invalidFields: string[] = [];
   for (const form of Array.from(document.querySelectorAll('form'))) {
@@ -222,7 +254,9 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     }
   }
 
-  const observed = Array.isArray(win['__agentStudioLoginObserved']) ? (win['__agentStudioLoginObserved'] as string[]).slice(-20) : [];
+  const observed = Array.isArray(win['__agentStudioLoginObserved'])
+    ? (win['__agentStudioLoginObserved'] as string[]).slice(-20)
+    : [];
   return {
     url: location.href,
     captcha,

@@ -24,7 +24,12 @@ export interface StayPrompt {
  */
 export function findStaySignedInPrompt(_args: Record<string, never>, h: DomHelpers): StayPrompt | null {
   const all = h.allElements();
-  const typed = all.filter((el) => (el.tagName === 'INPUT' && h.isTextLike(el)) || (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'password') || el.tagName === 'TEXTAREA');
+  const typed = all.filter(
+    (el) =>
+      (el.tagName === 'INPUT' && h.isTextLike(el)) ||
+      (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'password') ||
+      el.tagName === 'TEXTAREA',
+  );
   if (typed.some((el) => h.isVisible(el))) return null;
   const body = document.body ? h.textOf(document.body, 4000) : '';
   if (!body || body.length > 2000) return null;
@@ -36,7 +41,9 @@ export function findStaySignedInPrompt(_args: Record<string, never>, h: DomHelpe
     const text = h.clickableText(el);
     if (!h.re.affirm.test(text)) continue;
     let score = 1;
-    const isSubmit = (el.tagName === 'BUTTON' && (el as HTMLButtonElement).type === 'submit') || (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'submit');
+    const isSubmit =
+      (el.tagName === 'BUTTON' && (el as HTMLButtonElement).type === 'submit') ||
+      (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'submit');
     if (isSubmit && (el as HTMLButtonElement).form) score += 2;
     if (el.tagName === 'A') score -= 1;
     if (!best || score > best.score) best = { el, text, score };
@@ -75,7 +82,10 @@ export async function answerStayPrompt(deps: StayPromptDeps): Promise<void> {
     }
     deps.step(`answered '${found.prompt}' with '${found.text}'`);
     const until = started + Math.min(6000, deadline.remaining() / 2);
-    while (Date.now() < until && !(net.isQuiet(500) && (net.navigationCount() > navBase || Date.now() - started > 1500))) {
+    while (
+      Date.now() < until &&
+      !(net.isQuiet(500) && (net.navigationCount() > navBase || Date.now() - started > 1500))
+    ) {
       await net.waitForActivity(Math.min(250, Math.max(0, until - Date.now())), 10);
       deadline.check();
     }

@@ -65,15 +65,18 @@ export class SessionCache {
   }
 
   private lookupKey(key: Buffer, id: CacheIdentity): Buffer {
-    return crypto.createHmac('sha256', key).update(JSON.stringify([id.orgId, id.origin, id.username, id.method])).digest();
+    return crypto
+      .createHmac('sha256', key)
+      .update(JSON.stringify([id.orgId, id.origin, id.username, id.method]))
+      .digest();
   }
 
   /** The cached state while it is fresh, else null (and a stale row is left for `put` to replace). */
   async get(id: CacheIdentity): Promise<{ id: string; state: StorageState } | null> {
     const key = await this.cacheKey();
-    const row = this.deps.db.prepare('SELECT * FROM login_sessions WHERE cache_key = ? AND org_id = ?').get(this.lookupKey(key, id), id.orgId) as
-      | Row
-      | undefined;
+    const row = this.deps.db
+      .prepare('SELECT * FROM login_sessions WHERE cache_key = ? AND org_id = ?')
+      .get(this.lookupKey(key, id), id.orgId) as Row | undefined;
     if (!row || !this.isFresh(row)) return null;
     let state: StorageState;
     try {
@@ -126,7 +129,9 @@ export class SessionCache {
   }
 
   async list(orgId: string): Promise<SessionSummary[]> {
-    const rows = this.deps.db.prepare('SELECT * FROM login_sessions WHERE org_id = ? ORDER BY created_at DESC').all(orgId) as Row[];
+    const rows = this.deps.db
+      .prepare('SELECT * FROM login_sessions WHERE org_id = ? ORDER BY created_at DESC')
+      .all(orgId) as Row[];
     if (!rows.length) return [];
     const key = await this.cacheKey();
     return rows.map((r) => {

@@ -12,7 +12,11 @@ export async function captureStorageState(ctx: BrowserContext, page: Page): Prom
   const state = await ctx.storageState();
   const origins = new Map<string, OriginStorage>();
   for (const o of state.origins) {
-    if (o.localStorage.length) origins.set(o.origin, { origin: o.origin, localStorage: o.localStorage.map(({ name, value }) => ({ name, value })) });
+    if (o.localStorage.length)
+      origins.set(o.origin, {
+        origin: o.origin,
+        localStorage: o.localStorage.map(({ name, value }) => ({ name, value })),
+      });
   }
   for (const frame of page.frames()) {
     const live = await frame

@@ -29,23 +29,36 @@ export class EncryptedFileSecretStore implements SecretStore {
   private load(): { key: Buffer; data: FileFormat } {
     if (this.key && this.data) return { key: this.key, data: this.data };
     if (!this.masterKey || this.masterKey.length < 16) {
-      throw new SecretStoreUnavailableError(`the encrypted-file backend needs ${this.masterKeyEnv} set to at least 16 characters`);
+      throw new SecretStoreUnavailableError(
+        `the encrypted-file backend needs ${this.masterKeyEnv} set to at least 16 characters`,
+      );
     }
     let data: FileFormat;
     if (fs.existsSync(this.file)) {
       data = JSON.parse(fs.readFileSync(this.file, 'utf8')) as FileFormat;
     } else {
-      data = { version: 1, kdf: { name: 'scrypt', salt: crypto.randomBytes(16).toString('base64'), N: 1 << 15, r: 8, p: 1 }, entries: {} };
+      data = {
+        version: 1,
+        kdf: { name: 'scrypt', salt: crypto.randomBytes(16).toString('base64'), N: 1 << 15, r: 8, p: 1 },
+        entries: {},
+      };
     }
     const { salt, N, r, p } = data.kdf;
-    const key = crypto.scryptSync(this.masterKey, Buffer.from(salt, 'base64'), 32, { N, r, p, maxmem: 128 * N * r * 2 });
+    const key = crypto.scryptSync(this.masterKey, Buffer.from(salt, 'base64'), 32, {
+      N,
+      r,
+      p,
+      maxmem: 128 * N * r * 2,
+    });
     // Verify the master key against an existing entry so a wrong key fails loudly, not later.
     const first = Object.entries(data.entries)[0];
     if (first) {
       try {
         open(key, Buffer.from(first[1], 'base64'), first[0]);
       } catch {
-        throw new SecretStoreUnavailableError(`${this.masterKeyEnv} does not decrypt ${path.basename(this.file)} (wrong master key?)`);
+        throw new SecretStoreUnavailableError(
+          `${this.masterKeyEnv} does not decrypt ${path.basename(this.file)} (wrong master key?)`,
+        );
       }
     }
     this.key = key;

@@ -35,7 +35,11 @@ const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest(
 export function validateScopes(scopes: string[]): string[] {
   const unknown = scopes.filter((s) => s !== ALL_SCOPES && !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) {
-    throw new AppError(400, 'validation_error', `Unknown scope(s): ${unknown.join(', ')}. Known scopes: ${ALL_SCOPES}, ${SCOPES.join(', ')}.`);
+    throw new AppError(
+      400,
+      'validation_error',
+      `Unknown scope(s): ${unknown.join(', ')}. Known scopes: ${ALL_SCOPES}, ${SCOPES.join(', ')}.`,
+    );
   }
   if (scopes.length === 0) throw new AppError(400, 'validation_error', 'A key needs at least one scope.');
   return [...new Set(scopes)];
@@ -51,7 +55,10 @@ export class ApiKeysService {
   }
 
   /** Returns the plaintext once; only its hash is stored. */
-  create(orgId: string, opts: { scopes?: string[]; name?: string; expiresAt?: number | null } = {}): { key: string; info: ApiKeyInfo } {
+  create(
+    orgId: string,
+    opts: { scopes?: string[]; name?: string; expiresAt?: number | null } = {},
+  ): { key: string; info: ApiKeyInfo } {
     const scopes = validateScopes(opts.scopes ?? [ALL_SCOPES]);
     const key = `pk_${randomBase62(40)}`;
     const info: ApiKeyInfo = {
@@ -69,7 +76,16 @@ export class ApiKeysService {
       .prepare(
         'INSERT INTO api_keys (id, org_id, name, prefix, hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(info.id, orgId, info.name, info.prefix, hashKey(key), JSON.stringify(scopes), info.created_at, info.expires_at);
+      .run(
+        info.id,
+        orgId,
+        info.name,
+        info.prefix,
+        hashKey(key),
+        JSON.stringify(scopes),
+        info.created_at,
+        info.expires_at,
+      );
     return { key, info };
   }
 
@@ -83,7 +99,9 @@ export class ApiKeysService {
   }
 
   revoke(id: string): boolean {
-    const res = this.deps.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(Date.now(), id);
+    const res = this.deps.db
+      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+      .run(Date.now(), id);
     return res.changes > 0;
   }
 

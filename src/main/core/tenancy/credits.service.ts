@@ -20,12 +20,15 @@ export class CreditsService {
   constructor(private readonly deps: { db: Db }) {}
 
   balance(orgId: string): number {
-    const row = this.deps.db.prepare('SELECT COALESCE(SUM(amount), 0) AS b FROM credit_ledger WHERE org_id = ?').get(orgId) as { b: number };
+    const row = this.deps.db
+      .prepare('SELECT COALESCE(SUM(amount), 0) AS b FROM credit_ledger WHERE org_id = ?')
+      .get(orgId) as { b: number };
     return row.b;
   }
 
   grant(orgId: string, amount: number, note?: string): number {
-    if (!Number.isInteger(amount) || amount <= 0) throw new AppError(400, 'validation_error', 'amount must be a positive whole number');
+    if (!Number.isInteger(amount) || amount <= 0)
+      throw new AppError(400, 'validation_error', 'amount must be a positive whole number');
     return this.deps.db
       .transaction(() => {
         this.insert(orgId, amount, 'grant', null, note ?? null);
@@ -40,10 +43,15 @@ export class CreditsService {
       .transaction(() => {
         const before = this.balance(orgId);
         if (before < amount) {
-          throw new AppError(402, 'insufficient_credits', `This needs ${amount} credits; the organization has ${before}.`, {
-            required: amount,
-            balance: before,
-          });
+          throw new AppError(
+            402,
+            'insufficient_credits',
+            `This needs ${amount} credits; the organization has ${before}.`,
+            {
+              required: amount,
+              balance: before,
+            },
+          );
         }
         if (amount > 0) this.insert(orgId, -amount, 'charge', ref, null);
         const result = run?.();

@@ -31,11 +31,17 @@ export class OrgsService {
   create(name: string): Org {
     const clean = name.trim();
     if (!/^[\w .@-]{1,64}$/.test(clean)) {
-      throw new AppError(400, 'validation_error', 'An organization name is 1-64 letters, digits, spaces, dots, dashes, @ or underscores.');
+      throw new AppError(
+        400,
+        'validation_error',
+        'An organization name is 1-64 letters, digits, spaces, dots, dashes, @ or underscores.',
+      );
     }
     if (this.findByName(clean)) throw new AppError(409, 'conflict', `An organization named "${clean}" already exists.`);
     const org: Org = { id: newId('org', 12), name: clean, created_at: Date.now() };
-    this.deps.db.prepare('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)').run(org.id, org.name, org.created_at);
+    this.deps.db
+      .prepare('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)')
+      .run(org.id, org.name, org.created_at);
     return org;
   }
 

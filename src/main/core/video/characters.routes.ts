@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { CharacterCreateSchema, CharacterListQuerySchema, CharacterListSchema, CharacterSchema, LIMITS } from '../../../shared/video.schema.js';
+import {
+  CharacterCreateSchema,
+  CharacterListQuerySchema,
+  CharacterListSchema,
+  CharacterSchema,
+  LIMITS,
+} from '../../../shared/video.schema.js';
 import type { Core } from '../create-core.js';
 import type { OpenApiRegistry } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
@@ -48,7 +54,10 @@ export function registerCharactersRoutes(app: FastifyInstance, registry: OpenApi
       body: CharacterCreateSchema,
       responses: {
         200: { description: 'The created character', schema: CharacterSchema },
-        400: { description: 'validation_error: bad fields or a reference image that is not an uploaded image of this organization' },
+        400: {
+          description:
+            'validation_error: bad fields or a reference image that is not an uploaded image of this organization',
+        },
       },
     },
     ({ body, auth }) => characters.create(auth.orgId, body),

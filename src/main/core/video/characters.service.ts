@@ -72,7 +72,9 @@ export class CharactersService {
     this.stmts = {
       get: db.prepare(`SELECT * FROM characters WHERE id = @id AND ${visible}`),
       list: db.prepare(`SELECT * FROM characters WHERE ${visible} ${order} LIMIT @limit OFFSET @offset`),
-      search: db.prepare(`SELECT * FROM characters WHERE ${visible} AND instr(name_search, @q) > 0 ${order} LIMIT @limit OFFSET @offset`),
+      search: db.prepare(
+        `SELECT * FROM characters WHERE ${visible} AND instr(name_search, @q) > 0 ${order} LIMIT @limit OFFSET @offset`,
+      ),
       insert: db.prepare(
         'INSERT INTO characters (id, org_id, name, name_search, description, reference_image_keys, position, created_at) ' +
           'VALUES (@id, @org_id, @name, @name_search, @description, @reference_image_keys, @position, @created_at)',
@@ -85,9 +87,14 @@ export class CharactersService {
   seedPublic(): string[] {
     const rows: CharacterRow[] = [];
     this.publicImages = new Map();
-    for (const [position, { file, value, error }] of readJsonResources(this.deps.resourcesDir, 'characters').entries()) {
+    for (const [position, { file, value, error }] of readJsonResources(
+      this.deps.resourcesDir,
+      'characters',
+    ).entries()) {
       const c = (value ?? {}) as { id?: unknown; name?: unknown; description?: unknown; reference_images?: unknown };
-      const images = Array.isArray(c.reference_images) ? c.reference_images.filter((f): f is string => typeof f === 'string') : [];
+      const images = Array.isArray(c.reference_images)
+        ? c.reference_images.filter((f): f is string => typeof f === 'string')
+        : [];
       if (error || typeof c.id !== 'string' || !PUBLIC_ID.test(c.id) || typeof c.name !== 'string' || !c.name.trim()) {
         this.deps.log.error({ file, error }, 'public character skipped: needs an id (chr_...) and a name');
         continue;
@@ -161,7 +168,8 @@ export class CharactersService {
           stored.push(await ingest.resolve(orgId, 'image', value));
         } catch (err) {
           const e = err as { status?: number; message?: string };
-          if (e.status && e.status < 500) throw badRequest(`reference_image_keys[${i}]: ${e.message ?? 'invalid image'}`);
+          if (e.status && e.status < 500)
+            throw badRequest(`reference_image_keys[${i}]: ${e.message ?? 'invalid image'}`);
           throw err;
         }
       }

@@ -38,7 +38,12 @@ function jsonObject(name: string, value: unknown): Record<string, string> {
       throw badRequest(`multipart field "${name}" must be a JSON object of strings`);
     }
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
+  if (
+    !parsed ||
+    typeof parsed !== 'object' ||
+    Array.isArray(parsed) ||
+    Object.values(parsed).some((v) => typeof v !== 'string')
+  ) {
     throw badRequest(`multipart field "${name}" must be a JSON object of strings`);
   }
   return parsed as Record<string, string>;
@@ -50,7 +55,11 @@ function put(target: Record<string, string>, where: string, key: string, value: 
 }
 
 async function storeFile(
-  part: { file: NodeJS.ReadableStream & { truncated?: boolean; resume(): unknown }; mimetype: string; filename: string },
+  part: {
+    file: NodeJS.ReadableStream & { truncated?: boolean; resume(): unknown };
+    mimetype: string;
+    filename: string;
+  },
   ctx: { orgId: string; kind: MediaKind; ingest: MediaIngestPort },
 ): Promise<{ media: IngestedMedia; sha256: string }> {
   const hash = crypto.createHash('sha256');
@@ -64,7 +73,9 @@ async function storeFile(
   part.file.pipe(tee);
   const media = await ctx.ingest.ingestStream(ctx.orgId, ctx.kind, tee, part.mimetype, part.filename);
   if (part.file.truncated) {
-    throw Object.assign(new AppError(413, 'payload_too_large', 'The file is larger than this request accepts.'), { media });
+    throw Object.assign(new AppError(413, 'payload_too_large', 'The file is larger than this request accepts.'), {
+      media,
+    });
   }
   return { media, sha256: hash.digest('hex') };
 }
@@ -72,7 +83,12 @@ async function storeFile(
 /** Reads a multipart generate request: validates field names against the template, stores files, hashes everything. */
 export async function readGenerateMultipart(
   req: FastifyRequest,
-  ctx: { orgId: string; template: UsableTemplate; ingest: MediaIngestPort; discard: (media: IngestedMedia[]) => Promise<void> },
+  ctx: {
+    orgId: string;
+    template: UsableTemplate;
+    ingest: MediaIngestPort;
+    discard: (media: IngestedMedia[]) => Promise<void>;
+  },
 ): Promise<{ input: GenerateInput; hash: string }> {
   const vars = new Map(ctx.template.definition.input_variables.map((v) => [v.key, v]));
   const c: Collected = { variables: {}, character_variables: {}, files: {}, fileHashes: {} };
@@ -88,7 +104,10 @@ export async function readGenerateMultipart(
           return badRequest(message);
         };
         if (!key) throw reject(`a file goes in a field named variables[KEY]; got a file in "${name}"`);
-        if (!v) throw reject(`unknown variable "${key}" (this template's variables: ${[...vars.keys()].join(', ') || '(none)'})`);
+        if (!v)
+          throw reject(
+            `unknown variable "${key}" (this template's variables: ${[...vars.keys()].join(', ') || '(none)'})`,
+          );
         if (v.type === 'text') throw reject(`variables.${key}: a text variable takes text, not a file`);
         if (Object.hasOwn(c.files, key)) throw reject(`variables.${key} is given more than once`);
         if (part.filename === '') {
@@ -96,19 +115,29 @@ export async function readGenerateMultipart(
           continue;
         }
         try {
-          const { media, sha256 } = await storeFile(part, { orgId: ctx.orgId, kind: v.type as MediaKind, ingest: ctx.ingest });
+          const { media, sha256 } = await storeFile(part, {
+            orgId: ctx.orgId,
+            kind: v.type as MediaKind,
+            ingest: ctx.ingest,
+          });
           c.files[key] = media;
           c.fileHashes[key] = { sha256, size: media.size };
         } catch (err) {
           part.file.resume();
           const media = (err as { media?: IngestedMedia }).media;
           if (media) c.files[key] = media;
-          if (err instanceof AppError && err.status < 500) throw new AppError(err.status, err.code, `variables.${key}: ${err.message}`);
+          if (err instanceof AppError && err.status < 500)
+            throw new AppError(err.status, err.code, `variables.${key}: ${err.message}`);
           throw err;
         }
         continue;
       }
-      if (part.valueTruncated) throw new AppError(413, 'payload_too_large', `multipart field "${name}" is larger than 1 MB; send media as a file part`);
+      if (part.valueTruncated)
+        throw new AppError(
+          413,
+          'payload_too_large',
+          `multipart field "${name}" is larger than 1 MB; send media as a file part`,
+        );
       const value = part.value;
       if (name === 'variables' || name === 'character_variables') {
         const target = name === 'variables' ? c.variables : c.character_variables;
@@ -130,7 +159,9 @@ export async function readGenerateMultipart(
       variables: c.variables,
       character_variables: c.character_variables,
       ...(c.webhook_url !== undefined ? { webhook_url: c.webhook_url } : {}),
-      ...(c.num_videos !== undefined ? { num_videos: /^\d{1,3}$/.test(c.num_videos.trim()) ? Number(c.num_videos) : c.num_videos } : {}),
+      ...(c.num_videos !== undefined
+        ? { num_videos: /^\d{1,3}$/.test(c.num_videos.trim()) ? Number(c.num_videos) : c.num_videos }
+        : {}),
     };
     const parsed = GenerateRequestSchema.safeParse(candidate);
     if (!parsed.success) throw badRequest(`Invalid body: ${zodMessage(parsed.error)}`);

@@ -1,6 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { GenerateRequestSchema, GenerateResponseSchema, MAX_VIDEOS_PER_REQUEST, TemplateIdParamsSchema } from '../../../shared/video.schema.js';
+import {
+  GenerateRequestSchema,
+  GenerateResponseSchema,
+  MAX_VIDEOS_PER_REQUEST,
+  TemplateIdParamsSchema,
+} from '../../../shared/video.schema.js';
 import type { Core } from '../create-core.js';
 import { AppError, badRequest } from '../errors.js';
 import type { OpenApiRegistry } from '../http/openapi.js';
@@ -61,8 +66,14 @@ export function registerGenerateRoutes(app: FastifyInstance, registry: OpenApiRe
       params: TemplateIdParamsSchema,
       body: GenerateRequestSchema,
       responses: {
-        200: { description: 'Generations created, credits charged', schema: GenerateResponseSchema, headers: { 'Idempotent-Replayed': 'true on a replayed answer' } },
-        400: { description: 'validation_error (missing required variables, unknown keys, bad media...) or pricing_error' },
+        200: {
+          description: 'Generations created, credits charged',
+          schema: GenerateResponseSchema,
+          headers: { 'Idempotent-Replayed': 'true on a replayed answer' },
+        },
+        400: {
+          description: 'validation_error (missing required variables, unknown keys, bad media...) or pricing_error',
+        },
         402: { description: 'insufficient_credits' },
         404: { description: 'not_found: no such template' },
         409: { description: 'idempotency_conflict or idempotency_in_progress' },
@@ -110,8 +121,15 @@ export function registerGenerateRoutes(app: FastifyInstance, registry: OpenApiRe
         result = await generate.generate({ orgId: auth.orgId, template, input, requestHash: hash, idempotencyKey });
       } catch (err) {
         if (err instanceof AppError) throw err;
-        core.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, templateId: template.id }, 'generation failed unexpectedly');
-        throw new AppError(500, 'generation_error', 'Unexpected error during generation; nothing was charged. See the log file for details.');
+        core.log.error(
+          { err: { message: (err as Error).message, stack: (err as Error).stack }, templateId: template.id },
+          'generation failed unexpectedly',
+        );
+        throw new AppError(
+          500,
+          'generation_error',
+          'Unexpected error during generation; nothing was charged. See the log file for details.',
+        );
       }
       if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       reply.status(result.status);

@@ -62,7 +62,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function requestHash(templateId: string, transport: 'json' | 'multipart', body: unknown): string {
-  return crypto.createHash('sha256').update(`${transport}\n${templateId}\n${canonicalJson(body)}`).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(`${transport}\n${templateId}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 const nonEmpty = (v: string | undefined): v is string => typeof v === 'string' && v.length > 0;
@@ -96,11 +99,20 @@ export class GenerateService {
       const claim = this.deps.idempotency.claim(orgId, idempotencyKey, ctx.requestHash);
       if (claim.kind !== 'claimed') {
         await this.discard(Object.values(ctx.input.files));
-        if (claim.kind === 'replay') return { status: claim.status, body: claim.body as GenerateResponse, replayed: true };
+        if (claim.kind === 'replay')
+          return { status: claim.status, body: claim.body as GenerateResponse, replayed: true };
         if (claim.kind === 'conflict') {
-          throw new AppError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
+          throw new AppError(
+            409,
+            'idempotency_conflict',
+            'This Idempotency-Key was already used with a different request body.',
+          );
         }
-        throw new AppError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+        throw new AppError(
+          409,
+          'idempotency_in_progress',
+          'A request with this Idempotency-Key is still being processed; retry shortly.',
+        );
       }
     }
     const created: IngestedMedia[] = [];
@@ -129,7 +141,11 @@ export class GenerateService {
         const given = own(input.variables, v.key);
         const value = nonEmpty(given) ? given : (v.default_value ?? '');
         texts[v.key] = value;
-        inputs[v.key] = { type: 'text', source: nonEmpty(given) ? 'request' : v.default_value !== undefined ? 'default' : 'empty', value };
+        inputs[v.key] = {
+          type: 'text',
+          source: nonEmpty(given) ? 'request' : v.default_value !== undefined ? 'default' : 'empty',
+          value,
+        };
         continue;
       }
       const slot = v.slot ? { slot: v.slot } : {};
@@ -137,9 +153,22 @@ export class GenerateService {
       const file = own(input.files, v.key);
       if (character) {
         if (file) superseded.push(file);
-        inputs[v.key] = { type: v.type, source: 'character', character_id: character.id, storage_key: character.key, ...slot };
+        inputs[v.key] = {
+          type: v.type,
+          source: 'character',
+          character_id: character.id,
+          storage_key: character.key,
+          ...slot,
+        };
       } else if (file) {
-        inputs[v.key] = { type: v.type, source: 'upload', storage_key: file.storageKey, content_type: file.contentType, size: file.size, ...slot };
+        inputs[v.key] = {
+          type: v.type,
+          source: 'upload',
+          storage_key: file.storageKey,
+          content_type: file.contentType,
+          size: file.size,
+          ...slot,
+        };
       } else {
         const given = own(input.variables, v.key);
         const value = nonEmpty(given) ? given : v.default_value;
@@ -147,7 +176,14 @@ export class GenerateService {
         const media = await this.resolveMedia(orgId, v.key, v.type as MediaKind, value);
         if (isNewObject(media)) created.push(media);
         const source = nonEmpty(given) ? media.source : 'default';
-        inputs[v.key] = { type: v.type, source, storage_key: media.storageKey, content_type: media.contentType, size: media.size, ...slot };
+        inputs[v.key] = {
+          type: v.type,
+          source,
+          storage_key: media.storageKey,
+          content_type: media.contentType,
+          size: media.size,
+          ...slot,
+        };
       }
     }
 
@@ -203,16 +239,22 @@ export class GenerateService {
     const vars = new Map<string, Variable>(def.input_variables.map((v) => [v.key, v]));
     const known = def.input_variables.map((v) => v.key).join(', ') || '(none)';
     const problems: string[] = [];
-    const unknown = [...new Set([...Object.keys(input.variables), ...Object.keys(input.files)])].filter((k) => !vars.has(k));
-    if (unknown.length) problems.push(`unknown variable(s): ${unknown.join(', ')} (this template's variables: ${known})`);
+    const unknown = [...new Set([...Object.keys(input.variables), ...Object.keys(input.files)])].filter(
+      (k) => !vars.has(k),
+    );
+    if (unknown.length)
+      problems.push(`unknown variable(s): ${unknown.join(', ')} (this template's variables: ${known})`);
     const charKeys = Object.keys(input.character_variables);
     if (charKeys.length && def.category !== 'ingredients-to-video') {
-      problems.push(`character_variables are accepted by ingredients-to-video templates only (this template is ${def.category})`);
+      problems.push(
+        `character_variables are accepted by ingredients-to-video templates only (this template is ${def.category})`,
+      );
     } else {
       for (const key of charKeys) {
         const v = vars.get(key);
         if (!v) problems.push(`character_variables.${key}: no such variable (this template's variables: ${known})`);
-        else if (v.type !== 'image') problems.push(`character_variables.${key}: only image variables take a character (${key} is ${v.type})`);
+        else if (v.type !== 'image')
+          problems.push(`character_variables.${key}: only image variables take a character (${key} is ${v.type})`);
       }
     }
     const missing: string[] = [];
@@ -240,14 +282,19 @@ export class GenerateService {
   }
 
   /** Characters by image key: visible to the org (public or its own private), else 400 as if they did not exist. */
-  private characters(orgId: string, def: TemplateWrite, input: GenerateInput): Map<string, { id: string; key: string }> {
+  private characters(
+    orgId: string,
+    def: TemplateWrite,
+    input: GenerateInput,
+  ): Map<string, { id: string; key: string }> {
     const out = new Map<string, { id: string; key: string }>();
     const problems: string[] = [];
     for (const [key, id] of Object.entries(input.character_variables)) {
       if (!def.input_variables.some((v) => v.key === key)) continue;
       const character = this.deps.characters.visible(orgId, id);
       if (!character) problems.push(`character_variables.${key}: character "${id}" not found`);
-      else if (!character.reference_image_keys.length) problems.push(`character_variables.${key}: character "${id}" has no reference image`);
+      else if (!character.reference_image_keys.length)
+        problems.push(`character_variables.${key}: character "${id}" has no reference image`);
       else out.set(key, { id: character.id, key: character.reference_image_keys[0] });
     }
     if (problems.length) throw badRequest(`Invalid generate request: ${problems.join('; ')}`);
@@ -260,7 +307,8 @@ export class GenerateService {
     try {
       return await ingest.resolve(orgId, kind, value);
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) throw new AppError(err.status, err.code, `variables.${key}: ${err.message}`, err.details);
+      if (err instanceof AppError && err.status < 500)
+        throw new AppError(err.status, err.code, `variables.${key}: ${err.message}`, err.details);
       throw err;
     }
   }

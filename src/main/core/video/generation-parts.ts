@@ -28,7 +28,13 @@ export function createGenerationParts(
   if (!resourcesDir) base.log.warn('resources folder not found: no built-in templates or public characters');
   const templates = new TemplatesService({ db: base.db, log: base.log, resourcesDir });
   templates.seedBuiltins();
-  const characters = new CharactersService({ db: base.db, log: base.log, resourcesDir, blobs: media.blobs, ingest: media.ingest });
+  const characters = new CharactersService({
+    db: base.db,
+    log: base.log,
+    resourcesDir,
+    blobs: media.blobs,
+    ingest: media.ingest,
+  });
   characters.seedPublic();
   const pipeline = new PipelineHooks(base.log);
   const generations = new GenerationsService({

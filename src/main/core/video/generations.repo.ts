@@ -49,8 +49,24 @@ export interface JobRow {
 }
 
 const GEN_COLUMNS = [
-  'id', 'org_id', 'batch_id', 'template_id', 'status', 'progress', 'inputs', 'prompt', 'model_config', 'webhook_url', 'video_key',
-  'error', 'credits_charged', 'credits_refunded', 'created_at', 'updated_at', 'completed_at', 'finished_at',
+  'id',
+  'org_id',
+  'batch_id',
+  'template_id',
+  'status',
+  'progress',
+  'inputs',
+  'prompt',
+  'model_config',
+  'webhook_url',
+  'video_key',
+  'error',
+  'credits_charged',
+  'credits_refunded',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'finished_at',
 ] as const;
 
 export class GenerationsRepo {
@@ -59,7 +75,9 @@ export class GenerationsRepo {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO generations (${GEN_COLUMNS.join(', ')}) VALUES (${GEN_COLUMNS.map((c) => '@' + c).join(', ')})`),
+      insert: db.prepare(
+        `INSERT INTO generations (${GEN_COLUMNS.join(', ')}) VALUES (${GEN_COLUMNS.map((c) => '@' + c).join(', ')})`,
+      ),
       insertJob: db.prepare(
         'INSERT INTO jobs (id, kind, ref_id, org_id, status, attempts, payload, run_after, locked_until, last_error, created_at, updated_at) ' +
           'VALUES (@id, @kind, @ref_id, @org_id, @status, @attempts, @payload, @run_after, @locked_until, @last_error, @created_at, @updated_at)',
@@ -70,7 +88,9 @@ export class GenerationsRepo {
         "UPDATE generations SET status = 'canceled', credits_refunded = credits_charged, updated_at = @now, finished_at = @now " +
           "WHERE id = @id AND org_id = @orgId AND status = 'generating'",
       ),
-      progress: db.prepare("UPDATE generations SET progress = @progress, updated_at = @now WHERE id = @id AND status = 'generating'"),
+      progress: db.prepare(
+        "UPDATE generations SET progress = @progress, updated_at = @now WHERE id = @id AND status = 'generating'",
+      ),
       complete: db.prepare(
         "UPDATE generations SET status = 'completed', progress = 100, video_key = @videoKey, updated_at = @now, completed_at = @now, finished_at = @now " +
           "WHERE id = @id AND status = 'generating'",

@@ -33,7 +33,10 @@ export function registerGenerationsRoutes(app: FastifyInstance, registry: OpenAp
       description: `Filters: status, template_id. limit defaults to ${LIMITS.generations.default}; above ${LIMITS.generations.max} it is clamped. ${STATES}`,
       tags,
       query: GenerationListQuerySchema,
-      responses: { 200: { description: 'A page of generations', schema: GenerationListSchema }, 400: { description: 'validation_error' } },
+      responses: {
+        200: { description: 'A page of generations', schema: GenerationListSchema },
+        400: { description: 'validation_error' },
+      },
     },
     ({ query, auth, req }) => generations.list(auth.orgId, query, { baseUrl: baseUrl(req.headers.host) }),
   );

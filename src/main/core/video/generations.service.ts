@@ -76,7 +76,11 @@ export class GenerationsService {
         const current = this.repo.get(orgId, id);
         if (!current) throw notFound(`Generation "${id}" not found.`);
         if (current.status !== 'generating') {
-          throw new AppError(409, 'conflict', `Generation "${id}" is ${current.status}; only a generating generation can be canceled.`);
+          throw new AppError(
+            409,
+            'conflict',
+            `Generation "${id}" is ${current.status}; only a generating generation can be canceled.`,
+          );
         }
         this.repo.cancel(orgId, id, Date.now());
         this.deps.credits.refund(orgId, current.credits_charged, id, 'generation canceled');

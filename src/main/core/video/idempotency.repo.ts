@@ -26,10 +26,18 @@ export class IdempotencyRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       prune: db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?'),
-      get: db.prepare('SELECT request_hash, state, response_status, response_body, created_at FROM idempotency_keys WHERE org_id = ? AND key = ?'),
-      insert: db.prepare("INSERT INTO idempotency_keys (org_id, key, request_hash, state, created_at) VALUES (?, ?, ?, 'pending', ?)"),
-      retake: db.prepare("UPDATE idempotency_keys SET request_hash = ?, state = 'pending', created_at = ?, response_status = NULL, response_body = NULL WHERE org_id = ? AND key = ?"),
-      complete: db.prepare("UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE org_id = ? AND key = ?"),
+      get: db.prepare(
+        'SELECT request_hash, state, response_status, response_body, created_at FROM idempotency_keys WHERE org_id = ? AND key = ?',
+      ),
+      insert: db.prepare(
+        "INSERT INTO idempotency_keys (org_id, key, request_hash, state, created_at) VALUES (?, ?, ?, 'pending', ?)",
+      ),
+      retake: db.prepare(
+        "UPDATE idempotency_keys SET request_hash = ?, state = 'pending', created_at = ?, response_status = NULL, response_body = NULL WHERE org_id = ? AND key = ?",
+      ),
+      complete: db.prepare(
+        "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE org_id = ? AND key = ?",
+      ),
       release: db.prepare("DELETE FROM idempotency_keys WHERE org_id = ? AND key = ? AND state = 'pending'"),
     };
   }
@@ -50,7 +58,11 @@ export class IdempotencyRepo {
         }
         if (row.request_hash !== hash) return { kind: 'conflict' };
         if (row.state === 'pending') return { kind: 'in_progress' };
-        return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown };
+        return {
+          kind: 'replay',
+          status: row.response_status ?? 200,
+          body: JSON.parse(row.response_body ?? 'null') as unknown,
+        };
       })
       .immediate();
   }

@@ -33,7 +33,8 @@ export function startDownload(value: string, kind: MediaKind, maxBytes: number, 
   } catch {
     throw badRequest(`The ${kind} URL is not a valid URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`Only http and https URLs are accepted for ${KIND_ARTICLE[kind]}.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badRequest(`Only http and https URLs are accepted for ${KIND_ARTICLE[kind]}.`);
   let rejection: AppError | null = null;
   const stream = got.stream(url, {
     timeout: { request: opts.timeoutMs },
@@ -67,8 +68,10 @@ export function mapDownloadError(err: unknown, kind: MediaKind, opts: DownloadOp
   if (err instanceof RequestError && err.cause instanceof AppError) return err.cause;
   const prefix = `Could not download the ${kind} URL:`;
   if (err instanceof HTTPError) return badRequest(`${prefix} the server answered HTTP ${err.response.statusCode}.`);
-  if (err instanceof MaxRedirectsError) return badRequest(`${prefix} it redirected more than ${opts.maxRedirects} times.`);
-  if (err instanceof TimeoutError) return badRequest(`${prefix} the download took longer than ${opts.timeoutMs / 1000} s.`);
+  if (err instanceof MaxRedirectsError)
+    return badRequest(`${prefix} it redirected more than ${opts.maxRedirects} times.`);
+  if (err instanceof TimeoutError)
+    return badRequest(`${prefix} the download took longer than ${opts.timeoutMs / 1000} s.`);
   if (err instanceof RequestError) {
     const reason = err.code && err.code !== 'ERR_GOT_REQUEST_ERROR' ? err.code : err.message;
     return badRequest(`${prefix} ${reason}.`);

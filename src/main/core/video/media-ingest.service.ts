@@ -34,7 +34,8 @@ function typeFor(sniffed: Sniffed, kind: MediaKind): string {
   return sniffed.type;
 }
 
-const notUploaded = () => badRequest('The file for this storage key has not been uploaded yet: PUT it to the upload_url first.');
+const notUploaded = () =>
+  badRequest('The file for this storage key has not been uploaded yet: PUT it to the upload_url first.');
 
 /**
  * Turns a media value of a generation request into a stored object of this org: an http(s) URL
@@ -51,7 +52,9 @@ export class MediaIngestService implements MediaIngestPort {
     if (/^https?:\/\//i.test(v)) return this.fromUrl(orgId, kind, v);
     if (/^data:/i.test(v)) return this.fromDataUri(orgId, kind, v);
     if (/^[a-z][a-z0-9+.-]*:/i.test(v)) {
-      throw badRequest(`${KIND_ARTICLE[kind][0].toUpperCase()}${KIND_ARTICLE[kind].slice(1)} must be an http(s) URL, a base64 data URI or a storage key.`);
+      throw badRequest(
+        `${KIND_ARTICLE[kind][0].toUpperCase()}${KIND_ARTICLE[kind].slice(1)} must be an http(s) URL, a base64 data URI or a storage key.`,
+      );
     }
     if (!v) throw badRequest(`An empty value is not ${KIND_ARTICLE[kind]}.`);
     return this.fromStorageKey(orgId, kind, v);
@@ -61,7 +64,13 @@ export class MediaIngestService implements MediaIngestPort {
    * A multipart file (or any stream). `declaredType` is informational: the bytes decide the type.
    * Past the kind's limit this is a 413 payload_too_large (the file is the request body itself).
    */
-  async ingestStream(orgId: string, kind: MediaKind, stream: Readable, declaredType?: string, fileName?: string): Promise<IngestedMedia> {
+  async ingestStream(
+    orgId: string,
+    kind: MediaKind,
+    stream: Readable,
+    declaredType?: string,
+    fileName?: string,
+  ): Promise<IngestedMedia> {
     void declaredType;
     return this.store(orgId, kind, stream, fileName, 'multipart');
   }
@@ -86,7 +95,12 @@ export class MediaIngestService implements MediaIngestPort {
     const comma = uri.indexOf(',');
     const meta = comma > 0 ? uri.slice(5, comma) : '';
     if (comma < 0 || comma > 512) throw badRequest('The data URI is malformed: expected data:<type>;base64,<data>.');
-    if (!meta.split(';').slice(1).some((p) => p.trim().toLowerCase() === 'base64')) {
+    if (
+      !meta
+        .split(';')
+        .slice(1)
+        .some((p) => p.trim().toLowerCase() === 'base64')
+    ) {
       throw badRequest('Data URIs must be base64-encoded: data:<type>;base64,<data>.');
     }
     let payload = uri.slice(comma + 1);
@@ -94,7 +108,8 @@ export class MediaIngestService implements MediaIngestPort {
     const maxBytes = MAX_BYTES[kind];
     const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
     if (Math.floor((payload.length * 3) / 4) - padding > maxBytes) throw tooLargeDownload(kind, maxBytes);
-    if (payload.length % 4 === 1 || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload)) throw badRequest('The data URI does not contain valid base64.');
+    if (payload.length % 4 === 1 || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload))
+      throw badRequest('The data URI does not contain valid base64.');
     const bytes = Buffer.from(payload, 'base64');
     const sniffed = sniffAs(bytes.subarray(0, SNIFF_BYTES), kind);
     if (!sniffed) throw badRequest(notOfKindMessage(kind, bytes.subarray(0, SNIFF_BYTES)));
@@ -109,7 +124,8 @@ export class MediaIngestService implements MediaIngestPort {
     // Missing keys and other orgs' keys get the same answer, so nobody can probe for others' files.
     let row = this.deps.repo.getForOrg(orgId, key);
     if (!row) throw badRequest(`The storage key "${key}" does not refer to a file uploaded by this organization.`);
-    if (row.kind !== kind) throw badRequest(`The file is not ${KIND_ARTICLE[kind]}: the storage key refers to ${KIND_ARTICLE[row.kind]}.`);
+    if (row.kind !== kind)
+      throw badRequest(`The file is not ${KIND_ARTICLE[kind]}: the storage key refers to ${KIND_ARTICLE[row.kind]}.`);
     if (row.status === 'pending') row = await this.completePending(row);
     else if (!(await this.deps.blobs.head(key))) throw badRequest('The file for this storage key no longer exists.');
     return { storageKey: key, kind, contentType: row.content_type, size: row.size ?? 0, source: 'storage_key' };
@@ -127,7 +143,9 @@ export class MediaIngestService implements MediaIngestPort {
     const kind = row.kind;
     if (head.size > row.max_bytes) {
       await this.deps.blobs.delete(row.s3_key);
-      throw badRequest(`The uploaded ${kind} is larger than the ${row.max_bytes} bytes allowed; it was deleted. Upload a smaller file.`);
+      throw badRequest(
+        `The uploaded ${kind} is larger than the ${row.max_bytes} bytes allowed; it was deleted. Upload a smaller file.`,
+      );
     }
     const stream = await this.deps.blobs.getStream(row.s3_key);
     const { head: first, stream: rest } = await peekStream(stream, SNIFF_BYTES);
@@ -141,7 +159,13 @@ export class MediaIngestService implements MediaIngestPort {
   }
 
   /** Sniffs the first bytes, then streams the rest through a byte limit into the blob store. */
-  private async store(orgId: string, kind: MediaKind, source: Readable, fileName: string | undefined, via: 'url' | 'multipart') {
+  private async store(
+    orgId: string,
+    kind: MediaKind,
+    source: Readable,
+    fileName: string | undefined,
+    via: 'url' | 'multipart',
+  ) {
     const maxBytes = MAX_BYTES[kind];
     const { head, stream } = await peekStream(source, SNIFF_BYTES);
     const sniffed = sniffAs(head, kind);
@@ -151,7 +175,10 @@ export class MediaIngestService implements MediaIngestPort {
     }
     const contentType = typeFor(sniffed, kind);
     const key = newStorageKey(orgId, contentType, fileName);
-    const gate = new ByteGate({ maxBytes, tooLarge: () => (via === 'url' ? tooLargeDownload(kind, maxBytes) : payloadTooLarge(maxBytes)) });
+    const gate = new ByteGate({
+      maxBytes,
+      tooLarge: () => (via === 'url' ? tooLargeDownload(kind, maxBytes) : payloadTooLarge(maxBytes)),
+    });
     const gated = pipeline(stream, gate, () => {});
     const { size } = await this.deps.blobs.put(key, gated, contentType);
     this.record(orgId, kind, key, contentType, size, fileName ?? null, via);
@@ -159,7 +186,15 @@ export class MediaIngestService implements MediaIngestPort {
     return { storageKey: key, kind, contentType, size, source: via === 'url' ? ('url' as const) : ('upload' as const) };
   }
 
-  private record(orgId: string, kind: MediaKind, key: string, contentType: string, size: number, fileName: string | null, source: UploadSource) {
+  private record(
+    orgId: string,
+    kind: MediaKind,
+    key: string,
+    contentType: string,
+    size: number,
+    fileName: string | null,
+    source: UploadSource,
+  ) {
     const now = Date.now();
     this.deps.repo.insert({
       s3_key: key,

@@ -16,7 +16,13 @@ export interface MediaIngestPort {
   /** An http(s) URL (downloaded), a base64 data URI (decoded) or a storage key (checked): stored and typed. 400 on bad media. */
   resolve(orgId: string, kind: MediaKind, value: string): Promise<IngestedMedia>;
   /** A file stream (multipart part): stored and typed. 400 on bad media, 413 past the kind's limit. */
-  ingestStream(orgId: string, kind: MediaKind, stream: Readable, declaredType?: string, fileName?: string): Promise<IngestedMedia>;
+  ingestStream(
+    orgId: string,
+    kind: MediaKind,
+    stream: Readable,
+    declaredType?: string,
+    fileName?: string,
+  ): Promise<IngestedMedia>;
   /** Forgets an object this request made (its blob and its uploads row), when the request fails. */
   discard(media: IngestedMedia): Promise<void>;
 }

@@ -24,8 +24,10 @@ export function sniff(head: Buffer): Sniffed | null {
   if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
     return { type: 'image/png', kinds: ['image'] };
   }
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { type: 'image/jpeg', kinds: ['image'] };
-  if (head.length >= 6 && (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a')) return { type: 'image/gif', kinds: ['image'] };
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff)
+    return { type: 'image/jpeg', kinds: ['image'] };
+  if (head.length >= 6 && (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a'))
+    return { type: 'image/gif', kinds: ['image'] };
   if (head.length >= 12 && ascii(head, 0, 4) === 'RIFF') {
     const form = ascii(head, 8, 12);
     if (form === 'WEBP') return { type: 'image/webp', kinds: ['image'] };

@@ -40,7 +40,8 @@ export class PipelineHooks {
 
   /** A pipeline failure never fails the request that already committed. */
   private call(fn: () => void | Promise<void>, what: string): void {
-    const report = (err: unknown) => this.log.error({ err: (err as Error)?.message, hook: what }, 'generation pipeline hook failed');
+    const report = (err: unknown) =>
+      this.log.error({ err: (err as Error)?.message, hook: what }, 'generation pipeline hook failed');
     try {
       const result = fn();
       if (result && typeof result.then === 'function') result.catch(report);

@@ -17,9 +17,21 @@ export const DEFAULT_RESOLUTION = '720p';
  * generate answers 400 pricing_error. Templates may name such a model (e.g. one added later).
  */
 export const PRICING_TABLE: Readonly<Record<string, ModelPricing>> = {
-  'studio-v1': { default_duration_sec: 8, max_duration_sec: 60, credits_per_second: { '480p': 0.5, '720p': 1, '1080p': 2 } },
-  'studio-v1-fast': { default_duration_sec: 5, max_duration_sec: 20, credits_per_second: { '480p': 0.25, '720p': 0.5 } },
-  'studio-pro': { default_duration_sec: 8, max_duration_sec: 30, credits_per_second: { '720p': 3, '1080p': 4, '4k': 8 } },
+  'studio-v1': {
+    default_duration_sec: 8,
+    max_duration_sec: 60,
+    credits_per_second: { '480p': 0.5, '720p': 1, '1080p': 2 },
+  },
+  'studio-v1-fast': {
+    default_duration_sec: 5,
+    max_duration_sec: 20,
+    credits_per_second: { '480p': 0.25, '720p': 0.5 },
+  },
+  'studio-pro': {
+    default_duration_sec: 8,
+    max_duration_sec: 30,
+    credits_per_second: { '720p': 3, '1080p': 4, '4k': 8 },
+  },
 };
 
 export const PRICING_FORMULA = 'credits_per_video = max(1, ceil(duration_sec * credits_per_second[model][resolution]))';
@@ -50,7 +62,9 @@ export function priceFor(config: ModelConfig, table: Readonly<Record<string, Mod
   if (!model) {
     throw new PricingError(`No pricing for model "${config.model}". Priced models: ${Object.keys(table).join(', ')}.`);
   }
-  const rate = Object.hasOwn(model.credits_per_second, config.resolution) ? model.credits_per_second[config.resolution] : undefined;
+  const rate = Object.hasOwn(model.credits_per_second, config.resolution)
+    ? model.credits_per_second[config.resolution]
+    : undefined;
   if (rate === undefined) {
     throw new PricingError(
       `No pricing for model "${config.model}" at resolution "${config.resolution}". Priced resolutions: ${Object.keys(model.credits_per_second).join(', ')}.`,
@@ -58,7 +72,9 @@ export function priceFor(config: ModelConfig, table: Readonly<Record<string, Mod
   }
   const duration = config.duration_sec ?? model.default_duration_sec;
   if (!(duration > 0) || duration > model.max_duration_sec) {
-    throw new PricingError(`No pricing for ${duration} s on model "${config.model}" (maximum ${model.max_duration_sec} s).`);
+    throw new PricingError(
+      `No pricing for ${duration} s on model "${config.model}" (maximum ${model.max_duration_sec} s).`,
+    );
   }
   return {
     model: config.model,
@@ -78,5 +94,10 @@ export function tryPriceFor(config: ModelConfig): Price | null {
 }
 
 export function pricingDocument() {
-  return { default_model: DEFAULT_MODEL, default_resolution: DEFAULT_RESOLUTION, models: PRICING_TABLE, formula: PRICING_FORMULA };
+  return {
+    default_model: DEFAULT_MODEL,
+    default_resolution: DEFAULT_RESOLUTION,
+    models: PRICING_TABLE,
+    formula: PRICING_FORMULA,
+  };
 }

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { TemplateWriteSchema, type TemplateWrite, type VariableSlot, type VariableType } from '../../../shared/video.schema.js';
+import {
+  TemplateWriteSchema,
+  type TemplateWrite,
+  type VariableSlot,
+  type VariableType,
+} from '../../../shared/video.schema.js';
 
 /** `{{key}}` or `{{ key }}`. */
 const TOKEN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
@@ -65,24 +70,29 @@ export function semanticProblems(t: TemplateWrite): string[] {
         reasons.push(`${where}: min_length (${v.min_length}) is greater than max_length (${v.max_length})`);
       }
       if (v.default_value !== undefined) {
-        if (v.max_length !== undefined && v.default_value.length > v.max_length) reasons.push(`${where}: default_value is longer than max_length`);
-        if (v.min_length !== undefined && v.default_value.length < v.min_length) reasons.push(`${where}: default_value is shorter than min_length`);
+        if (v.max_length !== undefined && v.default_value.length > v.max_length)
+          reasons.push(`${where}: default_value is longer than max_length`);
+        if (v.min_length !== undefined && v.default_value.length < v.min_length)
+          reasons.push(`${where}: default_value is shorter than min_length`);
       }
       if (v.slot !== undefined) reasons.push(`${where}: slot applies to image, video and audio variables only`);
     } else {
-      if (v.min_length !== undefined || v.max_length !== undefined) reasons.push(`${where}: min_length/max_length apply to text variables only`);
+      if (v.min_length !== undefined || v.max_length !== undefined)
+        reasons.push(`${where}: min_length/max_length apply to text variables only`);
       if (v.default_value !== undefined && !isMediaReference(v.default_value)) {
         reasons.push(`${where}: default_value of a ${v.type} variable must be an http(s) URL or a storage key`);
       }
       if (v.slot !== undefined) {
         const rule = SLOT_RULES[v.slot];
-        if (rule.type !== v.type) reasons.push(`${where}: slot "${v.slot}" takes a ${rule.type} variable, not ${v.type}`);
+        if (rule.type !== v.type)
+          reasons.push(`${where}: slot "${v.slot}" takes a ${rule.type} variable, not ${v.type}`);
         slotCount.set(v.slot, (slotCount.get(v.slot) ?? 0) + 1);
       }
     }
   }
   for (const [slot, n] of slotCount) {
-    if (n > 1 && !SLOT_RULES[slot].many) reasons.push(`slot "${slot}" is used by ${n} variables; at most one may use it`);
+    if (n > 1 && !SLOT_RULES[slot].many)
+      reasons.push(`slot "${slot}" is used by ${n} variables; at most one may use it`);
   }
 
   if (t.prompt_template) {
@@ -92,7 +102,10 @@ export function semanticProblems(t: TemplateWrite): string[] {
     for (const key of promptTokens(t.prompt_template)) {
       const v = seen.get(key);
       if (!v) reasons.push(`prompt_template: token {{${key}}} has no input variable`);
-      else if (v.type !== 'text') reasons.push(`prompt_template: token {{${key}}} names a ${v.type} variable; only text variables can be used in the prompt`);
+      else if (v.type !== 'text')
+        reasons.push(
+          `prompt_template: token {{${key}}} names a ${v.type} variable; only text variables can be used in the prompt`,
+        );
     }
   }
 
@@ -101,7 +114,9 @@ export function semanticProblems(t: TemplateWrite): string[] {
     reasons.push(`category "${t.category}" needs at least one ${needs} variable`);
   }
   if (t.category === 'text-to-video' && t.input_variables.some((v) => v.type === 'image' || v.type === 'video')) {
-    reasons.push('category "text-to-video" takes no image or video variables (use image-to-video, ingredients-to-video or video-to-video)');
+    reasons.push(
+      'category "text-to-video" takes no image or video variables (use image-to-video, ingredients-to-video or video-to-video)',
+    );
   }
   if (t.latency_estimate_sec && t.latency_estimate_sec.busy < t.latency_estimate_sec.typical) {
     reasons.push('latency_estimate_sec.busy must be at least latency_estimate_sec.typical');

@@ -34,7 +34,9 @@ export function definitionOf(row: TemplateRow): Record<string, unknown> {
     category: row.category,
     duration_sec: row.duration_sec,
     latency_estimate_sec:
-      row.latency_typical_sec === null || row.latency_busy_sec === null ? null : { typical: row.latency_typical_sec, busy: row.latency_busy_sec },
+      row.latency_typical_sec === null || row.latency_busy_sec === null
+        ? null
+        : { typical: row.latency_typical_sec, busy: row.latency_busy_sec },
     input_variables: variables,
     prompt_template: row.prompt_template,
     model: row.model,
@@ -96,8 +98,12 @@ export class TemplatesRepo {
     this.stmts = {
       get: db.prepare(`SELECT * FROM templates WHERE id = @id AND ${VISIBLE}`),
       list: db.prepare(`SELECT * FROM templates WHERE ${VISIBLE} ${ORDER} LIMIT @limit OFFSET @offset`),
-      listByCategory: db.prepare(`SELECT * FROM templates WHERE ${VISIBLE} AND category = @category ${ORDER} LIMIT @limit OFFSET @offset`),
-      insert: db.prepare(`INSERT INTO templates (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`),
+      listByCategory: db.prepare(
+        `SELECT * FROM templates WHERE ${VISIBLE} AND category = @category ${ORDER} LIMIT @limit OFFSET @offset`,
+      ),
+      insert: db.prepare(
+        `INSERT INTO templates (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`,
+      ),
       update: db.prepare(
         `UPDATE templates SET ${COLUMNS.filter((c) => !['id', 'org_id', 'position', 'created_at'].includes(c))
           .map((c) => `${c} = @${c}`)

@@ -41,7 +41,10 @@ export function registerTemplatesRoutes(app: FastifyInstance, registry: OpenApiR
       description: `limit defaults to ${LIMITS.templates.default}; a limit above ${LIMITS.templates.max} is clamped to ${LIMITS.templates.max} (pagination.limit says the size used); limit < 1 or a negative offset is a 400.`,
       tags,
       query: TemplateListQuerySchema,
-      responses: { 200: { description: 'A page of templates', schema: TemplateListSchema }, 400: { description: 'validation_error' } },
+      responses: {
+        200: { description: 'A page of templates', schema: TemplateListSchema },
+        400: { description: 'validation_error' },
+      },
     },
     ({ query, auth, reply }) => {
       reply.type('application/json; charset=utf-8');

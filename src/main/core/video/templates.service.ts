@@ -37,7 +37,12 @@ function variablesOf(row: TemplateRow): Variable[] {
   return raw
     .filter((v): v is Record<string, unknown> => !!v && typeof v === 'object')
     .map((v) => {
-      const out: Variable = { key: String(v.key ?? ''), label: String(v.label ?? ''), type: String(v.type ?? ''), required: v.required === true };
+      const out: Variable = {
+        key: String(v.key ?? ''),
+        label: String(v.label ?? ''),
+        type: String(v.type ?? ''),
+        required: v.required === true,
+      };
       const opt = {
         placeholder: str(v.placeholder),
         description: str(v.description),
@@ -61,7 +66,9 @@ export function templateView(row: TemplateRow): Template {
     category: row.category,
     duration_sec: row.duration_sec ?? price?.duration_sec ?? null,
     latency_estimate_sec:
-      row.latency_typical_sec === null || row.latency_busy_sec === null ? null : { typical: row.latency_typical_sec, busy: row.latency_busy_sec },
+      row.latency_typical_sec === null || row.latency_busy_sec === null
+        ? null
+        : { typical: row.latency_typical_sec, busy: row.latency_busy_sec },
     input_variables: variablesOf(row),
     prompt_template: row.prompt_template,
     model: row.model,
@@ -77,8 +84,7 @@ export function page<T>(rows: T[], limit: number, offset: number): Page<T> {
   return { data: rows.slice(0, limit), pagination: { offset, limit, has_more: rows.length > limit } };
 }
 
-const invalid = (reasons: string[]) =>
-  badRequest(`Invalid template: ${reasons.join('; ')}`, { reasons });
+const invalid = (reasons: string[]) => badRequest(`Invalid template: ${reasons.join('; ')}`, { reasons });
 
 /**
  * Templates: the built-ins shipped in resources/templates (read-only, every org sees them) and each
@@ -103,7 +109,8 @@ export class TemplatesService {
     for (const [position, { file, value, error }] of readJsonResources(this.deps.resourcesDir, 'templates').entries()) {
       const { id, ...definition } = (value ?? {}) as Record<string, unknown>;
       const reasons = error ? [error] : [];
-      if (!error && (typeof id !== 'string' || !BUILTIN_ID.test(id))) reasons.push('id must be 2-64 lower-case letters, digits or dashes');
+      if (!error && (typeof id !== 'string' || !BUILTIN_ID.test(id)))
+        reasons.push('id must be 2-64 lower-case letters, digits or dashes');
       const checked = error ? null : validateTemplate(definition);
       if (checked && !checked.ok) reasons.push(...checked.reasons);
       if (reasons.length || !checked?.ok) {
@@ -114,7 +121,8 @@ export class TemplatesService {
     }
     this.repo.replaceBuiltins(rows);
     this.pages.clear();
-    for (const s of skipped) this.deps.log.error({ file: s.file, reasons: s.reasons }, 'built-in template skipped: invalid');
+    for (const s of skipped)
+      this.deps.log.error({ file: s.file, reasons: s.reasons }, 'built-in template skipped: invalid');
     return { loaded: rows.map((r) => r.id), skipped };
   }
 
@@ -152,11 +160,20 @@ export class TemplatesService {
     const row = this.row(orgId, id);
     const checked = validateTemplate(definitionOf(row));
     if (!checked.ok) {
-      throw new AppError(422, 'invalid_template', `Template "${id}" has an invalid configuration: ${checked.reasons.join('; ')}`, {
-        reasons: checked.reasons,
-      });
+      throw new AppError(
+        422,
+        'invalid_template',
+        `Template "${id}" has an invalid configuration: ${checked.reasons.join('; ')}`,
+        {
+          reasons: checked.reasons,
+        },
+      );
     }
-    const price = priceFor({ model: checked.value.model, resolution: checked.value.resolution, duration_sec: checked.value.duration_sec });
+    const price = priceFor({
+      model: checked.value.model,
+      resolution: checked.value.resolution,
+      duration_sec: checked.value.duration_sec,
+    });
     return { id: row.id, definition: checked.value, price };
   }
 
@@ -191,7 +208,10 @@ export class TemplatesService {
   private save(current: TemplateRow, body: unknown): Template {
     const checked = validateTemplate(body);
     if (!checked.ok) throw invalid(checked.reasons);
-    const row = rowOf(current.id, current.org_id, checked.value, { created_at: current.created_at, updated_at: Date.now() });
+    const row = rowOf(current.id, current.org_id, checked.value, {
+      created_at: current.created_at,
+      updated_at: Date.now(),
+    });
     this.repo.update(row);
     this.pages.clear();
     return templateView(row);
@@ -207,7 +227,11 @@ export class TemplatesService {
   private writable(orgId: string, id: string): TemplateRow {
     const row = this.row(orgId, id);
     if (row.org_id === null) {
-      throw new AppError(403, 'forbidden', `Template "${id}" is built-in and read-only; create your own copy with POST /api/templates.`);
+      throw new AppError(
+        403,
+        'forbidden',
+        `Template "${id}" is built-in and read-only; create your own copy with POST /api/templates.`,
+      );
     }
     return row;
   }

@@ -37,12 +37,15 @@ export class UploadsRepo {
 
   /** The row only if it belongs to the org (other orgs' keys look exactly like missing ones). */
   getForOrg(orgId: string, key: string): UploadRow | undefined {
-    return this.db.prepare('SELECT * FROM uploads WHERE s3_key = ? AND org_id = ?').get(key, orgId) as UploadRow | undefined;
+    return this.db.prepare('SELECT * FROM uploads WHERE s3_key = ? AND org_id = ?').get(key, orgId) as
+      UploadRow | undefined;
   }
 
   markComplete(key: string, size: number, contentType?: string): void {
     this.db
-      .prepare("UPDATE uploads SET status = 'complete', size = ?, completed_at = ?, content_type = COALESCE(?, content_type) WHERE s3_key = ?")
+      .prepare(
+        "UPDATE uploads SET status = 'complete', size = ?, completed_at = ?, content_type = COALESCE(?, content_type) WHERE s3_key = ?",
+      )
       .run(size, Date.now(), contentType ?? null, key);
   }
 

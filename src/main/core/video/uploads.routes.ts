@@ -13,14 +13,20 @@ import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js'
 const TYPES_TEXT = `Supported: ${SUPPORTED_TYPES.join(', ')}. Limits: image ${formatBytes(MAX_BYTES.image)}, video ${formatBytes(MAX_BYTES.video)}, audio ${formatBytes(MAX_BYTES.audio)} (MB = 1024 * 1024 bytes).`;
 
 const PresignBody = z.object({
-  kind: z.enum(['upload'], { error: 'kind must be "upload" (the only kind: generic image, video or audio references)' }),
+  kind: z.enum(['upload'], {
+    error: 'kind must be "upload" (the only kind: generic image, video or audio references)',
+  }),
   contentType: z
     .string({ error: 'contentType is required' })
     .trim()
     .toLowerCase()
     .pipe(z.enum(SUPPORTED_TYPES, { error: `unsupported contentType. ${TYPES_TEXT}` }))
     .describe(`MIME type of the file (case-insensitive). ${TYPES_TEXT}`),
-  fileName: z.string().max(255).optional().describe('Original file name; bookkeeping only (a sanitized form ends the storage key).'),
+  fileName: z
+    .string()
+    .max(255)
+    .optional()
+    .describe('Original file name; bookkeeping only (a sanitized form ends the storage key).'),
 });
 
 const PresignedUpload = z.object({
@@ -92,7 +98,8 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
   app.addHook('onListen', async function () {
     const address = app.server.address();
     if (blobs instanceof LocalBlobStore && address && typeof address === 'object') {
-      const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+      const host =
+        address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
       blobs.setBaseUrl(`http://${host}:${address.port}`);
     }
   });
@@ -174,14 +181,19 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
   const serveFile = async (req: FastifyRequest, reply: FastifyReply) => {
     const key = keyFrom(req.url, '/api/files/');
     const range = typeof req.headers.range === 'string' ? req.headers.range : undefined;
-    const file = await uploads.openLocalDownload(key, signedQuery(req.query), range, { headOnly: req.method === 'HEAD' });
+    const file = await uploads.openLocalDownload(key, signedQuery(req.query), range, {
+      headOnly: req.method === 'HEAD',
+    });
     reply.header('content-type', file.contentType);
     reply.header('accept-ranges', 'bytes');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'private, no-transform');
     if (file.fileName) {
       const ascii = file.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-      reply.header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`);
+      reply.header(
+        'content-disposition',
+        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+      );
     }
     if (file.range) {
       reply.status(206);
@@ -204,7 +216,8 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
       api: 'video',
       scope: null,
       summary: 'Download a stored file through a presigned URL (local storage)',
-      description: 'No API key: the URL signature is the authorization. Supports a single byte Range; HEAD answers the headers only.',
+      description:
+        'No API key: the URL signature is the authorization. Supports a single byte Range; HEAD answers the headers only.',
       tags: ['uploads'],
       query: SignedParams.partial(),
       responses: {

@@ -2,7 +2,15 @@ import { pipeline, type Readable } from 'node:stream';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import type { Logger } from '../logger.js';
-import { extensionOf, formatBytes, MAX_BYTES, MEDIA_TYPES, normalizeType, sanitizeBaseName, type SupportedType } from './media-types.js';
+import {
+  extensionOf,
+  formatBytes,
+  MAX_BYTES,
+  MEDIA_TYPES,
+  normalizeType,
+  sanitizeBaseName,
+  type SupportedType,
+} from './media-types.js';
 import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js';
@@ -23,7 +31,11 @@ export function newStorageKey(orgId: string, contentType: string, fileName?: str
 }
 
 export const payloadTooLarge = (maxBytes: number) =>
-  new AppError(413, 'payload_too_large', `The file is larger than the ${formatBytes(maxBytes)} allowed for this upload.`);
+  new AppError(
+    413,
+    'payload_too_large',
+    `The file is larger than the ${formatBytes(maxBytes)} allowed for this upload.`,
+  );
 
 export interface UploadsServiceDeps {
   blobs: BlobStore;
@@ -42,7 +54,11 @@ export class UploadsService {
   }
 
   /** `baseUrl` is this server as the caller reached it (local store only). */
-  async presign(orgId: string, input: { contentType: SupportedType; fileName?: string }, opts: { baseUrl?: string } = {}): Promise<PresignedUpload> {
+  async presign(
+    orgId: string,
+    input: { contentType: SupportedType; fileName?: string },
+    opts: { baseUrl?: string } = {},
+  ): Promise<PresignedUpload> {
     const contentType = input.contentType;
     const kind = MEDIA_TYPES[contentType].kind;
     const maxBytes = MAX_BYTES[kind];
@@ -95,7 +111,11 @@ export class UploadsService {
    * Checks a PUT to a presigned local URL before any body byte is read: signature and expiry (403),
    * Content-Type equal to the signed type (400), declared Content-Length within the limit (413).
    */
-  async authorizeLocalPut(key: string, query: SignedQuery, headers: { contentType?: string; contentLength?: string }): Promise<UploadGrant> {
+  async authorizeLocalPut(
+    key: string,
+    query: SignedQuery,
+    headers: { contentType?: string; contentLength?: string },
+  ): Promise<UploadGrant> {
     const grant = await this.local().verifyUpload(key, query);
     const sent = headers.contentType ? normalizeType(headers.contentType) : '';
     if (sent !== grant.contentType) {
@@ -104,7 +124,8 @@ export class UploadsService {
       );
     }
     const declared = headers.contentLength === undefined ? undefined : Number(headers.contentLength);
-    if (declared !== undefined && Number.isFinite(declared) && declared > grant.maxBytes) throw payloadTooLarge(grant.maxBytes);
+    if (declared !== undefined && Number.isFinite(declared) && declared > grant.maxBytes)
+      throw payloadTooLarge(grant.maxBytes);
     return grant;
   }
 
@@ -112,7 +133,10 @@ export class UploadsService {
    * Streams an authorized PUT body into the local store: counted (413 past max_bytes), magic numbers
    * checked against the signed kind (400), written atomically; nothing partial is left on failure.
    */
-  async storeLocalPut(grant: UploadGrant, body: Readable): Promise<{ s3_key: string; size: number; content_type: string }> {
+  async storeLocalPut(
+    grant: UploadGrant,
+    body: Readable,
+  ): Promise<{ s3_key: string; size: number; content_type: string }> {
     const kind = MEDIA_TYPES[grant.contentType as SupportedType]?.kind;
     if (!kind) throw badRequest(`Uploads of "${grant.contentType}" are not supported.`);
     const gate = new ByteGate({
@@ -123,23 +147,38 @@ export class UploadsService {
         if (!sniffAs(head, kind)) throw badRequest(notOfKindMessage(kind, head));
       },
     });
-    const { size } = await this.local().put(grant.key, pipeline(body, gate, () => {}), grant.contentType);
+    const { size } = await this.local().put(
+      grant.key,
+      pipeline(body, gate, () => {}),
+      grant.contentType,
+    );
     this.deps.repo.markComplete(grant.key, size);
     this.deps.log.info({ kind, size }, 'upload stored');
     return { s3_key: grant.key, size, content_type: grant.contentType };
   }
 
   /** Streams a stored object for a signed local download URL (optionally a byte range). */
-  async openLocalDownload(key: string, query: SignedQuery, range: string | undefined, opts: { headOnly?: boolean } = {}) {
+  async openLocalDownload(
+    key: string,
+    query: SignedQuery,
+    range: string | undefined,
+    opts: { headOnly?: boolean } = {},
+  ) {
     const store = this.local();
     const grant = await store.verifyDownload(key, query);
     const head = await store.head(key);
     if (!head) throw notFound('The file does not exist (it may have been deleted).');
     const r = parseRange(range, head.size);
     if (r === 'unsatisfiable') {
-      throw new AppError(416, 'range_not_satisfiable', `The requested range is outside the file (${head.size} bytes).`, {}, {
-        'Content-Range': `bytes */${head.size}`,
-      });
+      throw new AppError(
+        416,
+        'range_not_satisfiable',
+        `The requested range is outside the file (${head.size} bytes).`,
+        {},
+        {
+          'Content-Range': `bytes */${head.size}`,
+        },
+      );
     }
     const stream = opts.headOnly ? null : await store.getStream(key, r ?? undefined);
     return { stream, size: head.size, contentType: head.contentType, range: r, fileName: grant.fileName };
@@ -147,7 +186,10 @@ export class UploadsService {
 }
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; null for none/ignored (multi-range), 'unsatisfiable' when out of bounds. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | 'unsatisfiable' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return null;

@@ -24,8 +24,18 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
   const blobs = createBlobStore(base.config, base.secrets);
   base.onDispose(() => blobs.dispose());
   const uploadsRepo = new UploadsRepo(base.db);
-  const uploads = new UploadsService({ blobs, repo: uploadsRepo, log: base.log, urlTtlSec: base.config.storage.urlTtlSec });
-  const ingest = new MediaIngestService({ blobs, repo: uploadsRepo, log: base.log, download: base.config.storage.download });
+  const uploads = new UploadsService({
+    blobs,
+    repo: uploadsRepo,
+    log: base.log,
+    urlTtlSec: base.config.storage.urlTtlSec,
+  });
+  const ingest = new MediaIngestService({
+    blobs,
+    repo: uploadsRepo,
+    log: base.log,
+    download: base.config.storage.download,
+  });
   const parts = createGenerationParts(base, { blobs, ingest });
   // Expired, never-used presigned uploads are swept every 10 minutes.
   const sweeper = setInterval(() => {

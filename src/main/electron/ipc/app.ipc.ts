@@ -8,7 +8,11 @@ export function registerAppIpc(ctx: IpcContext): void {
     {
       getInfo: async () => ({ ok: true, value: ctx.appInfo() }),
       openExternal: async ({ url }) => {
-        if (!isSafeExternalUrl(url)) return { ok: false, error: { code: 'validation_error', message: 'Only https:// links open in the browser.' } };
+        if (!isSafeExternalUrl(url))
+          return {
+            ok: false,
+            error: { code: 'validation_error', message: 'Only https:// links open in the browser.' },
+          };
         await shell.openExternal(url);
         return { ok: true, value: { opened: true } };
       },

@@ -11,7 +11,10 @@ export interface IpcContext {
   mainWindow(): BrowserWindow | null;
 }
 
-const denied: IpcResult<never> = { ok: false, error: { code: 'forbidden_sender', message: 'This page may not call the app.' } };
+const denied: IpcResult<never> = {
+  ok: false,
+  error: { code: 'forbidden_sender', message: 'This page may not call the app.' },
+};
 
 /**
  * Registers every channel of a domain: the sender frame must be the app's own page, the argument is

@@ -7,9 +7,16 @@ export function registerUploadsIpc(ctx: IpcContext): void {
   const handlers = createUploadsHandlers({
     client: ctx.client,
     async chooseFile(kind) {
-      const extensions = kind === 'any' ? [...UPLOAD_EXTENSIONS.image, ...UPLOAD_EXTENSIONS.video, ...UPLOAD_EXTENSIONS.audio] : [...UPLOAD_EXTENSIONS[kind]];
+      const extensions =
+        kind === 'any'
+          ? [...UPLOAD_EXTENSIONS.image, ...UPLOAD_EXTENSIONS.video, ...UPLOAD_EXTENSIONS.audio]
+          : [...UPLOAD_EXTENSIONS[kind]];
       const name = kind === 'any' ? 'Images, videos and audio' : `${kind[0].toUpperCase()}${kind.slice(1)} files`;
-      const options: OpenDialogOptions = { title: 'Choose a file to upload', properties: ['openFile'], filters: [{ name, extensions }] };
+      const options: OpenDialogOptions = {
+        title: 'Choose a file to upload',
+        properties: ['openFile'],
+        filters: [{ name, extensions }],
+      };
       const win = ctx.mainWindow();
       const res = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
       return res.canceled ? null : (res.filePaths[0] ?? null);

@@ -44,7 +44,11 @@ export function CharacterForm({ onCreated }: { onCreated: () => void }) {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await createCharacter({ name: name.trim(), description: description.trim() || null, reference_image_keys: images.map((i) => i.s3_key) });
+      await createCharacter({
+        name: name.trim(),
+        description: description.trim() || null,
+        reference_image_keys: images.map((i) => i.s3_key),
+      });
       setName('');
       setDescription('');
       setImages([]);
@@ -91,13 +95,22 @@ export function CharacterForm({ onCreated }: { onCreated: () => void }) {
             {images.map((img) => (
               <span className="chip" key={img.s3_key}>
                 {img.name}
-                <button type="button" aria-label={`Remove ${img.name}`} onClick={() => setImages((l) => l.filter((x) => x.s3_key !== img.s3_key))}>
+                <button
+                  type="button"
+                  aria-label={`Remove ${img.name}`}
+                  onClick={() => setImages((l) => l.filter((x) => x.s3_key !== img.s3_key))}
+                >
                   ×
                 </button>
               </span>
             ))}
             {images.length < MAX_IMAGES ? (
-              <button type="button" className="btn btn-secondary btn-small" onClick={() => void addImage()} disabled={inFlight.length > 0}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-small"
+                onClick={() => void addImage()}
+                disabled={inFlight.length > 0}
+              >
                 + Add image…
               </button>
             ) : null}

@@ -28,7 +28,12 @@ export function CharactersScreen() {
         title="Characters"
         description="Reusable people that can stand in for image variables of ingredients-to-video templates."
         actions={
-          <button type="button" className="btn btn-primary" onClick={() => setShowForm((v) => !v)} aria-expanded={showForm}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => setShowForm((v) => !v)}
+            aria-expanded={showForm}
+          >
             {showForm ? 'Close form' : 'New character'}
           </button>
         }
@@ -83,7 +88,9 @@ export function CharactersScreen() {
                 <div className="character-body">
                   <div className="character-name">
                     <span className="cell-title">{c.name}</span>
-                    <span className={`badge ${c.visibility === 'public' ? 'badge-neutral' : 'badge-accent'}`}>{c.visibility}</span>
+                    <span className={`badge ${c.visibility === 'public' ? 'badge-neutral' : 'badge-accent'}`}>
+                      {c.visibility}
+                    </span>
                   </div>
                   {c.description ? <p className="cell-sub clamp-2">{c.description}</p> : null}
                   <p className="cell-sub">

@@ -44,7 +44,11 @@ export function GenerateScreen() {
           <label className="inline-label" htmlFor="generate-template">
             Template
           </label>
-          <select id="generate-template" value={templateId ?? ''} onChange={(e) => navigate('generate', { templateId: e.target.value || null })}>
+          <select
+            id="generate-template"
+            value={templateId ?? ''}
+            onChange={(e) => navigate('generate', { templateId: e.target.value || null })}
+          >
             <option value="">Choose a template…</option>
             {templates.data.map((t) => (
               <option key={t.id} value={t.id}>
@@ -54,13 +58,21 @@ export function GenerateScreen() {
           </select>
         </div>
         {templates.status === 'loading' && templates.data.length === 0 ? <Loading label="Loading templates…" /> : null}
-        {templates.status === 'error' ? <ErrorBanner title="Could not load templates" message={templates.error ?? ''} onRetry={() => void loadTemplates()} /> : null}
+        {templates.status === 'error' ? (
+          <ErrorBanner
+            title="Could not load templates"
+            message={templates.error ?? ''}
+            onRetry={() => void loadTemplates()}
+          />
+        ) : null}
       </section>
       {template ? (
         <GenerateForm key={template.id} template={template} />
       ) : templates.status === 'ready' ? (
         <section className="card">
-          <EmptyState title="No template chosen">Pick a template above, or open one in Templates and press Generate.</EmptyState>
+          <EmptyState title="No template chosen">
+            Pick a template above, or open one in Templates and press Generate.
+          </EmptyState>
         </section>
       ) : null}
     </div>
@@ -85,7 +97,10 @@ function GenerateForm({ template }: { template: Template }) {
     if (acceptsCharacters && characters.status === 'idle') void searchCharacters('');
   }, [acceptsCharacters, characters.status, searchCharacters]);
 
-  const cost = useMemo(() => (template.credits_per_video === null ? null : template.credits_per_video * count), [template.credits_per_video, count]);
+  const cost = useMemo(
+    () => (template.credits_per_video === null ? null : template.credits_per_video * count),
+    [template.credits_per_video, count],
+  );
 
   const validate = (): Record<string, string> => {
     const found: Record<string, string> = {};
@@ -95,11 +110,14 @@ function GenerateForm({ template }: { template: Template }) {
       const hasValue = v.type === 'text' ? text.length > 0 : Boolean(val?.characterId || val?.reference);
       if (v.required && !hasValue && !v.default_value) found[v.key] = `${v.label} is required`;
       if (v.type === 'text' && text.length > 0) {
-        if (v.min_length !== undefined && text.length < v.min_length) found[v.key] = `At least ${v.min_length} characters`;
-        if (v.max_length !== undefined && text.length > v.max_length) found[v.key] = `At most ${v.max_length} characters`;
+        if (v.min_length !== undefined && text.length < v.min_length)
+          found[v.key] = `At least ${v.min_length} characters`;
+        if (v.max_length !== undefined && text.length > v.max_length)
+          found[v.key] = `At most ${v.max_length} characters`;
       }
     }
-    if (webhookUrl.trim() && !/^https?:\/\/\S+$/i.test(webhookUrl.trim())) found.__webhook = 'Webhook URL must start with http:// or https://';
+    if (webhookUrl.trim() && !/^https?:\/\/\S+$/i.test(webhookUrl.trim()))
+      found.__webhook = 'Webhook URL must start with http:// or https://';
     return found;
   };
 
@@ -142,7 +160,8 @@ function GenerateForm({ template }: { template: Template }) {
       <div className="card-header">
         <h2 id="generate-form-title">{template.title}</h2>
         <span className="muted">
-          {formatSeconds(template.duration_sec)} video · typical wait {formatSeconds(template.latency_estimate_sec?.typical)}
+          {formatSeconds(template.duration_sec)} video · typical wait{' '}
+          {formatSeconds(template.latency_estimate_sec?.typical)}
         </span>
       </div>
       {template.description ? <p className="detail-description">{template.description}</p> : null}
@@ -163,11 +182,26 @@ function GenerateForm({ template }: { template: Template }) {
         <details className="advanced">
           <summary>Delivery options</summary>
           <div className="form-grid">
-            <Field label="Webhook URL" error={errors.__webhook} hint="Receives a POST when each video completes or fails.">
-              <input type="url" value={webhookUrl} onChange={(e) => setWebhookUrl(e.target.value)} placeholder="https://example.com/hooks/video" />
+            <Field
+              label="Webhook URL"
+              error={errors.__webhook}
+              hint="Receives a POST when each video completes or fails."
+            >
+              <input
+                type="url"
+                value={webhookUrl}
+                onChange={(e) => setWebhookUrl(e.target.value)}
+                placeholder="https://example.com/hooks/video"
+              />
             </Field>
             <Field label="Number of videos">
-              <input type="number" min={1} max={MAX_VIDEOS_PER_REQUEST} value={count} onChange={(e) => setCount(Math.max(1, Math.min(MAX_VIDEOS_PER_REQUEST, Number(e.target.value) || 1)))} />
+              <input
+                type="number"
+                min={1}
+                max={MAX_VIDEOS_PER_REQUEST}
+                value={count}
+                onChange={(e) => setCount(Math.max(1, Math.min(MAX_VIDEOS_PER_REQUEST, Number(e.target.value) || 1)))}
+              />
             </Field>
           </div>
         </details>
@@ -184,7 +218,8 @@ function GenerateForm({ template }: { template: Template }) {
           <div className="result-summary">
             <span className="badge badge-accent">Started</span>
             <span>
-              {result.generations.length} generation{result.generations.length === 1 ? '' : 's'} · {result.credits_charged} credits charged
+              {result.generations.length} generation{result.generations.length === 1 ? '' : 's'} ·{' '}
+              {result.credits_charged} credits charged
             </span>
             <button
               type="button"

@@ -31,7 +31,11 @@ export function VariableInput({
     const text = value.text ?? '';
     const long = (v.max_length ?? 0) > 200;
     const counter = v.max_length !== undefined ? `${text.length}/${v.max_length}` : undefined;
-    const hint = [v.description, v.default_value ? `Default: “${v.default_value}”` : '', v.min_length ? `At least ${v.min_length} characters.` : '']
+    const hint = [
+      v.description,
+      v.default_value ? `Default: “${v.default_value}”` : '',
+      v.min_length ? `At least ${v.min_length} characters.` : '',
+    ]
       .filter(Boolean)
       .join(' ');
     const props = {
@@ -41,7 +45,13 @@ export function VariableInput({
       onChange: (e: { target: { value: string } }) => onChange({ ...value, text: e.target.value }),
     };
     return (
-      <Field label={v.label} required={v.required && !v.default_value} error={error} hint={hint || undefined} aside={counter}>
+      <Field
+        label={v.label}
+        required={v.required && !v.default_value}
+        error={error}
+        hint={hint || undefined}
+        aside={counter}
+      >
         {long ? <textarea rows={3} {...props} /> : <input {...props} />}
       </Field>
     );
@@ -85,7 +95,11 @@ function MediaInput({
   };
 
   return (
-    <div className={`field media-field${error ? ' field-invalid' : ''}`} role="group" aria-labelledby={`${groupId}-label`}>
+    <div
+      className={`field media-field${error ? ' field-invalid' : ''}`}
+      role="group"
+      aria-labelledby={`${groupId}-label`}
+    >
       <div className="field-label-row">
         <span className="label-text" id={`${groupId}-label`}>
           {v.label}
@@ -95,8 +109,15 @@ function MediaInput({
       </div>
       {v.description ? <p className="field-hint">{v.description}</p> : null}
       <div className="media-row">
-        <button type="button" className="btn btn-secondary btn-small" onClick={() => void choose()} disabled={Boolean(inFlight)}>
-          {inFlight ? `Uploading ${Math.round((inFlight.loaded / Math.max(1, inFlight.file.size)) * 100)}%` : `Choose ${kind}…`}
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          onClick={() => void choose()}
+          disabled={Boolean(inFlight)}
+        >
+          {inFlight
+            ? `Uploading ${Math.round((inFlight.loaded / Math.max(1, inFlight.file.size)) * 100)}%`
+            : `Choose ${kind}…`}
         </button>
         <span className="muted">or</span>
         <label className="sr-only" htmlFor={`${groupId}-ref`}>
@@ -118,7 +139,11 @@ function MediaInput({
       {characters ? (
         <div className="character-pick">
           <label htmlFor={`${groupId}-character`}>Or use a character</label>
-          <select id={`${groupId}-character`} value={value.characterId ?? ''} onChange={(e) => onChange({ ...value, characterId: e.target.value || undefined })}>
+          <select
+            id={`${groupId}-character`}
+            value={value.characterId ?? ''}
+            onChange={(e) => onChange({ ...value, characterId: e.target.value || undefined })}
+          >
             <option value="">— none —</option>
             {characters.map((c) => (
               <option key={c.id} value={c.id}>
@@ -127,7 +152,9 @@ function MediaInput({
               </option>
             ))}
           </select>
-          {value.characterId && value.reference ? <span className="field-hint">The character wins over the image.</span> : null}
+          {value.characterId && value.reference ? (
+            <span className="field-hint">The character wins over the image.</span>
+          ) : null}
         </div>
       ) : null}
       {uploadError ? <p className="field-error">{uploadError}</p> : null}

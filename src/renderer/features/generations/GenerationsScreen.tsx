@@ -53,15 +53,26 @@ export function GenerationsScreen() {
     <div className="page page-wide">
       <PageHeader
         title="Generations"
-        description={active ? 'Videos in progress update every few seconds.' : 'Every video your organization generated, newest first.'}
+        description={
+          active
+            ? 'Videos in progress update every few seconds.'
+            : 'Every video your organization generated, newest first.'
+        }
         actions={
-          <button type="button" className="btn btn-secondary" onClick={() => void load()} disabled={generations.status === 'loading'}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void load()}
+            disabled={generations.status === 'loading'}
+          >
             Refresh
           </button>
         }
       />
       {cancelError ? <ApiErrorBanner title="Could not cancel" error={cancelError} /> : null}
-      {selected ? <GenerationPlayer generation={selected} title={titleOf(selected.template_id)} onClose={() => select(null)} /> : null}
+      {selected ? (
+        <GenerationPlayer generation={selected} title={titleOf(selected.template_id)} onClose={() => select(null)} />
+      ) : null}
       <section className="card" aria-label="Generations">
         <ListStatus
           list={generations}
@@ -94,7 +105,11 @@ export function GenerationsScreen() {
               </thead>
               <tbody>
                 {generations.data.map((g) => (
-                  <tr key={g.id} data-testid="generation-row" className={selectedId === g.id ? 'row-selected' : undefined}>
+                  <tr
+                    key={g.id}
+                    data-testid="generation-row"
+                    className={selectedId === g.id ? 'row-selected' : undefined}
+                  >
                     <td>
                       <div className="cell-title">{titleOf(g.template_id)}</div>
                       <div className="cell-sub mono">{g.id}</div>
@@ -108,16 +123,31 @@ export function GenerationsScreen() {
                         <ProgressBar
                           value={g.status === 'completed' ? 100 : g.progress}
                           label={`Progress of ${g.id}`}
-                          tone={g.status === 'failed' ? 'danger' : g.status === 'completed' ? 'success' : g.status === 'canceled' ? 'muted' : 'accent'}
+                          tone={
+                            g.status === 'failed'
+                              ? 'danger'
+                              : g.status === 'completed'
+                                ? 'success'
+                                : g.status === 'canceled'
+                                  ? 'muted'
+                                  : 'accent'
+                          }
                         />
-                        <span className="progress-text">{g.status === 'completed' ? 100 : Math.round(g.progress)}%</span>
+                        <span className="progress-text">
+                          {g.status === 'completed' ? 100 : Math.round(g.progress)}%
+                        </span>
                       </div>
                     </td>
                     <td>{formatDate(g.created_at)}</td>
                     <td className="num">{g.credits_charged - g.credits_refunded}</td>
                     <td className="actions">
                       {g.status === 'completed' && g.video_url ? (
-                        <button type="button" className="btn btn-secondary btn-small" onClick={() => select(g.id)} aria-label={`Play ${g.id}`}>
+                        <button
+                          type="button"
+                          className="btn btn-secondary btn-small"
+                          onClick={() => select(g.id)}
+                          aria-label={`Play ${g.id}`}
+                        >
                           Play
                         </button>
                       ) : null}
@@ -144,7 +174,15 @@ export function GenerationsScreen() {
   );
 }
 
-function GenerationPlayer({ generation: g, title, onClose }: { generation: Generation; title: string; onClose: () => void }) {
+function GenerationPlayer({
+  generation: g,
+  title,
+  onClose,
+}: {
+  generation: Generation;
+  title: string;
+  onClose: () => void;
+}) {
   return (
     <section className="card player-card" aria-label="Video player" data-testid="video-player">
       <div className="card-header">

@@ -30,7 +30,12 @@ export function LoginResultView({ result }: { result: LoginTestResult }) {
             <dd>{(result.duration_ms / 1000).toFixed(1)} s</dd>
           </div>
         </dl>
-        <button type="button" className="btn btn-secondary btn-small" aria-pressed={revealed} onClick={() => setRevealed((r) => !r)}>
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          aria-pressed={revealed}
+          onClick={() => setRevealed((r) => !r)}
+        >
           {revealed ? 'Hide values' : 'Reveal values'}
         </button>
       </div>

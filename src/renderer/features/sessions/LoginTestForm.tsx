@@ -52,7 +52,13 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
       <form className="form-grid" onSubmit={submit} aria-label="Test a login" noValidate>
         <div className="span-2">
           <Field label="Login page URL" required error={urlError} hint="The page that shows the sign-in form.">
-            <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/login" autoComplete="off" />
+            <input
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://example.com/login"
+              autoComplete="off"
+            />
           </Field>
         </div>
         <Field label="Username">

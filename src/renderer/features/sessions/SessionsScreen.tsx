@@ -36,7 +36,12 @@ export function SessionsScreen() {
         title="Sessions"
         description="Live browser sessions cached by the login service, per site and user. Agents get them from POST /api/login."
         actions={
-          <button type="button" className="btn btn-secondary" onClick={() => void loadSessions()} disabled={sessions.status === 'loading'}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void loadSessions()}
+            disabled={sessions.status === 'loading'}
+          >
             Refresh
           </button>
         }
@@ -87,7 +92,9 @@ export function SessionsScreen() {
                       <span className="badge badge-neutral">{s.login_method}</span>
                     </td>
                     <td>{formatDate(s.created_at)}</td>
-                    <td title={formatDate(s.expires_at)}>{s.expires_at ? formatRelative(s.expires_at) : 'No expiry'}</td>
+                    <td title={formatDate(s.expires_at)}>
+                      {s.expires_at ? formatRelative(s.expires_at) : 'No expiry'}
+                    </td>
                     <td className="num" title={s.cookie_names.join(', ')}>
                       {s.cookie_count}
                     </td>

@@ -18,7 +18,11 @@ export function TemplateDetail({ template: t, onEdit }: { template: Template; on
           <h2 id="template-title">{t.title}</h2>
           <div className="item-meta">
             <span className="badge badge-accent">{categoryLabel(t.category)}</span>
-            {t.builtin ? <span className="badge badge-neutral">Built-in</span> : <span className="badge badge-neutral">Custom</span>}
+            {t.builtin ? (
+              <span className="badge badge-neutral">Built-in</span>
+            ) : (
+              <span className="badge badge-neutral">Custom</span>
+            )}
             <span className="mono muted">{t.id}</span>
           </div>
         </div>
@@ -61,7 +65,11 @@ export function TemplateDetail({ template: t, onEdit }: { template: Template; on
         </div>
         <div>
           <dt>Typical wait</dt>
-          <dd>{t.latency_estimate_sec ? `${formatSeconds(t.latency_estimate_sec.typical)} · busy ${formatSeconds(t.latency_estimate_sec.busy)}` : '—'}</dd>
+          <dd>
+            {t.latency_estimate_sec
+              ? `${formatSeconds(t.latency_estimate_sec.typical)} · busy ${formatSeconds(t.latency_estimate_sec.busy)}`
+              : '—'}
+          </dd>
         </div>
         <div>
           <dt>Model</dt>

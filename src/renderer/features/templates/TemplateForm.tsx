@@ -8,13 +8,22 @@ import { useAppStore } from '../../stores/app-store';
 import { draftOf, inputOf, validateDraft, type TemplateDraft } from './template-form-state';
 import { VariablesEditor } from './VariablesEditor';
 
-export function TemplateForm({ template, onCancel, onSaved }: { template: Template | null; onCancel: () => void; onSaved: (t: Template) => void }) {
+export function TemplateForm({
+  template,
+  onCancel,
+  onSaved,
+}: {
+  template: Template | null;
+  onCancel: () => void;
+  onSaved: (t: Template) => void;
+}) {
   const saveTemplate = useAppStore((s) => s.saveTemplate);
   const [draft, setDraft] = useState<TemplateDraft>(() => draftOf(template));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const set = <K extends keyof TemplateDraft>(key: K, value: TemplateDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof TemplateDraft>(key: K, value: TemplateDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -65,7 +74,14 @@ export function TemplateForm({ template, onCancel, onSaved }: { template: Templa
           </Field>
         </div>
         <Field label="Duration (seconds)" error={errors.duration_sec}>
-          <input type="number" min={1} max={600} step="any" value={draft.duration_sec} onChange={(e) => set('duration_sec', e.target.value)} />
+          <input
+            type="number"
+            min={1}
+            max={600}
+            step="any"
+            value={draft.duration_sec}
+            onChange={(e) => set('duration_sec', e.target.value)}
+          />
         </Field>
         <div className="form-row-2">
           <Field label="Model" error={errors.model}>
@@ -76,12 +92,25 @@ export function TemplateForm({ template, onCancel, onSaved }: { template: Templa
           </Field>
         </div>
         <div className="span-2">
-          <Field label="Prompt template" error={errors.prompt_template} hint={<>Use {'{{key}}'} tokens to insert text variables.</>}>
-            <textarea rows={3} className="mono" value={draft.prompt_template} onChange={(e) => set('prompt_template', e.target.value)} />
+          <Field
+            label="Prompt template"
+            error={errors.prompt_template}
+            hint={<>Use {'{{key}}'} tokens to insert text variables.</>}
+          >
+            <textarea
+              rows={3}
+              className="mono"
+              value={draft.prompt_template}
+              onChange={(e) => set('prompt_template', e.target.value)}
+            />
           </Field>
         </div>
       </div>
-      <VariablesEditor variables={draft.input_variables} errors={errors} onChange={(vars) => set('input_variables', vars)} />
+      <VariablesEditor
+        variables={draft.input_variables}
+        errors={errors}
+        onChange={(vars) => set('input_variables', vars)}
+      />
       <div className="form-actions sticky-actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Saving…' : template ? 'Save changes' : 'Create template'}

@@ -24,7 +24,7 @@ export function TemplatesScreen() {
   }, [loadTemplates]);
 
   const selected = templates.data.find((t) => t.id === selectedId) ?? null;
-  const editing = mode.kind === 'edit' ? templates.data.find((t) => t.id === mode.id) ?? null : null;
+  const editing = mode.kind === 'edit' ? (templates.data.find((t) => t.id === mode.id) ?? null) : null;
 
   return (
     <div className="page page-wide">
@@ -60,7 +60,12 @@ export function TemplatesScreen() {
             list={templates}
             noun="templates"
             onRetry={() => void loadTemplates()}
-            empty={<EmptyState title={category ? `No ${categoryLabel(category).toLowerCase()} templates` : 'No templates'} testId="templates-empty" />}
+            empty={
+              <EmptyState
+                title={category ? `No ${categoryLabel(category).toLowerCase()} templates` : 'No templates'}
+                testId="templates-empty"
+              />
+            }
           />
           <ul className="item-list" aria-label="Templates" data-testid="template-list">
             {templates.data.map((t) => (
@@ -107,11 +112,17 @@ export function TemplatesScreen() {
               }}
             />
           ) : mode.kind === 'edit' && editing ? (
-            <TemplateForm template={editing} onCancel={() => setMode({ kind: 'view' })} onSaved={() => setMode({ kind: 'view' })} />
+            <TemplateForm
+              template={editing}
+              onCancel={() => setMode({ kind: 'view' })}
+              onSaved={() => setMode({ kind: 'view' })}
+            />
           ) : selected ? (
             <TemplateDetail template={selected} onEdit={() => setMode({ kind: 'edit', id: selected.id })} />
           ) : (
-            <EmptyState title="Select a template">Choose a template on the left to see its variables, or create a new one.</EmptyState>
+            <EmptyState title="Select a template">
+              Choose a template on the left to see its variables, or create a new one.
+            </EmptyState>
           )}
         </section>
       </div>

@@ -11,7 +11,8 @@ export function VariablesEditor({
   errors: Record<string, string>;
   onChange: (vars: VariableDraft[]) => void;
 }) {
-  const update = (uid: string, change: Partial<VariableDraft>) => onChange(variables.map((v) => (v.uid === uid ? { ...v, ...change } : v)));
+  const update = (uid: string, change: Partial<VariableDraft>) =>
+    onChange(variables.map((v) => (v.uid === uid ? { ...v, ...change } : v)));
   const err = (i: number, field: string) => errors[`input_variables.${i}.${field}`];
   return (
     <fieldset className="variables-editor">
@@ -22,7 +23,12 @@ export function VariablesEditor({
         <div className="variable-card" key={v.uid} role="group" aria-label={`Variable ${i + 1}`}>
           <div className="variable-grid">
             <Field label="Key" required error={err(i, 'key')}>
-              <input className="mono" value={v.key} onChange={(e) => update(v.uid, { key: e.target.value })} placeholder="subject" />
+              <input
+                className="mono"
+                value={v.key}
+                onChange={(e) => update(v.uid, { key: e.target.value })}
+                placeholder="subject"
+              />
             </Field>
             <Field label="Label" required error={err(i, 'label')}>
               <input value={v.label} onChange={(e) => update(v.uid, { label: e.target.value })} placeholder="Subject" />
@@ -39,15 +45,28 @@ export function VariablesEditor({
             {v.type === 'text' ? (
               <>
                 <Field label="Min length" error={err(i, 'min_length')}>
-                  <input type="number" min={0} value={v.min_length} onChange={(e) => update(v.uid, { min_length: e.target.value })} />
+                  <input
+                    type="number"
+                    min={0}
+                    value={v.min_length}
+                    onChange={(e) => update(v.uid, { min_length: e.target.value })}
+                  />
                 </Field>
                 <Field label="Max length" error={err(i, 'max_length')}>
-                  <input type="number" min={1} value={v.max_length} onChange={(e) => update(v.uid, { max_length: e.target.value })} />
+                  <input
+                    type="number"
+                    min={1}
+                    value={v.max_length}
+                    onChange={(e) => update(v.uid, { max_length: e.target.value })}
+                  />
                 </Field>
               </>
             ) : (
               <Field label="Slot" error={err(i, 'slot')}>
-                <select value={v.slot} onChange={(e) => update(v.uid, { slot: e.target.value as VariableDraft['slot'] })}>
+                <select
+                  value={v.slot}
+                  onChange={(e) => update(v.uid, { slot: e.target.value as VariableDraft['slot'] })}
+                >
                   <option value="">(none)</option>
                   {VARIABLE_SLOTS.map((s) => (
                     <option key={s} value={s}>
@@ -57,7 +76,10 @@ export function VariablesEditor({
                 </select>
               </Field>
             )}
-            <Field label={v.type === 'text' ? 'Default value' : 'Default (URL or storage key)'} error={err(i, 'default_value')}>
+            <Field
+              label={v.type === 'text' ? 'Default value' : 'Default (URL or storage key)'}
+              error={err(i, 'default_value')}
+            >
               <input value={v.default_value} onChange={(e) => update(v.uid, { default_value: e.target.value })} />
             </Field>
             <Field label="Placeholder" error={err(i, 'placeholder')}>
@@ -66,7 +88,11 @@ export function VariablesEditor({
           </div>
           <div className="variable-footer">
             <label className="checkbox">
-              <input type="checkbox" checked={v.required} onChange={(e) => update(v.uid, { required: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={v.required}
+                onChange={(e) => update(v.uid, { required: e.target.checked })}
+              />
               Required
             </label>
             <button
@@ -80,7 +106,11 @@ export function VariablesEditor({
           </div>
         </div>
       ))}
-      <button type="button" className="btn btn-secondary btn-small" onClick={() => onChange([...variables, emptyVariable()])}>
+      <button
+        type="button"
+        className="btn btn-secondary btn-small"
+        onClick={() => onChange([...variables, emptyVariable()])}
+      >
         + Add variable
       </button>
     </fieldset>

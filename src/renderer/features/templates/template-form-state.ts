@@ -1,4 +1,9 @@
-import { TemplateWriteSchema, type TemplateCategory, type VariableSlot, type VariableType } from '../../../shared/video.schema.js';
+import {
+  TemplateWriteSchema,
+  type TemplateCategory,
+  type VariableSlot,
+  type VariableType,
+} from '../../../shared/video.schema.js';
 import type { Template, TemplateInput } from '../../../shared/ipc-contract.js';
 
 export interface VariableDraft {
@@ -31,12 +36,33 @@ let uidCounter = 0;
 export const newUid = () => `v${++uidCounter}`;
 
 export function emptyVariable(): VariableDraft {
-  return { uid: newUid(), key: '', label: '', type: 'text', required: true, placeholder: '', description: '', default_value: '', min_length: '', max_length: '', slot: '' };
+  return {
+    uid: newUid(),
+    key: '',
+    label: '',
+    type: 'text',
+    required: true,
+    placeholder: '',
+    description: '',
+    default_value: '',
+    min_length: '',
+    max_length: '',
+    slot: '',
+  };
 }
 
 export function draftOf(t: Template | null): TemplateDraft {
   if (!t) {
-    return { title: '', category: 'text-to-video', description: '', duration_sec: '5', prompt_template: '', model: 'studio-v1', resolution: '720p', input_variables: [emptyVariable()] };
+    return {
+      title: '',
+      category: 'text-to-video',
+      description: '',
+      duration_sec: '5',
+      prompt_template: '',
+      model: 'studio-v1',
+      resolution: '720p',
+      input_variables: [emptyVariable()],
+    };
   }
   return {
     title: t.title,
@@ -102,7 +128,8 @@ export function validateDraft(d: TemplateDraft): Record<string, string> {
       const path = issue.path.join('.');
       const isKey = issue.path.length === 3 && issue.path[2] === 'key';
       const keyEmpty = isKey && d.input_variables[Number(issue.path[1])]?.key.trim() === '';
-      const empty = keyEmpty || (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1);
+      const empty =
+        keyEmpty || (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1);
       errors[path] ??= empty ? 'Required' : issue.message;
     }
   }

@@ -63,11 +63,17 @@ export function UploadsScreen() {
           <h2 id="upload-history-title">This session</h2>
         </div>
         {uploads.length === 0 ? (
-          <EmptyState title="Nothing uploaded yet">Files you upload here, in Generate or in Characters appear in this list.</EmptyState>
+          <EmptyState title="Nothing uploaded yet">
+            Files you upload here, in Generate or in Characters appear in this list.
+          </EmptyState>
         ) : (
           <ul className="upload-list" aria-label="Uploads">
             {uploads.map((u) => (
-              <UploadRow key={u.file.token} item={u} onUpload={() => void upload(u.file.token).catch(() => undefined)} />
+              <UploadRow
+                key={u.file.token}
+                item={u}
+                onUpload={() => void upload(u.file.token).catch(() => undefined)}
+              />
             ))}
           </ul>
         )}

@@ -18,9 +18,15 @@ function setRateHeaders(reply: FastifyReply, limit: number, r: { remaining: numb
 }
 
 const tooMany = (retryAfterSec: number) =>
-  new AppError(429, 'rate_limited', `Too many requests. Retry after ${retryAfterSec} s.`, { retry_after_sec: retryAfterSec }, {
-    'Retry-After': String(retryAfterSec),
-  });
+  new AppError(
+    429,
+    'rate_limited',
+    `Too many requests. Retry after ${retryAfterSec} s.`,
+    { retry_after_sec: retryAfterSec },
+    {
+      'Retry-After': String(retryAfterSec),
+    },
+  );
 
 /**
  * Bearer-key authentication, scope check and per-key rate limiting for every route whose config
@@ -28,7 +34,10 @@ const tooMany = (retryAfterSec: number) =>
  */
 export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   const perKey = new RateLimiter(opts.perKeyPerSecond, opts.perKeyBurst);
-  const anonymous = new RateLimiter(opts.unauthenticatedPerMinute / 60, Math.max(1, Math.ceil(opts.unauthenticatedPerMinute)));
+  const anonymous = new RateLimiter(
+    opts.unauthenticatedPerMinute / 60,
+    Math.max(1, Math.ceil(opts.unauthenticatedPerMinute)),
+  );
   app.decorateRequest('auth', null);
 
   app.addHook('onRequest', async (req, reply) => {

@@ -11,7 +11,11 @@ export function isLoopbackHost(host: string | undefined): boolean {
 export function registerHostGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
     if (!isLoopbackHost(req.headers.host)) {
-      throw new AppError(403, 'forbidden_host', 'This server only answers requests addressed to 127.0.0.1, localhost or [::1].');
+      throw new AppError(
+        403,
+        'forbidden_host',
+        'This server only answers requests addressed to 127.0.0.1, localhost or [::1].',
+      );
     }
   });
 }

@@ -19,9 +19,19 @@ export class RateLimiter {
     this.buckets.set(id, b);
     const resetSec = Math.ceil((this.burst - b.tokens) / this.ratePerSec);
     if (b.tokens < 1) {
-      return { allowed: false, remaining: 0, resetSec, retryAfterSec: Math.max(1, Math.ceil((1 - b.tokens) / this.ratePerSec)) };
+      return {
+        allowed: false,
+        remaining: 0,
+        resetSec,
+        retryAfterSec: Math.max(1, Math.ceil((1 - b.tokens) / this.ratePerSec)),
+      };
     }
     b.tokens -= 1;
-    return { allowed: true, remaining: Math.floor(b.tokens), resetSec: Math.ceil((this.burst - b.tokens) / this.ratePerSec), retryAfterSec: 0 };
+    return {
+      allowed: true,
+      remaining: Math.floor(b.tokens),
+      resetSec: Math.ceil((this.burst - b.tokens) / this.ratePerSec),
+      retryAfterSec: 0,
+    };
   }
 }

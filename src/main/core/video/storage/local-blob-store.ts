@@ -49,7 +49,8 @@ export class LocalBlobStore implements BlobStore {
   pathOf(key: string): string {
     assertValidKey(key);
     const p = path.resolve(this.opts.root, ...key.split('/'));
-    if (!p.startsWith(path.resolve(this.opts.root) + path.sep)) throw new AppError(400, 'validation_error', 'Invalid storage key.');
+    if (!p.startsWith(path.resolve(this.opts.root) + path.sep))
+      throw new AppError(400, 'validation_error', 'Invalid storage key.');
     return p;
   }
 
@@ -59,7 +60,13 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /** `baseUrl` (from the request's Host) overrides the server's own address. */
-  async presignUpload(opts: { key: string; contentType: string; maxBytes: number; expiresInSec: number; baseUrl?: string }): Promise<string> {
+  async presignUpload(opts: {
+    key: string;
+    contentType: string;
+    maxBytes: number;
+    expiresInSec: number;
+    baseUrl?: string;
+  }): Promise<string> {
     assertValidKey(opts.key);
     const grant: UploadGrant = {
       key: opts.key,
@@ -68,13 +75,25 @@ export class LocalBlobStore implements BlobStore {
       expires: Math.floor(Date.now() / 1000) + opts.expiresInSec,
     };
     const sig = await this.opts.signer.signUpload(grant);
-    const q = new URLSearchParams({ ct: grant.contentType, max: String(grant.maxBytes), exp: String(grant.expires), sig });
+    const q = new URLSearchParams({
+      ct: grant.contentType,
+      max: String(grant.maxBytes),
+      exp: String(grant.expires),
+      sig,
+    });
     return `${opts.baseUrl ?? this.baseUrl}/api/uploads/${encodeKey(opts.key)}?${q}`;
   }
 
-  async presignDownload(key: string, opts: { expiresInSec: number; fileName?: string; baseUrl?: string }): Promise<string> {
+  async presignDownload(
+    key: string,
+    opts: { expiresInSec: number; fileName?: string; baseUrl?: string },
+  ): Promise<string> {
     assertValidKey(key);
-    const grant: DownloadGrant = { key, expires: Math.floor(Date.now() / 1000) + opts.expiresInSec, fileName: opts.fileName };
+    const grant: DownloadGrant = {
+      key,
+      expires: Math.floor(Date.now() / 1000) + opts.expiresInSec,
+      fileName: opts.fileName,
+    };
     const sig = await this.opts.signer.signDownload(grant);
     const q = new URLSearchParams({ exp: String(grant.expires), ...(opts.fileName ? { fn: opts.fileName } : {}), sig });
     return `${opts.baseUrl ?? this.baseUrl}/api/files/${encodeKey(key)}?${q}`;
@@ -84,13 +103,19 @@ export class LocalBlobStore implements BlobStore {
   async verifyUpload(key: string, q: SignedQuery): Promise<UploadGrant> {
     const grant: UploadGrant = { key, contentType: q.ct ?? '', maxBytes: Number(q.max), expires: Number(q.exp) };
     if (!q.sig || !q.ct || !Number.isSafeInteger(grant.maxBytes) || !Number.isSafeInteger(grant.expires)) {
-      throw forbiddenUrl('The upload URL is missing its signature parameters; use the upload_url returned by POST /api/s3/presign-upload unchanged.');
+      throw forbiddenUrl(
+        'The upload URL is missing its signature parameters; use the upload_url returned by POST /api/s3/presign-upload unchanged.',
+      );
     }
     if (!(await this.opts.signer.verifyUpload(grant, q.sig))) {
-      throw forbiddenUrl('The upload URL signature does not match; use the upload_url returned by POST /api/s3/presign-upload unchanged.');
+      throw forbiddenUrl(
+        'The upload URL signature does not match; use the upload_url returned by POST /api/s3/presign-upload unchanged.',
+      );
     }
     if (Math.floor(Date.now() / 1000) > grant.expires) {
-      throw forbiddenUrl(`The upload URL expired at ${new Date(grant.expires * 1000).toISOString()}; request a new one from POST /api/s3/presign-upload.`);
+      throw forbiddenUrl(
+        `The upload URL expired at ${new Date(grant.expires * 1000).toISOString()}; request a new one from POST /api/s3/presign-upload.`,
+      );
     }
     return grant;
   }
@@ -135,7 +160,8 @@ export class LocalBlobStore implements BlobStore {
   async getStream(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const file = this.pathOf(key);
     const handle = await fs.promises.open(file, 'r').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT' || err.code === 'EISDIR' || err.code === 'ENOTDIR') throw notFound(`No stored object "${key}".`);
+      if (err.code === 'ENOENT' || err.code === 'EISDIR' || err.code === 'ENOTDIR')
+        throw notFound(`No stored object "${key}".`);
       throw err;
     });
     if (!(await handle.stat()).isFile()) {

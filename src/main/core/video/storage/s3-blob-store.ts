@@ -76,15 +76,29 @@ export class S3BlobStore implements BlobStore {
     return this.clientPromise;
   }
 
-  async presignUpload(opts: { key: string; contentType: string; maxBytes: number; expiresInSec: number }): Promise<string> {
+  async presignUpload(opts: {
+    key: string;
+    contentType: string;
+    maxBytes: number;
+    expiresInSec: number;
+  }): Promise<string> {
     assertValidKey(opts.key);
-    const cmd = new PutObjectCommand({ Bucket: this.opts.bucket, Key: opts.key, ContentType: normalizeType(opts.contentType) });
-    return getSignedUrl(await this.client(), cmd, { expiresIn: opts.expiresInSec, signableHeaders: new Set(['content-type']) });
+    const cmd = new PutObjectCommand({
+      Bucket: this.opts.bucket,
+      Key: opts.key,
+      ContentType: normalizeType(opts.contentType),
+    });
+    return getSignedUrl(await this.client(), cmd, {
+      expiresIn: opts.expiresInSec,
+      signableHeaders: new Set(['content-type']),
+    });
   }
 
   async presignDownload(key: string, opts: { expiresInSec: number; fileName?: string }): Promise<string> {
     assertValidKey(key);
-    const disposition = opts.fileName ? `attachment; filename="${opts.fileName.replace(/["\\\r\n]/g, '_')}"` : undefined;
+    const disposition = opts.fileName
+      ? `attachment; filename="${opts.fileName.replace(/["\\\r\n]/g, '_')}"`
+      : undefined;
     const cmd = new GetObjectCommand({ Bucket: this.opts.bucket, Key: key, ResponseContentDisposition: disposition });
     return getSignedUrl(await this.client(), cmd, { expiresIn: opts.expiresInSec });
   }
@@ -96,7 +110,15 @@ export class S3BlobStore implements BlobStore {
     const client = await this.client();
     const ContentType = normalizeType(contentType);
     if (Buffer.isBuffer(body)) {
-      await client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: body, ContentType, ContentLength: body.length }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket: this.opts.bucket,
+          Key: key,
+          Body: body,
+          ContentType,
+          ContentLength: body.length,
+        }),
+      );
       return { size: body.length };
     }
     await fs.promises.mkdir(this.opts.spoolDir, { recursive: true, mode: 0o700 });
@@ -104,7 +126,13 @@ export class S3BlobStore implements BlobStore {
     try {
       const { size } = await writeFileAtomic(spool, body);
       await client.send(
-        new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: fs.createReadStream(spool), ContentType, ContentLength: size }),
+        new PutObjectCommand({
+          Bucket: this.opts.bucket,
+          Key: key,
+          Body: fs.createReadStream(spool),
+          ContentType,
+          ContentLength: size,
+        }),
       );
       return { size };
     } finally {

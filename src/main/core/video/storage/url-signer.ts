@@ -47,7 +47,10 @@ export class UrlSigner {
   }
 
   private async mac(parts: (string | number)[]): Promise<string> {
-    return crypto.createHmac('sha256', await this.key()).update(parts.join('\n')).digest('hex');
+    return crypto
+      .createHmac('sha256', await this.key())
+      .update(parts.join('\n'))
+      .digest('hex');
   }
 
   signUpload(g: UploadGrant): Promise<string> {

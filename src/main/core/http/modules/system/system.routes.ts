@@ -9,7 +9,9 @@ const Health = z.object({ status: z.literal('ok'), version: z.string(), uptime_s
 const Credits = z.object({
   org_id: z.string(),
   balance: z.number(),
-  ledger: z.array(z.object({ amount: z.number(), kind: z.string(), ref: z.string().nullable(), created_at: z.number() })),
+  ledger: z.array(
+    z.object({ amount: z.number(), kind: z.string(), ref: z.string().nullable(), created_at: z.number() }),
+  ),
 });
 
 export function registerSystemRoutes(app: FastifyInstance, registry: OpenApiRegistry, core: Core): void {
@@ -43,7 +45,9 @@ export function registerSystemRoutes(app: FastifyInstance, registry: OpenApiRegi
     ({ auth }) => ({
       org_id: auth.orgId,
       balance: core.credits.balance(auth.orgId),
-      ledger: core.credits.ledger(auth.orgId, 50).map(({ amount, kind, ref, created_at }) => ({ amount, kind, ref, created_at })),
+      ledger: core.credits
+        .ledger(auth.orgId, 50)
+        .map(({ amount, kind, ref, created_at }) => ({ amount, kind, ref, created_at })),
     }),
   );
 }
