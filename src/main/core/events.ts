@@ -1,0 +1,46 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * The core's one typed event bus: progress, status changes and webhook outcomes. The desktop app
+ * subscribes to it (IPC events) and a streaming endpoint can serve it. Payloads carry ids and
+ * states only: never a secret, a URL with a signature, or a webhook payload.
+ */
+export interface CoreEvents {
+  'generation.progress': { orgId: string; generationId: string; progress: number; queuePosition: number | null };
+  'generation.status': {
+    orgId: string;
+    generationId: string;
+    status: 'generating' | 'completed' | 'failed' | 'canceled';
+    error: string | null;
+  };
+  'webhook.attempt': {
+    orgId: string;
+    generationId: string;
+    deliveryId: string;
+    attempt: number;
+    statusCode: number | null;
+    outcome: 'delivered' | 'retrying' | 'failed';
+    error: string | null;
+  };
+}
+
+export type CoreEventName = keyof CoreEvents;
+
+export class CoreEventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // Many subscribers (IPC windows, streams, tests) are normal.
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit<E extends CoreEventName>(name: E, payload: CoreEvents[E]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  /** Returns the unsubscribe function. */
+  on<E extends CoreEventName>(name: E, listener: (payload: CoreEvents[E]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}
