@@ -42,9 +42,20 @@ async function main(): Promise<number> {
     throw err;
   }
   const core = createCore(config);
+  // Choose the secrets backend now, so its notice comes before the first-run key and a refusal is seen at once.
+  const secretsProblem = await core.secrets.check().then(
+    () => null,
+    (err: Error) => err.message,
+  );
+  for (const notice of core.takeNotices()) process.stderr.write(`note: ${notice}\n`);
+  if (secretsProblem && core.orgs.list().length > 0) process.stderr.write(`warning: ${secretsProblem}\n`);
   const first = await ensureFirstRun(core);
   if (first.key) {
-    const where = first.secretStoreError ? 'it could NOT be saved to a secret store' : 'also saved in the OS keychain';
+    const where = first.secretStoreError
+      ? 'it could NOT be saved to a secret store'
+      : core.secrets.backend === 'keychain'
+        ? 'also saved in the OS keychain'
+        : 'also saved, encrypted, in the data dir';
     process.stdout.write(
       `Created organization "default" with ${STARTER_CREDITS} starter credits and a full-scope API key (shown once; ${where}):\n  ${first.key}\n`,
     );

@@ -35,6 +35,22 @@ function openWindow(settings: ReturnType<typeof openSettings>): void {
   mainWindow.on('closed', () => (mainWindow = null));
 }
 
+async function askWithoutKeychain(reason: string): Promise<'file' | 'quit'> {
+  const { response } = await dialog.showMessageBox({
+    type: 'warning',
+    title: 'No keychain available',
+    message: 'Agent Studio cannot reach the system keychain.',
+    detail:
+      `${reason}\n\nIt keeps API keys, site credentials and the session-cache key there. You can keep them instead in ` +
+      'an encrypted file in the app data folder, with its key in a separate file next to it (anyone who can read both ' +
+      'files can read the secrets), or quit and start a keychain first.',
+    buttons: ['Use an encrypted file', 'Quit'],
+    defaultId: 1,
+    cancelId: 1,
+  });
+  return response === 0 ? 'file' : 'quit';
+}
+
 async function boot(): Promise<void> {
   await app.whenReady();
   hardenSession({ dev: Boolean(devServerUrl) });
@@ -42,7 +58,11 @@ async function boot(): Promise<void> {
   const dataDir = app.getPath('userData');
   const settings = openSettings(dataDir);
   try {
-    running = await startCore({ dataDir, settings });
+    running = await startCore({ dataDir, settings, askWithoutKeychain });
+    if (!running) {
+      app.exit(0);
+      return;
+    }
   } catch (err) {
     dialog.showErrorBox('Agent Studio could not start', (err as Error).message);
     app.exit(1);

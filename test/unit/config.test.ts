@@ -14,7 +14,7 @@ describe('config', () => {
     expect(c.browser.maxContexts).toBe(4);
     expect(c.browser.blockResources).toBe(true);
     expect(c.login.timeoutMs).toBe(60_000);
-    expect(c.secrets.backend).toBe('keychain');
+    expect(c.secrets.backend).toBe('auto');
     expect(c.dataDir).toBe(dir);
   });
 

@@ -24,6 +24,9 @@ class MemorySecrets implements SecretStore {
     return this.values.delete(a);
   }
   async check() {}
+  async listAccounts(prefix: string) {
+    return [...this.values.keys()].filter((a) => a.startsWith(prefix));
+  }
 }
 
 const files = (dir: string): string[] =>

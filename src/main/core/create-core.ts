@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { AppConfig } from './config/config.schema.js';
 import { openDatabase, type Db } from './db/database.js';
 import { createLogger, type AppLogger, type Logger } from './logger.js';
+import { SettingsRepo } from './db/settings.repo.js';
 import { createSecretStore } from './secrets/create-secret-store.js';
 import { NamespacedSecretStore } from './secrets/namespaced-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
@@ -19,6 +20,8 @@ export interface BaseCore {
   db: Db;
   /** Secrets of this installation (accounts are namespaced by the install id). */
   secrets: SecretStore;
+  /** Messages for the person running the server (e.g. where secrets are kept); read once, then cleared. */
+  takeNotices(): string[];
   installId: string;
   orgs: OrgsService;
   keys: ApiKeysService;
@@ -39,11 +42,11 @@ export interface CoreOverrides {
   secrets?: SecretStore;
 }
 
-function installIdOf(db: Db): string {
-  const row = db.prepare("SELECT value FROM settings WHERE key = 'install_id'").get() as { value: string } | undefined;
-  if (row) return row.value;
+function installIdOf(settings: SettingsRepo): string {
+  const existing = settings.get('install_id');
+  if (existing) return existing;
   const id = crypto.randomUUID();
-  db.prepare("INSERT INTO settings (key, value) VALUES ('install_id', ?)").run(id);
+  settings.set('install_id', id);
   return id;
 }
 
@@ -60,8 +63,23 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     throw err;
   }
   disposers.push(() => db.close());
-  const installId = installIdOf(db);
-  const secrets = new NamespacedSecretStore(overrides.secrets ?? createSecretStore(config), installId);
+  const settings = new SettingsRepo(db);
+  const hadDataBefore = (db.prepare('SELECT COUNT(*) AS n FROM orgs').get() as { n: number }).n > 0;
+  const installId = installIdOf(settings);
+  const notices: string[] = [];
+  const secrets = new NamespacedSecretStore(
+    overrides.secrets ??
+      createSecretStore(config, {
+        settings,
+        installId,
+        hadDataBefore: () => hadDataBefore,
+        notify: (message) => {
+          notices.push(message);
+          logger.log.info({ notice: message }, 'secrets backend');
+        },
+      }),
+    installId,
+  );
 
   let disposed: Promise<void> | null = null;
   const base: BaseCore = {
@@ -70,6 +88,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     logger,
     db,
     secrets,
+    takeNotices: () => notices.splice(0),
     installId,
     orgs: new OrgsService({ db }),
     keys: new ApiKeysService({ db }),

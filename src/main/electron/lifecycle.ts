@@ -22,11 +22,29 @@ export interface RunningCore {
  * 127.0.0.1, and gives the UI a DesktopClient over the same Fastify app. When the port is taken the
  * UI still works (in process) and AppInfo.serverError says why agents cannot connect.
  */
-export async function startCore(opts: { dataDir: string; settings: SettingsStore }): Promise<RunningCore> {
+export async function startCore(opts: {
+  dataDir: string;
+  settings: SettingsStore;
+  /** The desktop app never falls back silently: with no keychain it asks the person (file or quit). */
+  askWithoutKeychain: (reason: string) => Promise<'file' | 'quit'>;
+}): Promise<RunningCore | null> {
   const settings = opts.settings.get();
   const config = loadConfig({ dataDir: opts.dataDir, port: settings.serverPort });
   if (!process.env.AGENT_STUDIO_SECRETS_BACKEND) config.secrets.backend = settings.secretsBackend;
   const core = createCore(config);
+  const keychainProblem =
+    config.secrets.backend === 'keychain'
+      ? await core.secrets.check().then(
+          () => null,
+          (err: Error) => err.message,
+        )
+      : null;
+  if (keychainProblem) {
+    await core.dispose();
+    if ((await opts.askWithoutKeychain(keychainProblem)) === 'quit') return null;
+    opts.settings.update({ secretsBackend: 'file' });
+    return startCore(opts);
+  }
   try {
     const first = await ensureFirstRun(core);
     let app: FastifyInstance;
@@ -60,7 +78,7 @@ export async function startCore(opts: { dataDir: string; settings: SettingsStore
       serverError,
       dataDir: config.dataDir,
       hasDesktopKey: desktopKey.persisted,
-      secretBackend: config.secrets.backend,
+      secretBackend: core.secrets.backend,
       secretStoreError: desktopKey.secretStoreError ?? first.secretStoreError ?? null,
       platform: process.platform,
     };

@@ -35,8 +35,11 @@ export const ConfigSchema = z.object({
     .prefault({}),
   secrets: z
     .object({
-      /** `keychain` (OS keychain via keytar) or `file` (AES-256-GCM file, needs a master key in the environment). */
-      backend: z.enum(['keychain', 'file']).default('keychain'),
+      /**
+       * `auto`: the OS keychain when reachable, else an AES-256-GCM file with a generated key in the data dir.
+       * `keychain`: only the keychain. `file`: only the file (key from the environment, else generated).
+       */
+      backend: z.enum(['auto', 'keychain', 'file']).default('auto'),
       masterKeyEnv: z.string().default('AGENT_STUDIO_MASTER_KEY'),
       /** Service name in the OS keychain. */
       service: z.string().default('agent-studio'),

@@ -1,16 +1,33 @@
-import path from 'node:path';
 import type { AppConfig } from '../config/config.schema.js';
-import { EncryptedFileSecretStore } from './encrypted-file-store.js';
-import { KeytarSecretStore } from './keytar-store.js';
+import type { SettingsRepo } from '../db/settings.repo.js';
+import { ResolvingSecretStore } from './resolving-secret-store.js';
 import type { SecretStore } from './secret-store.js';
 
-export function createSecretStore(config: AppConfig, env: NodeJS.ProcessEnv = process.env): SecretStore {
-  if (config.secrets.backend === 'file') {
-    return new EncryptedFileSecretStore(
-      path.join(config.dataDir, 'secrets.enc.json'),
-      env[config.secrets.masterKeyEnv],
-      config.secrets.masterKeyEnv,
-    );
-  }
-  return new KeytarSecretStore(config.secrets.service);
+export interface SecretStoreDeps {
+  settings: SettingsRepo;
+  installId: string;
+  hadDataBefore: () => boolean;
+  notify: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The OS keychain when reachable, else (or when chosen) the encrypted file; see ResolvingSecretStore. */
+export function createSecretStore(config: AppConfig, deps: SecretStoreDeps): SecretStore {
+  return new ResolvingSecretStore({
+    preference: config.secrets.backend,
+    dataDir: config.dataDir,
+    keychainService: config.secrets.service,
+    masterKeyEnv: config.secrets.masterKeyEnv,
+    env: deps.env ?? process.env,
+    record: {
+      get: () => {
+        const v = deps.settings.get('secrets_backend');
+        return v === 'keychain' || v === 'file' ? v : null;
+      },
+      set: (b) => deps.settings.set('secrets_backend', b),
+    },
+    accountPrefix: `${deps.installId}:`,
+    hadDataBefore: deps.hadDataBefore,
+    notify: deps.notify,
+  });
 }

@@ -12,8 +12,9 @@ interface FileFormat {
 }
 
 /**
- * AES-256-GCM encrypted secrets file, used only when the user selects it. The key is derived with
- * scrypt from a master key that comes from the environment and is never written anywhere.
+ * AES-256-GCM encrypted secrets file, used when no OS keychain is reachable or the user chose it. The
+ * key is derived with scrypt from a master key that comes from the environment or from the key file
+ * in the data dir (master-key-file.ts), never from the database.
  */
 export class EncryptedFileSecretStore implements SecretStore {
   readonly backend = 'file' as const;
@@ -95,5 +96,10 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   async check(): Promise<void> {
     this.load();
+  }
+
+  async listAccounts(prefix: string): Promise<string[]> {
+    if (!fs.existsSync(this.file)) return [];
+    return Object.keys(this.load().data.entries).filter((a) => a.startsWith(prefix));
   }
 }

@@ -5,6 +5,7 @@ type Keytar = {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
+  findCredentials(service: string): Promise<{ account: string; password: string }[]>;
 };
 
 /** OS keychain through keytar (macOS Keychain, Windows Credential Manager, libsecret on Linux). */
@@ -48,5 +49,9 @@ export class KeytarSecretStore implements SecretStore {
   }
   async check(): Promise<void> {
     await this.get('__agent_studio_probe__');
+  }
+  async listAccounts(prefix: string): Promise<string[]> {
+    const all = await this.call((k) => k.findCredentials(this.service));
+    return all.map((c) => c.account).filter((a) => a.startsWith(prefix));
   }
 }

@@ -24,4 +24,8 @@ export class NamespacedSecretStore implements SecretStore {
   check() {
     return this.inner.check();
   }
+  async listAccounts(prefix: string) {
+    const own = this.account('');
+    return (await this.inner.listAccounts(own + prefix)).map((a) => a.slice(own.length));
+  }
 }
