@@ -4,6 +4,7 @@
  * change, and after a crash re-runs (or fails) what was running.
  */
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'canceled';
+export type JobLane = 'render' | 'io';
 
 export interface Job {
   id: string;
@@ -12,6 +13,7 @@ export interface Job {
   refId: string;
   orgId: string | null;
   status: JobStatus;
+  lane: JobLane;
   /** 1 on the first run. */
   attempts: number;
   payload: Record<string, unknown>;
@@ -29,13 +31,37 @@ export interface JobContext {
 }
 
 export interface JobHandler {
-  /** Lane for concurrency limits: `render` (CPU-bound) or `io` (waits on HTTP). */
-  lane: 'render' | 'io';
-  /** Per-attempt time limit; on expiry the signal aborts with a TimeoutError and the job fails. */
-  timeoutMs?: number;
+  /** Lane for concurrency limits: `render` (CPU-bound) or `io` (waits on HTTP); fixed when the job is enqueued. */
+  lane: JobLane | ((payload: Record<string, unknown>) => JobLane);
+  /** Per-attempt time limit; on expiry the signal aborts with a JobTimeoutError and the job fails. */
+  timeoutMs?: number | ((job: Job) => number);
   run(job: Job, ctx: JobContext): Promise<JobOutcome>;
   /** After a crash, a job found `running`: re-run it, or give up with an error. Default: re-run. */
   recover?(job: Job): 'rerun' | { failed: string };
   /** Called once when the job reaches failed/canceled for good (refunds, notifications). */
   onFinal?(job: Job, status: 'done' | 'failed' | 'canceled', error: string | null): void | Promise<void>;
+}
+
+/** The abort reason when a job is canceled (its signal's `reason`). */
+export class JobCanceledError extends Error {
+  override name = 'JobCanceledError';
+  constructor() {
+    super('canceled');
+  }
+}
+
+/** The abort reason when an attempt runs past its time limit. */
+export class JobTimeoutError extends Error {
+  override name = 'JobTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`Timed out after ${timeoutMs >= 10_000 ? Math.round(timeoutMs / 1000) : timeoutMs / 1000} s.`);
+  }
+}
+
+/** The abort reason when the queue shuts down: the job goes back to the queue for the next start. */
+export class JobShutdownError extends Error {
+  override name = 'JobShutdownError';
+  constructor() {
+    super('the server is shutting down');
+  }
 }

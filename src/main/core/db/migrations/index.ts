@@ -2,6 +2,8 @@ import { m0001 } from './0001-init.js';
 import { m0002 } from './0002-login-sessions.js';
 import { m0003 } from './0003-uploads.js';
 import { m0004 } from './0004-video.js';
+import { m0005 } from './0005-session-credential-hash.js';
+import { m0007 } from './0007-jobs.js';
 
 export interface Migration {
   version: number;
@@ -10,4 +12,4 @@ export interface Migration {
 }
 
 /** Numbered migrations, applied in order, each once, each in a transaction. Never edit a shipped one. */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0007];
