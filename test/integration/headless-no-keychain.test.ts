@@ -63,7 +63,7 @@ describe('headless server on a machine without a keychain', () => {
     const state = (await res.json()) as { cookies: { value: string }[] };
     cookieValues = state.cookies.map((c) => c.value).filter((v) => v.length >= 8);
     expect(cookieValues.length).toBeGreaterThan(0);
-    const ctx = await browser.newContext({ storageState: state });
+    const ctx = await browser.newContext({ storageState: state as never });
     try {
       const page = await ctx.newPage();
       await page.goto(site.protectedUrl);

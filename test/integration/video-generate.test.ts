@@ -400,7 +400,7 @@ describe('characters in generate', () => {
 });
 
 describe('webhook_url', () => {
-  it('is stored and shown with its query values masked', async () => {
+  it('is stored sealed and shown with its query values masked', async () => {
     const r = await generate(s, 'text-to-video-cinematic', {
       variables: { scene: 'A long enough scene' },
       webhook_url: 'https://user:pw@hooks.example.com/cb?token=s3cret&run=7#frag',
@@ -411,6 +411,9 @@ describe('webhook_url', () => {
     const row = s.core.db.prepare('SELECT webhook_url FROM generations WHERE id = ?').get(firstId(r)) as {
       webhook_url: string;
     };
-    expect(row.webhook_url).toContain('s3cret');
+    expect(row.webhook_url).not.toContain('s3cret');
+    expect(await s.core.video.generations.webhookUrl(firstId(r))).toBe(
+      'https://user:pw@hooks.example.com/cb?token=s3cret&run=7#frag',
+    );
   });
 });

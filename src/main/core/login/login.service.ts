@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { BrowserContext } from 'playwright-core';
 import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
 import {
@@ -10,7 +9,7 @@ import {
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { LoginRequest as EngineRequest, LoginResult } from './login-types.js';
-import type { SessionCache } from './session-cache.js';
+import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
 
 export interface ContextProvider {
   withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: { signal?: AbortSignal }): Promise<T>;
@@ -33,9 +32,8 @@ const BUILT_METHODS = new Set(['password']);
  * replacement, and the mapping of engine failures to documented errors.
  */
 export class LoginService {
-  /** In-flight fresh logins by a hash of everything that makes two requests identical. */
+  /** In-flight fresh logins by everything that makes two requests identical (credentials only hashed). */
   private readonly inflight = new Map<string, Promise<LoginOutcome>>();
-  private readonly flightSalt = crypto.randomBytes(16);
 
   constructor(
     private readonly deps: {
@@ -51,28 +49,21 @@ export class LoginService {
     this.checkMethod(req);
     const origin = new URL(req.domain).origin;
     const identity = { orgId, origin, username: req.cred.username, method: req.loginMethod };
+    const credentials = await this.deps.cache.credentialHash(identity, {
+      cred: req.cred,
+      additionalFields: req.additionalFields,
+    });
     if (req.useCache) {
-      const hit = await this.deps.cache.get(identity);
+      const hit = await this.deps.cache.get(identity, credentials);
       if (hit) return { state: hit.state, cached: true, sessionId: hit.id };
     }
-    // Identical concurrent requests (same org, URL, credentials, fields, cache mode) share one login.
-    const flightKey = crypto
-      .createHmac('sha256', this.flightSalt)
-      .update(
-        JSON.stringify([
-          orgId,
-          req.domain,
-          req.cred.username,
-          req.cred.password,
-          req.loginMethod,
-          req.additionalFields,
-          req.useCache,
-        ]),
-      )
-      .digest('hex');
+    // Identical concurrent requests share one login. The credential hash covers org, origin, username,
+    // method, password, other cred fields and additionalFields: a wrong password never rides on a
+    // right one's flight, nor the reverse.
+    const flightKey = JSON.stringify([req.domain, req.useCache, credentials.toString('hex')]);
     const running = this.inflight.get(flightKey);
     if (running) return running;
-    const flight = this.fresh(identity, req).finally(() => this.inflight.delete(flightKey));
+    const flight = this.fresh(identity, credentials, req).finally(() => this.inflight.delete(flightKey));
     this.inflight.set(flightKey, flight);
     return flight;
   }
@@ -110,10 +101,7 @@ export class LoginService {
     }
   }
 
-  private async fresh(
-    identity: { orgId: string; origin: string; username: string; method: string },
-    req: LoginRequest,
-  ): Promise<LoginOutcome> {
+  private async fresh(identity: CacheIdentity, credentials: CredentialHash, req: LoginRequest): Promise<LoginOutcome> {
     const started = Date.now();
     const result = await this.deps.browsers.withContext((ctx) =>
       this.deps.engine.login(ctx, {
@@ -131,7 +119,7 @@ export class LoginService {
       throw new AppError(status, code.toLowerCase(), result.message, { reason: result.reason, steps: result.steps });
     }
     const state = normalizeState(result.storageState as unknown as StorageState);
-    const sessionId = await this.deps.cache.put(identity, state);
+    const sessionId = await this.deps.cache.put(identity, state, credentials);
     this.deps.log.info(
       {
         orgId: identity.orgId,

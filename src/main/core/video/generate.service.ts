@@ -197,7 +197,11 @@ export class GenerateService {
       duration_sec: template.price.duration_sec,
       category: def.category,
     };
-    const rows: GenerationRow[] = ids.map((id) => ({
+    // Sealed before the charging transaction (the key comes from the secret store, asynchronously).
+    const webhookUrls = await Promise.all(
+      ids.map((id) => (input.webhook_url ? this.deps.generations.sealWebhookUrl(id, input.webhook_url) : null)),
+    );
+    const rows: GenerationRow[] = ids.map((id, i) => ({
       id,
       org_id: orgId,
       batch_id: batchId,
@@ -207,7 +211,7 @@ export class GenerateService {
       inputs: JSON.stringify(inputs),
       prompt: renderPrompt(def.prompt_template, texts),
       model_config: JSON.stringify(modelConfig),
-      webhook_url: input.webhook_url ?? null,
+      webhook_url: webhookUrls[i],
       video_key: null,
       error: null,
       credits_charged: template.price.credits_per_video,

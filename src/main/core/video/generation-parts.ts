@@ -40,11 +40,21 @@ export function createGenerationParts(
   const generations = new GenerationsService({
     db: base.db,
     log: base.log,
+    secrets: base.secrets,
     credits: base.credits,
     hooks: pipeline,
     blobs: media.blobs,
     urlTtlSec: base.config.storage.urlTtlSec,
   });
+  // Webhook URLs stored in clear by older versions are sealed in the background at start; disposal
+  // waits for it so the database is not closed under it.
+  const sealing = generations.sealClearWebhookUrls().then(
+    (count) => {
+      if (count) base.log.info({ count }, 'webhook URLs stored in clear were encrypted');
+    },
+    (err: unknown) => base.log.warn({ err: (err as Error).message }, 'could not encrypt stored webhook URLs yet'),
+  );
+  base.onDispose(() => sealing);
   const generate = new GenerateService({
     db: base.db,
     log: base.log,

@@ -3,6 +3,9 @@ import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
 import { RENDER_JOB_KIND } from './pipeline.js';
 
+/** Marks a sealed webhook_url; no http(s) URL starts with it, so a clear legacy value is never mistaken. */
+export const SEALED_WEBHOOK_PREFIX = 'aead1:';
+
 export interface GenerationRow {
   id: string;
   org_id: string;
@@ -15,6 +18,10 @@ export interface GenerationRow {
   prompt: string | null;
   /** JSON of ModelConfigSnapshot. */
   model_config: string;
+  /**
+   * AES-256-GCM sealed (SEALED_WEBHOOK_PREFIX + base64, see GenerationsService); rows written before
+   * webhook URLs were encrypted hold the URL in clear until the start-up sweep seals them.
+   */
   webhook_url: string | null;
   video_key: string | null;
   error: string | null;
@@ -103,6 +110,12 @@ export class GenerationsRepo {
         "UPDATE jobs SET status = @status, updated_at = @now WHERE ref_id = @refId AND kind = @kind AND status IN ('queued', 'running')",
       ),
       jobsOf: db.prepare('SELECT * FROM jobs WHERE ref_id = ? ORDER BY created_at'),
+      clearWebhookUrls: db.prepare(
+        `SELECT id, webhook_url FROM generations WHERE webhook_url IS NOT NULL AND webhook_url NOT LIKE '${SEALED_WEBHOOK_PREFIX}%'`,
+      ),
+      replaceWebhookUrl: db.prepare(
+        'UPDATE generations SET webhook_url = @next WHERE id = @id AND webhook_url = @prev',
+      ),
     };
   }
 
@@ -178,5 +191,15 @@ export class GenerationsRepo {
 
   jobsOf(refId: string): JobRow[] {
     return this.stmts.jobsOf.all(refId) as JobRow[];
+  }
+
+  /** Webhook URLs stored in clear (by versions before they were sealed). */
+  clearWebhookUrls(): { id: string; webhook_url: string }[] {
+    return this.stmts.clearWebhookUrls.all() as { id: string; webhook_url: string }[];
+  }
+
+  /** Swaps the stored webhook URL only if it is still `prev` (no lost update). */
+  replaceWebhookUrl(id: string, prev: string, next: string): boolean {
+    return this.stmts.replaceWebhookUrl.run({ id, prev, next }).changes === 1;
   }
 }

@@ -1,9 +1,17 @@
+import crypto from 'node:crypto';
 import type { Generation, ResolvedInput } from '../../../shared/video.schema.js';
 import type { Db } from '../db/database.js';
 import { AppError, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { open, seal } from '../secrets/aead.js';
+import type { SecretStore } from '../secrets/secret-store.js';
 import type { CreditsService } from '../tenancy/credits.service.js';
-import { GenerationsRepo, type GenerationRow, type ModelConfigSnapshot } from './generations.repo.js';
+import {
+  GenerationsRepo,
+  SEALED_WEBHOOK_PREFIX,
+  type GenerationRow,
+  type ModelConfigSnapshot,
+} from './generations.repo.js';
 import type { PipelineHooks } from './pipeline.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { page, type Page } from './templates.service.js';
@@ -31,9 +39,22 @@ function parse<T>(json: string, fallback: T): T {
   }
 }
 
+/** Secret-store account of the webhook URL key (its own key: nothing else is sealed with it). */
+const WEBHOOK_KEY_ACCOUNT = 'webhook-url-key';
+/** Binds a sealed webhook URL to its generation: copied onto another row it does not open. */
+const webhookAad = (generationId: string) => `generation:${generationId}:webhook_url`;
+
+class UnreadableWebhookUrlError extends Error {
+  constructor(generationId: string) {
+    super(`The webhook URL of generation ${generationId} cannot be decrypted (key changed or data altered).`);
+  }
+}
+
 export interface GenerationsDeps {
   db: Db;
   log: Logger;
+  /** Holds the key that seals webhook URLs at rest (they carry user info and query tokens). */
+  secrets: SecretStore;
   credits: CreditsService;
   hooks: PipelineHooks;
   /** For the time-limited video_url of completed generations. */
@@ -47,9 +68,76 @@ export interface GenerationsDeps {
  */
 export class GenerationsService {
   readonly repo: GenerationsRepo;
+  /** One load per process: concurrent first calls must not each create (and store) a different key. */
+  private webhookKeyLoad: Promise<Buffer> | null = null;
 
   constructor(private readonly deps: GenerationsDeps) {
     this.repo = new GenerationsRepo(deps.db);
+  }
+
+  private webhookKey(): Promise<Buffer> {
+    this.webhookKeyLoad ??= (async () => {
+      let stored = await this.deps.secrets.get(WEBHOOK_KEY_ACCOUNT);
+      if (!stored) {
+        stored = crypto.randomBytes(32).toString('base64');
+        await this.deps.secrets.set(WEBHOOK_KEY_ACCOUNT, stored);
+      }
+      return Buffer.from(stored, 'base64');
+    })().catch((err: unknown) => {
+      this.webhookKeyLoad = null; // the secret store may come back: try again next time
+      throw err;
+    });
+    return this.webhookKeyLoad;
+  }
+
+  /** The form of a webhook URL stored in generations.webhook_url: AES-256-GCM, bound to the generation. */
+  async sealWebhookUrl(generationId: string, url: string): Promise<string> {
+    const sealed = seal(await this.webhookKey(), url, webhookAad(generationId));
+    return SEALED_WEBHOOK_PREFIX + sealed.toString('base64');
+  }
+
+  /** The webhook URL of a generation in clear (for the webhook sender), or null when it has none. */
+  async webhookUrl(generationId: string): Promise<string | null> {
+    const row = this.repo.getAny(generationId);
+    return row ? this.openWebhookUrl(row) : null;
+  }
+
+  private async openWebhookUrl(row: Pick<GenerationRow, 'id' | 'webhook_url'>): Promise<string | null> {
+    const stored = row.webhook_url;
+    if (!stored) return null;
+    if (!stored.startsWith(SEALED_WEBHOOK_PREFIX)) return stored; // written in clear by an older version
+    const sealed = Buffer.from(stored.slice(SEALED_WEBHOOK_PREFIX.length), 'base64');
+    const key = await this.webhookKey();
+    try {
+      return open(key, sealed, webhookAad(row.id)).toString('utf8');
+    } catch {
+      throw new UnreadableWebhookUrlError(row.id);
+    }
+  }
+
+  /**
+   * Seals webhook URLs that versions before this one stored in clear; run once at start (a no-op, and
+   * no secret-store access, when there are none). Then the database is rebuilt once (VACUUM) and its
+   * WAL emptied: an UPDATE leaves the old text in freed page space (even with secure_delete, a page
+   * split keeps it in the unused part of an interior page), and only a rebuild drops it for sure.
+   */
+  async sealClearWebhookUrls(): Promise<number> {
+    const clear = this.repo.clearWebhookUrls();
+    if (!clear.length) return 0;
+    const sealed = await Promise.all(
+      clear.map(async (r) => ({ ...r, next: await this.sealWebhookUrl(r.id, r.webhook_url) })),
+    );
+    const db = this.deps.db;
+    const count = db.transaction(
+      () => sealed.filter((r) => this.repo.replaceWebhookUrl(r.id, r.webhook_url, r.next)).length,
+    )();
+    try {
+      db.exec('VACUUM');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (err) {
+      this.deps.log.warn({ err: (err as Error).message }, 'could not compact the database after sealing webhook URLs');
+    }
+    return count;
   }
 
   /** `baseUrl`: this server as the caller reached it (local blob store download URLs). */
@@ -116,6 +204,17 @@ export class GenerationsService {
       .immediate();
   }
 
+  /** For the masked view: an unreadable URL shows as none rather than failing the whole record. */
+  private async maskableWebhookUrl(row: GenerationRow): Promise<string | null> {
+    try {
+      return await this.openWebhookUrl(row);
+    } catch (err) {
+      if (!(err instanceof UnreadableWebhookUrlError)) throw err;
+      this.deps.log.warn({ generationId: row.id }, 'webhook URL cannot be decrypted; shown as none');
+      return null;
+    }
+  }
+
   async view(row: GenerationRow, baseUrl?: string): Promise<Generation> {
     const config = parse<Partial<ModelConfigSnapshot>>(row.model_config, {});
     let videoUrl: string | null = null;
@@ -148,7 +247,7 @@ export class GenerationsService {
       video_url: videoUrl,
       video_url_expires_at: expiresAt,
       error: row.status === 'failed' ? (row.error ?? 'Generation failed.') : null,
-      webhook_url: maskWebhookUrl(row.webhook_url),
+      webhook_url: maskWebhookUrl(await this.maskableWebhookUrl(row)),
       credits_charged: row.credits_charged,
       credits_refunded: row.credits_refunded,
       created_at: row.created_at,
