@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { APP_VERSION } from '../../../shared/version.js';
@@ -6,9 +7,17 @@ import { AppError } from '../errors.js';
 import './fastify-types.js';
 import { OpenApiRegistry } from './openapi.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { clientErrorWriter, registerErrorHandling, sendFrameworkError, sendRawError } from './plugins/errors.js';
 import { registerHostGuard } from './plugins/host-guard.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
+
+/** Request line + headers; past it Node answers 431 (in our shape, see clientErrorWriter). Node's default. */
+const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * Longest path parameter the router matches (the raw, still percent-encoded text). Far above the schemas' own
+ * limits (ids up to 200 characters, even fully percent-encoded), so the route's schema gives the 400, not the router.
+ */
+const MAX_PARAM_LENGTH = 2048;
 
 /** A feature module adds its routes; modules come from the core's feature services. */
 export type RouteModule = (app: FastifyInstance, registry: OpenApiRegistry, core: Core) => void;
@@ -29,8 +38,17 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
     bodyLimit: core.config.server.bodyLimitBytes,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Node refuses a request without Host with an empty 400; the host guard answers it in the API's shape.
+    http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
+    // Answers given before any route runs, in the documented shape too (Fastify's and Node's are not).
+    frameworkErrors: sendFrameworkError,
+    clientErrorHandler: clientErrorWriter({ maxHeaderBytes: MAX_HEADER_BYTES }),
   });
+  // Node answers an `Expect` other than 100-continue itself with an empty 417 unless someone listens.
+  app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    sendRawError(req, res, new AppError(417, 'expectation_failed', 'Only "Expect: 100-continue" is supported.')),
+  );
 
   registerHostGuard(app);
   registerAuth(app, { keys: core.keys, ...core.config.server.rateLimit });

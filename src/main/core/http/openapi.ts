@@ -159,6 +159,8 @@ export class OpenApiRegistry {
         content: { 'application/json': { schema: errorRef } },
       };
     }
+    // Every error of the route, listed above or not (malformed request, oversized headers...), has this body.
+    responses.default = { description: 'Any error', content: { 'application/json': { schema: errorRef } } };
     return {
       summary: spec.summary + (isAlias ? ' (alias)' : ''),
       ...(spec.description ? { description: spec.description } : {}),

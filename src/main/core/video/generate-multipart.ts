@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { Transform } from 'node:stream';
+import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { GenerateRequestSchema } from '../../../shared/video.schema.js';
 import { AppError, badRequest } from '../errors.js';
@@ -19,6 +20,50 @@ import type { UsableTemplate } from './templates.service.js';
  * (send large media as file parts).
  */
 const BRACKET = /^(variables|character_variables)\[([^\]]{1,200})\]$/;
+
+/**
+ * What an error of the multipart parser means: the client's body is malformed (400) or has too many parts (413).
+ * Messages are fixed text: the parser's own name the body's bytes at best.
+ */
+function multipartBodyError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const { code, message = '' } = err as { code?: string; message?: string };
+  switch (code) {
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new AppError(413, 'payload_too_large', 'The multipart body has more parts than a generate request takes.');
+    case 'FST_PROTO_VIOLATION':
+      return badRequest('A multipart field name may not be a property of Object.prototype.');
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return badRequest('A multipart field sent as application/json is not valid JSON.');
+  }
+  if (/boundary/i.test(message)) {
+    return badRequest('multipart/form-data needs a boundary parameter in Content-Type (boundary=...).');
+  }
+  return badRequest(
+    'The multipart/form-data body is malformed or ends before its closing boundary (does the body use the boundary given in Content-Type?).',
+  );
+}
+
+/** The parts of the request body; an error of the parser is the client's malformed body, never a 500. */
+async function* partsOf(req: FastifyRequest): AsyncGenerator<Multipart> {
+  const parts = req.parts()[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<Multipart>;
+      try {
+        next = await parts.next();
+      } catch (err) {
+        throw multipartBodyError(err);
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await parts.return?.();
+  }
+}
 
 interface Collected {
   variables: Record<string, string>;
@@ -69,9 +114,19 @@ async function storeFile(
       cb(null, chunk);
     },
   });
-  part.file.on('error', (err: Error) => tee.destroy(err));
+  // The part's stream fails only when the body does (truncated, no closing boundary): the client's error.
+  let bodyError: Error | undefined;
+  part.file.on('error', (err: Error) => {
+    bodyError = err;
+    tee.destroy(err);
+  });
   part.file.pipe(tee);
-  const media = await ctx.ingest.ingestStream(ctx.orgId, ctx.kind, tee, part.mimetype, part.filename);
+  let media: IngestedMedia;
+  try {
+    media = await ctx.ingest.ingestStream(ctx.orgId, ctx.kind, tee, part.mimetype, part.filename);
+  } catch (err) {
+    throw bodyError ? multipartBodyError(bodyError) : err;
+  }
   if (part.file.truncated) {
     throw Object.assign(new AppError(413, 'payload_too_large', 'The file is larger than this request accepts.'), {
       media,
@@ -93,7 +148,7 @@ export async function readGenerateMultipart(
   const vars = new Map(ctx.template.definition.input_variables.map((v) => [v.key, v]));
   const c: Collected = { variables: {}, character_variables: {}, files: {}, fileHashes: {} };
   try {
-    for await (const part of req.parts()) {
+    for await (const part of partsOf(req)) {
       const name = part.fieldname;
       const bracket = BRACKET.exec(name);
       if (part.type === 'file') {

@@ -7,9 +7,25 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return !!host && LOOPBACK_HOST.test(host);
 }
 
-/** Refuses any Host header that is not loopback: a DNS-rebinding page cannot reach the API. */
+/** How many Host lines the request carried: Node keeps only the first in `headers.host`. */
+function hostHeaderCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === 'host') count++;
+  return count;
+}
+
+/**
+ * Refuses any Host header that is not loopback: a DNS-rebinding page cannot reach the API. A request with
+ * several Host lines is refused too (RFC 9112 3.2), or a proxy and this server could disagree on which one
+ * counts; so is an HTTP/1.1 request without one (Node's own check is off: its 400 has an empty body).
+ */
 export function registerHostGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
+    const hosts = hostHeaderCount(req.raw.rawHeaders);
+    if (hosts > 1) throw new AppError(400, 'validation_error', 'The request has more than one Host header.');
+    if (hosts === 0 && req.raw.httpVersion !== '1.0') {
+      throw new AppError(400, 'validation_error', 'The request has no Host header (HTTP/1.1 requires one).');
+    }
     if (!isLoopbackHost(req.headers.host)) {
       throw new AppError(
         403,
