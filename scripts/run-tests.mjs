@@ -27,6 +27,7 @@ function step(title, cmd, args) {
 if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
   step('format (prettier --check)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
   step('lint (eslint + layer rules)', bin('eslint'), ['.']);
+  step('electron security scan (electronegativity, offline)', process.execPath, ['scripts/electron-scan.mjs']);
   step('type-check (main, preload, shared, tests)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
   step('type-check (renderer)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
   step('build (electron-vite: main, preload, renderer)', bin('electron-vite'), ['build']);

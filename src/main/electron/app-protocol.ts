@@ -1,20 +1,11 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
+import { CSP } from './csp.js';
 
 /** The renderer is served from app://renderer/ (a standard, secure origin) rather than file://. */
 export const APP_SCHEME = 'app';
 export const APP_ORIGIN = `${APP_SCHEME}://renderer`;
-
-export const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: http://127.0.0.1:*; " +
-  "media-src 'self' blob: http://127.0.0.1:*; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
-
-/** Development only (electron-vite dev server): React refresh needs an inline script and a websocket. */
-export const DEV_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
-  "connect-src 'self'",
-  "connect-src 'self' ws://localhost:* http://localhost:*",
-);
 
 /** Must run before app ready. */
 export function registerAppScheme(): void {

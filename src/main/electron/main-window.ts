@@ -39,6 +39,9 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // No 'auxclick' DOM event, so page script cannot act on middle-clicks; a middle-clicked link
+      // still goes through the new-window and navigation rules of security.ts.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   win.once('ready-to-show', () => win.show());

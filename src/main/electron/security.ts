@@ -1,15 +1,19 @@
 import { app, session, shell, type WebContents } from 'electron';
-import { CSP, DEV_CSP } from './app-protocol.js';
+import { CSP, DEV_CSP } from './csp.js';
+import { externalLinkTarget } from './external-links.js';
 
 /** Whether `url` is one of the app's own pages (the app:// origin, or the dev server in development). */
 export type TrustedUrl = (url: string) => boolean;
 
-export function isSafeExternalUrl(url: string): boolean {
-  try {
-    return new URL(url).protocol === 'https:';
-  } catch {
-    return false;
-  }
+/**
+ * The app's only call to shell.openExternal: opens `url` in the OS browser when externalLinkTarget
+ * allows it (https to a public host name). Resolves false when the link is refused.
+ */
+export async function openExternalLink(url: string): Promise<boolean> {
+  const target = externalLinkTarget(url);
+  if (target === null) return false;
+  await shell.openExternal(target);
+  return true;
 }
 
 /** Session-wide rules: CSP on every response, every permission denied. */
@@ -26,7 +30,10 @@ export function hardenSession(opts: { dev: boolean }): void {
   ses.setDevicePermissionHandler(() => false);
 }
 
-/** Per-contents rules: no navigation away from the app, no new windows, no webviews. */
+/**
+ * Per-contents rules: no navigation away from the app, no new windows, no webviews. A link the page
+ * opens in a new window (target=_blank, window.open, middle-click) goes to the OS browser if allowed.
+ */
 export function hardenContents(isTrusted: TrustedUrl): void {
   app.on('web-contents-created', (_event, contents: WebContents) => {
     contents.on('will-navigate', (event, url) => {
@@ -37,7 +44,8 @@ export function hardenContents(isTrusted: TrustedUrl): void {
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
-      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+      // The new window is denied either way; an OS browser that fails to start has no one to tell.
+      openExternalLink(url).catch(() => undefined);
       return { action: 'deny' };
     });
   });

@@ -1,6 +1,8 @@
-import { shell } from 'electron';
-import { isSafeExternalUrl } from '../security.js';
+import { openExternalLink } from '../security.js';
 import { registerDomain, type IpcContext } from './ipc-context.js';
+
+const REFUSED_LINK =
+  'Only https:// links to public host names (no IP address, port or credentials) open in the browser.';
 
 export function registerAppIpc(ctx: IpcContext): void {
   registerDomain(
@@ -8,13 +10,8 @@ export function registerAppIpc(ctx: IpcContext): void {
     {
       getInfo: async () => ({ ok: true, value: ctx.appInfo() }),
       openExternal: async ({ url }) => {
-        if (!isSafeExternalUrl(url))
-          return {
-            ok: false,
-            error: { code: 'validation_error', message: 'Only https:// links open in the browser.' },
-          };
-        await shell.openExternal(url);
-        return { ok: true, value: { opened: true } };
+        if (await openExternalLink(url)) return { ok: true, value: { opened: true } };
+        return { ok: false, error: { code: 'validation_error', message: REFUSED_LINK } };
       },
     },
     ctx,
