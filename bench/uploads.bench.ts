@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { spawnServer } from '../test/helpers/spawn.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { media, zeroStream } from '../test/helpers/media-fixtures.js';
+import { mp4Stream } from '../test/helpers/media-fixtures.js';
 import { percentile, round } from './lib/stats.js';
 
 const MiB = 1024 * 1024;
@@ -27,7 +27,7 @@ function put(url: string, size: number): Promise<number> {
       },
     );
     req.on('error', reject);
-    zeroStream(media.mp4(32), size).pipe(req);
+    mp4Stream(size).pipe(req); // a real MP4: the server decodes every upload
   });
 }
 

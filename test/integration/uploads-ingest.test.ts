@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaIngestService } from '../../src/main/core/video/media-ingest.service.js';
-import { media, zeroStream } from '../helpers/media-fixtures.js';
+import { magic, media, zeroStream } from '../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { listFiles } from '../helpers/upload-client.js';
 
@@ -22,7 +22,7 @@ function startMediaServer(): Promise<{ url: string; close: () => Promise<void> }
         return void res.end(media.png(2048));
       case '/clip.mp4':
         res.writeHead(200, { 'content-type': 'video/mp4' });
-        return void res.end(media.mp4(4096));
+        return void res.end(media.mp4av(4096));
       case '/to-photo':
         res.writeHead(302, { location: '/photo.png' });
         return void res.end();
@@ -34,13 +34,16 @@ function startMediaServer(): Promise<{ url: string; close: () => Promise<void> }
         return void res.end();
       case '/declared-big.png':
         res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(21 * MiB) });
-        return void zeroStream(media.png(16), 21 * MiB).pipe(res);
+        return void zeroStream(magic.png(16), 21 * MiB).pipe(res);
       case '/chunked-big.png':
         res.writeHead(200, { 'content-type': 'image/png' });
-        return void zeroStream(media.png(16), 21 * MiB).pipe(res);
+        return void zeroStream(magic.png(16), 21 * MiB).pipe(res);
       case '/slow.png':
         res.writeHead(200, { 'content-type': 'image/png' });
-        return void res.write(media.png(16)); // and never ends
+        return void res.write(magic.png(16)); // and never ends
+      case '/fake.png': // a PNG signature, then a web page
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return void res.end(Buffer.concat([magic.png(16), Buffer.from('<html><body>not an image</body></html>')]));
       case '/page.html':
         res.writeHead(200, { 'content-type': 'image/png' });
         return void res.end('<!doctype html><html><body>not an image</body></html>');
@@ -116,6 +119,15 @@ describe('media ingestion', () => {
       await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/page.html`), /^The file is not an image/);
     });
 
+    it('decodes what it downloads: a PNG signature followed by HTML is refused and nothing is kept', async () => {
+      const before = t.core.video.uploads.repo.listForOrg(t.orgId, 1000).length;
+      await rejects(
+        ingest.resolve(t.orgId, 'image', `${host.url}/fake.png`),
+        /^The file is not an image: it starts like image\/png but does not decode/,
+      );
+      expect(t.core.video.uploads.repo.listForOrg(t.orgId, 1000)).toHaveLength(before);
+    });
+
     it('refuses files over the kind limit, by Content-Length and while streaming', async () => {
       await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/declared-big.png`), /larger than the 20 MB/);
       await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/chunked-big.png`), /larger than the 20 MB/);
@@ -154,6 +166,24 @@ describe('media ingestion', () => {
       // The declared type does not matter, the bytes do.
       expect(await ingest.resolve(t.orgId, 'audio', uri('application/octet-stream', media.wav()))).toMatchObject({
         contentType: 'audio/wav',
+      });
+    });
+
+    it('refuses data that does not decode, and records the real type of data that does', async () => {
+      const html = Buffer.concat([magic.png(16), Buffer.from('<!doctype html><p>hi</p>')]);
+      await rejects(
+        ingest.resolve(t.orgId, 'image', uri('image/png', html)),
+        /it starts like image\/png but does not decode/,
+      );
+      const mp4 = media.mp4av();
+      await rejects(
+        ingest.resolve(t.orgId, 'video', uri('video/mp4', mp4.subarray(0, mp4.length - 40))),
+        /^The file is not a video: it starts like video\/mp4 but does not decode/,
+      );
+      // An MP4 with video only is no audio file, whatever its container could hold.
+      await rejects(ingest.resolve(t.orgId, 'audio', uri('audio/mp4', media.mp4())), /its content is video\/mp4/);
+      expect(await ingest.resolve(t.orgId, 'image', uri('image/png', media.gif()))).toMatchObject({
+        contentType: 'image/gif',
       });
     });
 
@@ -220,20 +250,29 @@ describe('media ingestion', () => {
 
   describe('from streams (multipart files)', () => {
     it('stores a stream, 413 past the limit, 400 for another kind', async () => {
-      expect(
-        await ingest.ingestStream(t.orgId, 'audio', Readable.from([media.ogg(500)]), 'audio/ogg', 'voice.ogg'),
-      ).toMatchObject({
-        contentType: 'audio/ogg',
-        size: 500,
-        source: 'upload',
-      });
+      const ogg = media.ogg();
+      expect(await ingest.ingestStream(t.orgId, 'audio', Readable.from([ogg]), 'audio/ogg', 'voice.ogg')).toMatchObject(
+        {
+          contentType: 'audio/ogg',
+          size: ogg.length,
+          source: 'upload',
+        },
+      );
       await expect(
-        ingest.ingestStream(t.orgId, 'image', zeroStream(media.gif(16), 21 * MiB), 'image/gif'),
+        ingest.ingestStream(t.orgId, 'image', zeroStream(magic.gif(16), 21 * MiB), 'image/gif'),
       ).rejects.toMatchObject({ status: 413 });
       await rejects(
         ingest.ingestStream(t.orgId, 'audio', Readable.from([media.png()]), 'audio/mpeg'),
         /not an audio file/,
       );
+      // GIF bytes declared as PNG are stored as what they are.
+      expect(await ingest.ingestStream(t.orgId, 'image', Readable.from([media.gif()]), 'image/png')).toMatchObject({
+        contentType: 'image/gif',
+      });
+      const jpegHead = media.jpeg().subarray(0, 40);
+      await rejects(ingest.ingestStream(t.orgId, 'image', Readable.from([jpegHead]), 'image/jpeg'), /does not decode/);
+      const leftovers = listFiles(path.join(t.dataDir, 'blobs')).filter((f) => path.basename(f).startsWith('.tmp-'));
+      expect(leftovers).toEqual([]);
     });
   });
 });

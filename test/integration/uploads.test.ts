@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadRow } from '../../src/main/core/video/uploads.repo.js';
 import { LocalBlobStore } from '../../src/main/core/video/storage/local-blob-store.js';
-import { media, zeroStream } from '../helpers/media-fixtures.js';
+import { magic, media, mp4Stream } from '../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { listFiles, sendRaw, waitFor } from '../helpers/upload-client.js';
 
@@ -216,17 +216,32 @@ describe('presigned uploads (local storage)', () => {
   it('answers 413 when a streamed body passes max_bytes and leaves no partial file', async () => {
     const store = t.core.video.blobs as LocalBlobStore;
     const key = `uploads/${t.orgId}/chunked/file.mp4`;
+    const maxBytes = 256 * 1024;
     const url = await store.presignUpload({
       key,
       contentType: 'video/mp4',
-      maxBytes: 256 * 1024,
+      maxBytes,
       expiresInSec: 60,
       baseUrl: t.url,
+    });
+    // The pending upload a presign records (the URL alone is not enough: a PUT claims that row).
+    t.core.video.uploads.repo.insert({
+      s3_key: key,
+      org_id: t.orgId,
+      kind: 'video',
+      content_type: 'video/mp4',
+      max_bytes: maxBytes,
+      file_name: null,
+      source: 'presign',
+      status: 'pending',
+      size: null,
+      created_at: Date.now(),
+      expires_at: null,
     });
     // No Content-Length: chunked transfer, so only the byte counter can stop it.
     const res = await sendRaw(url, {
       headers: { 'content-type': 'video/mp4', 'transfer-encoding': 'chunked' },
-      body: zeroStream(media.mp4(32), 3 * MiB, 64 * 1024),
+      body: mp4Stream(3 * MiB, 64 * 1024),
     });
     expect(res.status).toBe(413);
     expect(dataFiles()).not.toContain(key);
@@ -257,6 +272,36 @@ describe('presigned uploads (local storage)', () => {
     noLeftovers();
   });
 
+  it('decodes the file: a PNG signature followed by HTML is refused, and the URL can be used again', async () => {
+    const p = await presign('image/png');
+    const put = (body: Buffer<ArrayBuffer>) =>
+      fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body });
+    const html = Buffer.concat([magic.png(16), Buffer.from('<!doctype html><html><body>not an image</body></html>')]);
+    const res = await put(html);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: 'validation_error',
+      message:
+        'The file is not an image: it starts like image/png but does not decode (damaged, truncated or something else).',
+    });
+    expect(dataFiles()).not.toContain(p.s3_key);
+    expect(row(p.s3_key)).toMatchObject({ status: 'pending', put_claim: null });
+    noLeftovers();
+    expect((await put(media.png(400))).status).toBe(200);
+  });
+
+  it('records the real type: GIF bytes sent to a PNG upload URL are stored as image/gif', async () => {
+    const p = await presign('image/png', 'really.gif');
+    const gif = media.gif();
+    const res = await fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: gif });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ s3_key: p.s3_key, size: gif.length, content_type: 'image/gif' });
+    expect(row(p.s3_key)).toMatchObject({ status: 'complete', content_type: 'image/gif' });
+    const get = await fetch(await t.core.video.blobs.presignDownload(p.s3_key, { expiresInSec: 60 }));
+    expect(get.headers.get('content-type')).toBe('image/gif');
+    expect(Buffer.from(await get.arrayBuffer())).toEqual(gif);
+  });
+
   it('leaves no partial file when the client aborts mid-upload', async () => {
     const p = await presign('video/mp4');
     const dir = path.join(blobsDir, ...p.s3_key.split('/').slice(0, -1));
@@ -276,15 +321,15 @@ describe('presigned uploads (local storage)', () => {
 
   it('answers HEAD on a signed download URL with the headers only', async () => {
     const p = await presign('audio/ogg');
+    const ogg = media.ogg();
     expect(
-      (await fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': 'audio/ogg' }, body: media.ogg(777) }))
-        .status,
+      (await fetch(p.upload_url, { method: 'PUT', headers: { 'content-type': 'audio/ogg' }, body: ogg })).status,
     ).toBe(200);
     const res = await fetch(await t.core.video.blobs.presignDownload(p.s3_key, { expiresInSec: 60 }), {
       method: 'HEAD',
     });
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-length')).toBe('777');
+    expect(res.headers.get('content-length')).toBe(String(ogg.length));
     expect(res.headers.get('content-type')).toBe('audio/ogg');
   });
 
@@ -293,7 +338,7 @@ describe('presigned uploads (local storage)', () => {
     expect(p.max_bytes).toBe(200 * MiB);
     const res = await sendRaw(p.upload_url, {
       headers: { 'content-type': 'video/mp4', 'content-length': p.max_bytes },
-      body: zeroStream(media.mp4(32), p.max_bytes),
+      body: mp4Stream(p.max_bytes),
     });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ size: 200 * MiB });

@@ -1,10 +1,12 @@
+import fs from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
-import { badRequest } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { mapDownloadError, startDownload, tooLargeDownload, type DownloadOptions } from './media-downloader.js';
-import { notOfKindMessage, sniffAs, SNIFF_BYTES, type Sniffed } from './media-sniffer.js';
+import { typeForKind, type MediaProbe } from './media-probe.js';
+import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
 import { KIND_ARTICLE, MAX_BYTES, type MediaKind } from './media-types.js';
-import type { BlobStore } from './storage/blob-store.js';
+import type { BlobStore, BlobVerifier } from './storage/blob-store.js';
 import { ByteGate, peekStream } from './storage/stream-guards.js';
 import type { UploadRow, UploadSource, UploadsRepo } from './uploads.repo.js';
 import { newStorageKey, payloadTooLarge } from './uploads.service.js';
@@ -25,13 +27,8 @@ export interface MediaIngestDeps {
   repo: UploadsRepo;
   log: Logger;
   download: DownloadOptions;
-}
-
-/** The content type to store: a container that can hold audio only is labelled as audio when used as audio. */
-function typeFor(sniffed: Sniffed, kind: MediaKind): string {
-  if (kind === 'audio' && sniffed.type === 'video/mp4') return 'audio/mp4';
-  if (kind === 'audio' && sniffed.type === 'video/webm') return 'audio/webm';
-  return sniffed.type;
+  /** Decodes every stored file (ffprobe): only real media of the requested kind is kept, with its real type. */
+  probe: MediaProbe;
 }
 
 const notUploaded = () =>
@@ -41,8 +38,9 @@ const notUploaded = () =>
  * Turns a media value of a generation request into a stored object of this org: an http(s) URL
  * (downloaded and re-hosted), a base64 data URI (decoded and stored), a storage key (must be this
  * org's upload, complete, of the right kind) or a multipart file stream. The bytes decide: their
- * magic numbers must be of the requested kind whatever a Content-Type header or data URI says.
- * Every failure caused by the input is a 400 validation_error.
+ * magic numbers must be of the requested kind whatever a Content-Type header or data URI says (a
+ * quick first check), and the complete file must decode as that kind (ffprobe) before it is stored;
+ * the recorded type is what decoding found. Every failure caused by the input is a 400 validation_error.
  */
 export class MediaIngestService implements MediaIngestPort {
   constructor(private readonly deps: MediaIngestDeps) {}
@@ -113,9 +111,10 @@ export class MediaIngestService implements MediaIngestPort {
     const bytes = Buffer.from(payload, 'base64');
     const sniffed = sniffAs(bytes.subarray(0, SNIFF_BYTES), kind);
     if (!sniffed) throw badRequest(notOfKindMessage(kind, bytes.subarray(0, SNIFF_BYTES)));
-    const contentType = typeFor(sniffed, kind);
-    const key = newStorageKey(orgId, contentType, null);
-    const { size } = await this.deps.blobs.put(key, bytes, contentType);
+    const key = newStorageKey(orgId, typeForKind(sniffed, kind), null);
+    const check = this.decodesAs(kind);
+    const { size } = await this.deps.blobs.put(key, bytes, typeForKind(sniffed, kind), { verify: check.verify });
+    const contentType = check.type();
     this.record(orgId, kind, key, contentType, size, null, 'data_uri');
     return { storageKey: key, kind, contentType, size, source: 'data_uri' };
   }
@@ -127,14 +126,24 @@ export class MediaIngestService implements MediaIngestPort {
     if (row.kind !== kind)
       throw badRequest(`The file is not ${KIND_ARTICLE[kind]}: the storage key refers to ${KIND_ARTICLE[row.kind]}.`);
     if (row.status === 'pending') row = await this.completePending(row);
-    else if (!(await this.deps.blobs.head(key))) throw badRequest('The file for this storage key no longer exists.');
+    else {
+      const head = await this.deps.blobs.head(key);
+      if (!head) throw badRequest('The file for this storage key no longer exists.');
+      // S3 cannot make a presigned PUT single-use: refuse an object replaced after it was checked.
+      if (row.verified_etag && head.etag && head.etag !== row.verified_etag) {
+        throw badRequest(
+          'The file for this storage key was replaced after it was checked (an S3 upload URL works until it expires). Upload the file again with a new URL.',
+        );
+      }
+    }
     return { storageKey: key, kind, contentType: row.content_type, size: row.size ?? 0, source: 'storage_key' };
   }
 
   /**
    * A pending row whose bytes may have arrived without passing through this server (S3 presigned PUT):
-   * check existence, size (S3 cannot enforce it on a presigned PUT) and magic numbers, then mark it complete.
-   * An object that breaks the rules is deleted.
+   * check existence, size (S3 cannot enforce it on a presigned PUT) and content (a downloaded copy must
+   * decode as the row's kind), then mark it complete with its real type and the ETag of the checked
+   * bytes. An object that breaks the rules is deleted.
    */
   private async completePending(row: UploadRow): Promise<UploadRow> {
     if (this.deps.blobs.kind !== 's3') throw notUploaded();
@@ -147,18 +156,36 @@ export class MediaIngestService implements MediaIngestPort {
         `The uploaded ${kind} is larger than the ${row.max_bytes} bytes allowed; it was deleted. Upload a smaller file.`,
       );
     }
-    const stream = await this.deps.blobs.getStream(row.s3_key);
-    const { head: first, stream: rest } = await peekStream(stream, SNIFF_BYTES);
-    rest.destroy();
-    if (!sniffAs(first, kind)) {
+    let checked: { result: { type: string; size: number }; etag?: string };
+    try {
+      // Type, size and ETag all of the bytes downloaded, even if the object changed after the HEAD.
+      checked = await this.deps.blobs.withLocalFile(row.s3_key, row.max_bytes, async (file) => ({
+        type: typeForKind(await this.deps.probe.expect(file, kind), kind),
+        size: (await fs.promises.stat(file)).size,
+      }));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 400) throw err;
       await this.deps.blobs.delete(row.s3_key);
-      throw badRequest(`${notOfKindMessage(kind, first)} The uploaded object was deleted.`);
+      throw badRequest(`${err.message} The uploaded object was deleted.`);
     }
-    this.deps.repo.markComplete(row.s3_key, head.size);
-    return { ...row, status: 'complete', size: head.size };
+    const { type, size } = checked.result;
+    this.deps.repo.markComplete(row.s3_key, size, type, checked.etag);
+    return { ...row, status: 'complete', size, content_type: type, verified_etag: checked.etag ?? null };
   }
 
-  /** Sniffs the first bytes, then streams the rest through a byte limit into the blob store. */
+  /** A verifier for BlobStore.put that decodes the file as `kind`, and the real type it found. */
+  private decodesAs(kind: MediaKind): { verify: BlobVerifier; type: () => string } {
+    let found: string | null = null;
+    return {
+      verify: async (file) => (found = typeForKind(await this.deps.probe.expect(file, kind), kind)),
+      type: () => {
+        if (!found) throw new Error('the stored file was not verified');
+        return found;
+      },
+    };
+  }
+
+  /** Sniffs the first bytes, streams the rest through a byte limit, and decodes the whole file before storing it. */
   private async store(
     orgId: string,
     kind: MediaKind,
@@ -173,16 +200,17 @@ export class MediaIngestService implements MediaIngestPort {
       stream.destroy();
       throw badRequest(notOfKindMessage(kind, head));
     }
-    const contentType = typeFor(sniffed, kind);
-    const key = newStorageKey(orgId, contentType, fileName);
+    const key = newStorageKey(orgId, typeForKind(sniffed, kind), fileName);
     const gate = new ByteGate({
       maxBytes,
       tooLarge: () => (via === 'url' ? tooLargeDownload(kind, maxBytes) : payloadTooLarge(maxBytes)),
     });
     const gated = pipeline(stream, gate, () => {});
-    const { size } = await this.deps.blobs.put(key, gated, contentType);
+    const check = this.decodesAs(kind);
+    const { size } = await this.deps.blobs.put(key, gated, typeForKind(sniffed, kind), { verify: check.verify });
+    const contentType = check.type();
     this.record(orgId, kind, key, contentType, size, fileName ?? null, via);
-    this.deps.log.info({ kind, size, source: via }, 'media ingested');
+    this.deps.log.info({ kind, size, contentType, source: via }, 'media ingested');
     return { storageKey: key, kind, contentType, size, source: via === 'url' ? ('url' as const) : ('upload' as const) };
   }
 

@@ -43,6 +43,15 @@ export function normalizeType(type: string): string {
   return type.split(';')[0].trim().toLowerCase();
 }
 
+/** Names of the same type: `audio/x-wav` is what some clients call `audio/wav`. */
+const TYPE_ALIASES: Record<string, string> = { 'audio/x-wav': 'audio/wav' };
+
+/** Whether two content types name the same media type. */
+export function sameType(a: string, b: string): boolean {
+  const canonical = (t: string) => TYPE_ALIASES[normalizeType(t)] ?? normalizeType(t);
+  return canonical(a) === canonical(b);
+}
+
 export function kindOfType(type: string): MediaKind | null {
   const t = normalizeType(type);
   return isSupportedType(t) ? MEDIA_TYPES[t].kind : null;

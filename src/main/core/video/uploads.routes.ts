@@ -115,8 +115,9 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
       summary: 'Create a presigned upload URL for an image, video or audio file',
       description:
         `Returns a storage key and a URL to PUT the file bytes to, with a Content-Type header equal to content_type. ${TYPES_TEXT} ` +
-        'The URL expires after storage.urlTtlSec (default 900 s). Local storage enforces max_bytes while receiving and checks the ' +
-        "file's magic numbers; with S3 storage the size and type are checked when the key is first used.",
+        'The URL expires after storage.urlTtlSec (default 900 s) and takes one file: after a complete PUT, another PUT is a 409. ' +
+        'Local storage enforces max_bytes while receiving and decodes the file (ffprobe) before keeping it; with S3 storage the ' +
+        'size and content are checked when the key is first used (S3 itself accepts repeated PUTs until the URL expires).',
       tags: ['uploads'],
       body: PresignBody,
       responses: {
@@ -139,20 +140,28 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
       rawBody: true,
       summary: 'Receive the bytes of a presigned upload (local storage)',
       description:
-        'No API key: the URL signature is the authorization. The body is streamed to disk (never buffered), rejected past ' +
-        'max_bytes, and checked to really be an image, video or audio file of the signed kind. Nothing partial is kept.',
+        'No API key: the URL signature is the authorization. Single use: the first PUT claims the upload before its body is ' +
+        'read; parallel PUTs to the same URL get 409 upload_in_progress, and once a file is stored every further PUT gets 409 ' +
+        'upload_already_used. A PUT that fails (aborted, too large, not decodable) gives the URL back for a retry. The body is ' +
+        'streamed to disk (never buffered), rejected past max_bytes, and decoded with ffprobe: it must really be an image, video ' +
+        'or audio file of the signed kind; the response and the record carry its real type. Nothing partial is kept.',
       tags: ['uploads'],
       query: SignedParams.partial(),
       contentTypes: ['application/octet-stream'],
       responses: {
         200: { description: 'Stored', schema: Stored },
-        400: { description: 'validation_error: wrong Content-Type, or the bytes are not of the signed kind' },
+        400: { description: 'validation_error: wrong Content-Type, or the bytes do not decode as the signed kind' },
         403: { description: 'forbidden: signature missing or wrong, or the URL expired' },
+        404: { description: 'not_found: the upload no longer exists' },
+        409: {
+          description: 'upload_already_used (a file was stored) or upload_in_progress (another PUT is receiving it)',
+        },
         413: { description: 'payload_too_large: the file exceeds max_bytes' },
       },
     },
     async ({ req, reply }) => {
       const key = keyFrom(req.url, '/api/uploads/');
+      // Refused before the body is read (403/400/413/409): Node discards the unread body after the answer.
       const grant = await uploads.authorizeLocalPut(key, signedQuery(req.query), {
         contentType: req.headers['content-type'],
         contentLength: req.headers['content-length'],
@@ -166,6 +175,8 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
         if (!raw.complete) body.destroy(new Error('the client aborted the upload'));
       });
       raw.pipe(body);
+      // Aborted while the PUT was being authorized: 'close' has already fired, so no listener will end the body.
+      if (raw.destroyed && !raw.complete) body.destroy(new Error('the client aborted the upload'));
       try {
         return await uploads.storeLocalPut(grant, body);
       } catch (err) {

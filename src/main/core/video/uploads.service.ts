@@ -8,13 +8,16 @@ import {
   MAX_BYTES,
   MEDIA_TYPES,
   normalizeType,
+  sameType,
   sanitizeBaseName,
   type SupportedType,
 } from './media-types.js';
+import { typeForKind, type MediaProbe } from './media-probe.js';
 import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js';
 import { ByteGate } from './storage/stream-guards.js';
+import { writerIsGone } from './storage/temp-files.js';
 import type { UploadGrant } from './storage/url-signer.js';
 import type { UploadsRepo } from './uploads.repo.js';
 
@@ -41,11 +44,35 @@ export interface UploadsServiceDeps {
   blobs: BlobStore;
   repo: UploadsRepo;
   log: Logger;
+  /** Decodes received files (ffprobe) to accept only real media and record its real type. */
+  probe: MediaProbe;
   /** Lifetime of presigned URLs (config storage.urlTtlSec). */
   urlTtlSec: number;
 }
 
-/** Presigned uploads: issues URLs (recording a pending row) and, for the local store, receives the PUT. */
+/** An authorized local PUT: what the URL grants plus the claim that makes this PUT the only one. */
+export interface LocalPutGrant extends UploadGrant {
+  claim: string;
+}
+
+const alreadyUsed = () =>
+  new AppError(
+    409,
+    'upload_already_used',
+    'This upload URL has already been used: a file was stored for its key. Request a new URL from POST /api/s3/presign-upload to upload another file.',
+  );
+const inProgress = () =>
+  new AppError(
+    409,
+    'upload_in_progress',
+    'Another upload to this URL is in progress. An upload URL takes one file; if that upload fails, this URL can be used again.',
+  );
+
+/**
+ * Presigned uploads: issues URLs (recording a pending row) and, for the local store, receives the PUT.
+ * A URL is single-use: the PUT claims the row before reading the body; the claim is given back if
+ * the PUT fails, so the client may retry, and after a complete PUT every further PUT is a 409.
+ */
 export class UploadsService {
   constructor(private readonly deps: UploadsServiceDeps) {}
 
@@ -109,13 +136,14 @@ export class UploadsService {
 
   /**
    * Checks a PUT to a presigned local URL before any body byte is read: signature and expiry (403),
-   * Content-Type equal to the signed type (400), declared Content-Length within the limit (413).
+   * Content-Type equal to the signed type (400), declared Content-Length within the limit (413), then
+   * claims the upload (409 if it was already uploaded or another PUT is receiving it).
    */
   async authorizeLocalPut(
     key: string,
     query: SignedQuery,
     headers: { contentType?: string; contentLength?: string },
-  ): Promise<UploadGrant> {
+  ): Promise<LocalPutGrant> {
     const grant = await this.local().verifyUpload(key, query);
     const sent = headers.contentType ? normalizeType(headers.contentType) : '';
     if (sent !== grant.contentType) {
@@ -126,35 +154,78 @@ export class UploadsService {
     const declared = headers.contentLength === undefined ? undefined : Number(headers.contentLength);
     if (declared !== undefined && Number.isFinite(declared) && declared > grant.maxBytes)
       throw payloadTooLarge(grant.maxBytes);
-    return grant;
+    const claim = `${process.pid}:${randomBase62(16)}`;
+    const claimed = this.deps.repo.claimPut(key, claim);
+    if (claimed === 'complete') throw alreadyUsed();
+    if (claimed === 'in_progress') throw inProgress();
+    if (claimed === 'missing')
+      throw notFound('This upload no longer exists; request a new URL from POST /api/s3/presign-upload.');
+    return { ...grant, claim };
   }
 
   /**
-   * Streams an authorized PUT body into the local store: counted (413 past max_bytes), magic numbers
-   * checked against the signed kind (400), written atomically; nothing partial is left on failure.
+   * Streams an authorized PUT body into the local store: counted (413 past max_bytes), first bytes
+   * checked against the signed kind (400 early), then the complete file decoded with ffprobe (400 if
+   * it does not decode as that kind) before it is moved into place. Records the real type (GIF bytes
+   * sent to a PNG URL are stored as image/gif). On any failure nothing is kept and the claim is given back.
    */
   async storeLocalPut(
-    grant: UploadGrant,
+    grant: LocalPutGrant,
     body: Readable,
   ): Promise<{ s3_key: string; size: number; content_type: string }> {
-    const kind = MEDIA_TYPES[grant.contentType as SupportedType]?.kind;
-    if (!kind) throw badRequest(`Uploads of "${grant.contentType}" are not supported.`);
-    const gate = new ByteGate({
-      maxBytes: grant.maxBytes,
-      tooLarge: () => payloadTooLarge(grant.maxBytes),
-      inspectBytes: SNIFF_BYTES,
-      inspect: (head) => {
-        if (!sniffAs(head, kind)) throw badRequest(notOfKindMessage(kind, head));
-      },
-    });
-    const { size } = await this.local().put(
-      grant.key,
-      pipeline(body, gate, () => {}),
-      grant.contentType,
-    );
-    this.deps.repo.markComplete(grant.key, size);
-    this.deps.log.info({ kind, size }, 'upload stored');
-    return { s3_key: grant.key, size, content_type: grant.contentType };
+    try {
+      const kind = MEDIA_TYPES[grant.contentType as SupportedType]?.kind;
+      if (!kind) throw badRequest(`Uploads of "${grant.contentType}" are not supported.`);
+      const gate = new ByteGate({
+        maxBytes: grant.maxBytes,
+        tooLarge: () => payloadTooLarge(grant.maxBytes),
+        inspectBytes: SNIFF_BYTES,
+        inspect: (head) => {
+          if (!sniffAs(head, kind)) throw badRequest(notOfKindMessage(kind, head));
+        },
+      });
+      let contentType = grant.contentType;
+      const { size } = await this.local().put(
+        grant.key,
+        pipeline(body, gate, () => {}),
+        grant.contentType,
+        {
+          verify: async (file) => {
+            const real = typeForKind(await this.deps.probe.expect(file, kind), kind);
+            // An alias of the signed type (audio/x-wav for audio/wav) keeps the name the client chose.
+            contentType = sameType(real, grant.contentType) ? grant.contentType : real;
+            return contentType;
+          },
+        },
+      );
+      if (!this.deps.repo.completePut(grant.key, grant.claim, size, contentType)) {
+        // The row went away while the body streamed (its org was deleted): keep nothing.
+        await this.deps.blobs.delete(grant.key);
+        throw notFound('This upload no longer exists; request a new URL from POST /api/s3/presign-upload.');
+      }
+      this.deps.log.info({ kind, size, contentType }, 'upload stored');
+      return { s3_key: grant.key, size, content_type: contentType };
+    } catch (err) {
+      this.deps.repo.releasePut(grant.key, grant.claim);
+      throw err;
+    }
+  }
+
+  /**
+   * What a killed process left behind, removed at start: the store's temp files (in-flight uploads,
+   * downloads, spools) and the PUT claims of dead processes (so those URLs can be used again).
+   */
+  async sweepLeftovers(): Promise<{ tempFiles: number; claims: number }> {
+    let claims = 0;
+    for (const row of this.deps.repo.claimedPending()) {
+      const pid = Number(row.put_claim?.split(':')[0]);
+      if (!Number.isSafeInteger(pid) || !writerIsGone(pid, row.put_claimed_at ?? 0)) continue;
+      this.deps.repo.releasePut(row.s3_key, row.put_claim ?? '');
+      claims++;
+    }
+    const tempFiles = await this.deps.blobs.sweepTempFiles();
+    this.deps.log.info({ tempFiles, claims }, 'swept leftovers of stopped processes');
+    return { tempFiles, claims };
   }
 
   /** Streams a stored object for a signed local download URL (optionally a byte range). */

@@ -4,8 +4,9 @@ import type { Readable } from 'node:stream';
 import { AppError, notFound } from '../../errors.js';
 import { normalizeType, typeOfExtension } from '../media-types.js';
 import { assertValidKey, encodeKey } from './blob-keys.js';
-import type { BlobStore } from './blob-store.js';
+import type { BlobHead, BlobStore, BlobVerifier } from './blob-store.js';
 import { holdErrors, writeFileAtomic } from './stream-guards.js';
+import { sweepTempFiles } from './temp-files.js';
 import type { DownloadGrant, UploadGrant, UrlSigner } from './url-signer.js';
 
 export interface LocalBlobStoreOptions {
@@ -129,21 +130,27 @@ export class LocalBlobStore implements BlobStore {
     return grant;
   }
 
-  async put(key: string, body: Readable | Buffer, contentType: string): Promise<{ size: number }> {
+  async put(
+    key: string,
+    body: Readable | Buffer,
+    contentType: string,
+    opts: { verify?: BlobVerifier } = {},
+  ): Promise<{ size: number }> {
     holdErrors(body);
     const dest = this.pathOf(key);
-    const result = await writeFileAtomic(dest, body);
+    const { size, checked } = await writeFileAtomic(dest, body, opts.verify);
     try {
       const meta = this.metaPathOf(key);
-      await writeFileAtomic(meta, Buffer.from(JSON.stringify({ contentType: normalizeType(contentType) })));
+      const stored = normalizeType(checked ?? contentType);
+      await writeFileAtomic(meta, Buffer.from(JSON.stringify({ contentType: stored })));
     } catch (err) {
       await fs.promises.rm(dest, { force: true });
       throw err;
     }
-    return result;
+    return { size };
   }
 
-  async head(key: string): Promise<{ size: number; contentType: string } | null> {
+  async head(key: string): Promise<BlobHead | null> {
     const file = this.pathOf(key);
     const stat = await fs.promises.stat(file).catch(() => null);
     if (!stat?.isFile()) return null;
@@ -155,6 +162,18 @@ export class LocalBlobStore implements BlobStore {
       // no metadata: fall back to the extension
     }
     return { size: stat.size, contentType };
+  }
+
+  /** The stored file itself: nothing is copied. */
+  async withLocalFile<T>(
+    key: string,
+    _maxBytes: number,
+    fn: (file: string) => Promise<T>,
+  ): Promise<{ result: T; etag?: string }> {
+    const file = this.pathOf(key);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat?.isFile()) throw notFound(`No stored object "${key}".`);
+    return { result: await fn(file) };
   }
 
   async getStream(key: string, range?: { start: number; end: number }): Promise<Readable> {
@@ -174,6 +193,11 @@ export class LocalBlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     await fs.promises.rm(this.pathOf(key), { force: true });
     await fs.promises.rm(this.metaPathOf(key), { force: true });
+  }
+
+  /** Only `.tmp-<pid>-<hex>` files of dead writers under the blobs dir (uploads, downloads, metadata). */
+  sweepTempFiles(): Promise<number> {
+    return sweepTempFiles(this.opts.root);
   }
 
   async dispose(): Promise<void> {}

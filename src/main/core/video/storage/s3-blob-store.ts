@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,12 +10,13 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
-import { normalizeType } from '../media-types.js';
+import { formatBytes, normalizeType } from '../media-types.js';
 import { assertValidKey } from './blob-keys.js';
-import type { BlobStore } from './blob-store.js';
-import { holdErrors, writeFileAtomic } from './stream-guards.js';
+import type { BlobHead, BlobStore, BlobVerifier } from './blob-store.js';
+import { ByteGate, holdErrors, writeFileAtomic } from './stream-guards.js';
+import { sweepTempFiles, tempFileName } from './temp-files.js';
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -27,7 +27,7 @@ export interface S3BlobStoreOptions {
   accessKeyIdSecret: string;
   secretAccessKeySecret: string;
   secrets: SecretStore;
-  /** Where streamed puts are spooled to learn their length before PutObject (`<dataDir>/tmp`). */
+  /** Where streamed puts are spooled to learn their length before PutObject, and objects are fetched to be checked (`<dataDir>/tmp`). */
   spoolDir: string;
 }
 
@@ -40,9 +40,11 @@ const isNotFound = (err: unknown) => {
  * Blobs in an S3-compatible bucket. Credentials come from the secret store (never the config file);
  * when neither account is set, the AWS SDK's default chain (environment, ~/.aws, instance role) is used.
  *
- * Size caveat: a presigned S3 PUT cannot enforce a maximum size (that needs a presigned POST policy),
- * so the size is checked with HEAD when the key is first used (MediaIngestService.resolve) and an
- * oversized object is deleted then. The content type IS signed: a PUT with another type gets 403 from S3.
+ * What a presigned S3 PUT cannot enforce: a maximum size (that needs a presigned POST policy), the
+ * content (S3 never looks at it) and single use (the URL works again until it expires). So an upload
+ * is checked when its key is first used (MediaIngestService): size by HEAD, content by decoding a
+ * downloaded copy, and the ETag of the checked bytes is recorded so a later replacement is noticed.
+ * The content type IS signed: a PUT with another type gets 403 from S3.
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
@@ -103,64 +105,107 @@ export class S3BlobStore implements BlobStore {
     return getSignedUrl(await this.client(), cmd, { expiresIn: opts.expiresInSec });
   }
 
-  /** Buffers go up directly; streams are spooled to a temp file first so PutObject gets a Content-Length. */
-  async put(key: string, body: Readable | Buffer, contentType: string): Promise<{ size: number }> {
+  /**
+   * Buffers go up directly; streams (and anything to verify) are spooled to a temp file first, so
+   * PutObject gets a Content-Length and `verify` sees the complete bytes before anything is stored.
+   */
+  async put(
+    key: string,
+    body: Readable | Buffer,
+    contentType: string,
+    opts: { verify?: BlobVerifier } = {},
+  ): Promise<{ size: number }> {
     holdErrors(body);
     assertValidKey(key);
     const client = await this.client();
-    const ContentType = normalizeType(contentType);
-    if (Buffer.isBuffer(body)) {
+    if (Buffer.isBuffer(body) && !opts.verify) {
       await client.send(
         new PutObjectCommand({
           Bucket: this.opts.bucket,
           Key: key,
           Body: body,
-          ContentType,
+          ContentType: normalizeType(contentType),
           ContentLength: body.length,
         }),
       );
       return { size: body.length };
     }
-    await fs.promises.mkdir(this.opts.spoolDir, { recursive: true, mode: 0o700 });
-    const spool = path.join(this.opts.spoolDir, `s3-spool-${crypto.randomBytes(8).toString('hex')}`);
-    try {
-      const { size } = await writeFileAtomic(spool, body);
+    return this.withSpool(body, opts.verify, async (spool, size, checked) => {
       await client.send(
         new PutObjectCommand({
           Bucket: this.opts.bucket,
           Key: key,
           Body: fs.createReadStream(spool),
-          ContentType,
+          ContentType: normalizeType(checked ?? contentType),
           ContentLength: size,
         }),
       );
       return { size };
+    });
+  }
+
+  /** Writes `body` to a spool file (checked by `check` if given), runs `fn` on it, then removes it. */
+  private async withSpool<C, T>(
+    body: Readable | Buffer,
+    check: ((file: string) => Promise<C>) | undefined,
+    fn: (spool: string, size: number, checked: C | undefined) => Promise<T>,
+  ): Promise<T> {
+    await fs.promises.mkdir(this.opts.spoolDir, { recursive: true, mode: 0o700 });
+    const spool = path.join(this.opts.spoolDir, tempFileName('s3-spool-'));
+    try {
+      const { size, checked } = await writeFileAtomic(spool, body, check);
+      return await fn(spool, size, checked);
     } finally {
       await fs.promises.rm(spool, { force: true });
     }
   }
 
-  async head(key: string): Promise<{ size: number; contentType: string } | null> {
+  async head(key: string): Promise<BlobHead | null> {
     assertValidKey(key);
     try {
       const out = await (await this.client()).send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: key }));
-      return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
+      return {
+        size: out.ContentLength ?? 0,
+        contentType: out.ContentType ?? 'application/octet-stream',
+        ...(out.ETag ? { etag: out.ETag } : {}),
+      };
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;
     }
   }
 
+  /** Downloads the object (refused past maxBytes) to a spool file for `fn`; the ETag is that of the bytes downloaded. */
+  async withLocalFile<T>(
+    key: string,
+    maxBytes: number,
+    fn: (file: string) => Promise<T>,
+  ): Promise<{ result: T; etag?: string }> {
+    const { body, etag } = await this.getObject(key);
+    const gate = new ByteGate({
+      maxBytes,
+      tooLarge: () => badRequest(`The uploaded file is larger than the ${formatBytes(maxBytes)} allowed.`),
+    });
+    body.on('error', (err) => gate.destroy(err));
+    const result = await this.withSpool(body.pipe(gate), undefined, (spool) => fn(spool));
+    return { result, ...(etag ? { etag } : {}) };
+  }
+
   async getStream(key: string): Promise<Readable> {
+    return (await this.getObject(key)).body;
+  }
+
+  private async getObject(key: string): Promise<{ body: Readable; etag?: string }> {
     assertValidKey(key);
     try {
       const out = await (await this.client()).send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
       const body = out.Body;
-      if (body instanceof Readable) return body;
-      if (body && 'transformToWebStream' in body) {
-        return Readable.fromWeb(body.transformToWebStream() as import('node:stream/web').ReadableStream);
-      }
-      return Readable.from([]);
+      let stream: Readable;
+      if (body instanceof Readable) stream = body;
+      else if (body && 'transformToWebStream' in body) {
+        stream = Readable.fromWeb(body.transformToWebStream() as import('node:stream/web').ReadableStream);
+      } else stream = Readable.from([]);
+      return { body: stream, etag: out.ETag };
     } catch (err) {
       if (isNotFound(err)) throw notFound(`No stored object "${key}".`);
       throw err;
@@ -170,6 +215,14 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     await (await this.client()).send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+  }
+
+  /**
+   * Only this store's own spool and temp files (`s3-spool-<pid>-<hex>`, `.tmp-<pid>-<hex>`) of dead
+   * writers, at the top of the spool dir (its subdirectories belong to others, e.g. renders).
+   */
+  sweepTempFiles(): Promise<number> {
+    return sweepTempFiles(this.opts.spoolDir, { prefixes: ['.tmp-', 's3-spool-'], recursive: false });
   }
 
   async dispose(): Promise<void> {

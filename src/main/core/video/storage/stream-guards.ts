@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { tempFileName } from './temp-files.js';
 
 export interface ByteGateOptions {
   maxBytes: number;
@@ -105,14 +105,26 @@ export function holdErrors(body: Readable | Buffer): void {
 }
 
 /**
- * Streams `source` into `dest` atomically: a temp file in the same directory, fsync, rename.
- * On any error the temp file is removed, so nothing partial is ever visible at `dest`.
+ * Checks a completely written temp file before it becomes visible (e.g. decodes it as media) and
+ * returns what to record about it; throwing refuses the file, which is then removed.
  */
-export async function writeFileAtomic(dest: string, source: Readable | Buffer): Promise<{ size: number }> {
+export type FileCheck<T> = (tempFile: string, size: number) => Promise<T>;
+
+/**
+ * Streams `source` into `dest` atomically: a temp file in the same directory, fsync, the optional
+ * check, rename. On any error the temp file is removed, so nothing partial is ever visible at `dest`.
+ * Temp files are named by `tempFileName()` so a sweep at start can remove a killed process's leftovers.
+ */
+export async function writeFileAtomic<T = undefined>(
+  dest: string,
+  source: Readable | Buffer,
+  check?: FileCheck<T>,
+): Promise<{ size: number; checked: T | undefined }> {
   const dir = path.dirname(dest);
   await fs.promises.mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.tmp-${crypto.randomBytes(8).toString('hex')}`);
+  const tmp = path.join(dir, tempFileName());
   let size = 0;
+  let checked: T | undefined;
   try {
     // flush: fsync before close, so the rename below never exposes a file whose bytes are not on disk.
     if (Buffer.isBuffer(source)) {
@@ -123,13 +135,14 @@ export async function writeFileAtomic(dest: string, source: Readable | Buffer): 
       await pipeline(source, out);
       size = out.bytesWritten;
     }
+    if (check) checked = await check(tmp, size);
     await fs.promises.rename(tmp, dest);
   } catch (err) {
     await fs.promises.rm(tmp, { force: true });
     throw err;
   }
   await fsyncDir(dir);
-  return { size };
+  return { size, checked };
 }
 
 /** Makes a rename durable (not supported on Windows, where it is skipped). */
