@@ -19,6 +19,9 @@ async function main() {
   for (const extra of [
     await optional('uploads.bench.ts', 'runUploadsBench'),
     await optional('templates.bench.ts', 'runTemplatesBench'),
+    await optional('render.bench.ts', 'runRenderBench'),
+    await optional('pipeline.bench.ts', 'runPipelineBench'),
+    await optional('webhooks.bench.ts', 'runWebhooksBench'),
   ])
     if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore, type Core } from './core/create-core.js';
 import { AppError } from './core/errors.js';
+import { PROVIDER_KEYS, isKeyedProvider } from './core/video/pipeline/providers/provider-registry.js';
 import { SCOPES } from '../shared/scopes.js';
 
 const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR]
@@ -15,6 +16,10 @@ commands:
   orgs create NAME                                       create an organization
   credits grant --org NAME --amount N                    add N credits to an organization
   credits balance --org NAME                             show an organization's balance
+  webhooks secret --org NAME                             the webhook signing secret (alone on the last line)
+  webhooks rotate --org NAME                             a new signing secret; the old one signs 24 h more
+  providers set-key fal|replicate                        store a video provider's API key, read from stdin
+  providers delete-key fal|replicate                     remove a stored provider key
 
 scopes: * (all), ${SCOPES.join(', ')}`;
 
@@ -41,7 +46,7 @@ function requireOrg(core: Core, ref: string | undefined) {
   return org;
 }
 
-function run(core: Core, cmd: string[], v: Record<string, string | boolean | undefined>): void {
+async function run(core: Core, cmd: string[], v: Record<string, string | boolean | undefined>): Promise<void> {
   const [group, action, ...rest] = cmd;
   const key = `${group ?? ''} ${action ?? ''}`.trim();
   switch (key) {
@@ -112,12 +117,77 @@ function run(core: Core, cmd: string[], v: Record<string, string | boolean | und
       const org = requireOrg(core, v.org as string | undefined);
       return out(`${org.name}: ${core.credits.balance(org.id)} credits`);
     }
+    case 'webhooks secret':
+    case 'webhooks rotate': {
+      const org = requireOrg(core, v.org as string | undefined);
+      const webhooks = core.video.webhooks.service;
+      const s = action === 'rotate' ? await webhooks.rotateSecret(org.id) : await webhooks.secret(org.id);
+      if (s.previous_secret_expires_at)
+        out(
+          `${org.name}: the previous secret also signs until ${new Date(s.previous_secret_expires_at).toISOString()}`,
+        );
+      out(`webhook signing secret of ${org.name}${action === 'rotate' ? ' (new)' : ''}:`);
+      return out(s.secret);
+    }
+    case 'providers set-key':
+    case 'providers delete-key': {
+      const name = rest[0];
+      if (!name || rest.length > 1 || !isKeyedProvider(name))
+        throw new UsageError(`providers ${action} takes fal or replicate (comfyui needs no key)`);
+      const { account, label } = PROVIDER_KEYS[name];
+      if (action === 'delete-key') {
+        return out((await core.secrets.delete(account)) ? `removed the ${label} key` : `no ${label} key was set`);
+      }
+      // Never from argv: arguments end up in shell history and in every process listing.
+      const secret = await readSecretFromStdin(`${label} API key`);
+      if (!secret) throw new UsageError(`no key was given: pipe it in, e.g. printf %s "$KEY" | ... set-key ${name}`);
+      if (/\s/.test(secret) || secret.length > 4096) throw new UsageError('the key must be one line without spaces');
+      await core.secrets.set(account, secret);
+      const where = core.secrets.backend === 'keychain' ? 'the OS keychain' : 'the encrypted secrets file';
+      return out(`saved the ${label} key in ${where}`);
+    }
     default:
       throw new UsageError(cmd.length ? `unknown command: ${cmd.join(' ')}` : 'missing command');
   }
 }
 
-function main(argv: string[]): number {
+/** A secret from stdin: piped text as is, or typed at a terminal without echo. Trimmed. */
+async function readSecretFromStdin(what: string): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    let text = '';
+    for await (const chunk of stdin) {
+      text += String(chunk);
+      if (text.length > 65_536) throw new UsageError(`the ${what} on stdin is too long`);
+    }
+    return text.trim();
+  }
+  process.stderr.write(`${what} (not shown; Enter to finish): `);
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = (err?: Error) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      process.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(value.trim());
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') return finish();
+        if (ch === '\u0003') return finish(new UsageError('canceled'));
+        value = ch === '\u007f' || ch === '\b' ? value.slice(0, -1) : value + ch;
+      }
+    };
+    stdin.setRawMode(true);
+    stdin.setEncoding('utf8');
+    stdin.on('data', onData);
+    stdin.resume();
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -137,7 +207,7 @@ function main(argv: string[]): number {
     return err instanceof ConfigError ? 2 : 1;
   }
   try {
-    run(core, parsed.positionals, parsed.values);
+    await run(core, parsed.positionals, parsed.values);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -151,4 +221,4 @@ function main(argv: string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

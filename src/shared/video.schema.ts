@@ -3,6 +3,7 @@
 // the uploads section (written alongside).
 import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
+import { TemplateProviderSchema } from './provider.schema.js';
 
 /** What a template makes; only `ingredients-to-video` templates accept `character_variables`. */
 export const TEMPLATE_CATEGORIES = [
@@ -96,6 +97,9 @@ export const TemplateSchema = z
     prompt_template: z.string().nullable(),
     model: z.string().describe('Model of the pricing table'),
     resolution: z.string(),
+    provider: TemplateProviderSchema.nullable().describe(
+      'Which engine makes the videos; null: the local ffmpeg renderer',
+    ),
     credits_per_video: z
       .number()
       .nullable()
@@ -147,6 +151,7 @@ const templateFields = {
   prompt_template: z.string().max(10_000).nullable(),
   model: z.string().min(1).max(100),
   resolution: z.string().min(1).max(20),
+  provider: TemplateProviderSchema.nullable(),
 };
 
 export const TemplateWriteSchema = z
@@ -158,6 +163,7 @@ export const TemplateWriteSchema = z
     prompt_template: templateFields.prompt_template.default(null),
     model: templateFields.model.default('studio-v1'),
     resolution: templateFields.resolution.default('720p'),
+    provider: templateFields.provider.default(null),
   })
   .strict()
   .meta({ id: 'TemplateWrite' });
@@ -240,8 +246,20 @@ export const GenerationSchema = z
     resolution: z.string(),
     duration_sec: z.number(),
     progress: z.number().describe('0-100'),
-    video_url: z.string().nullable().describe('Time-limited download URL, when completed'),
+    video_url: z
+      .string()
+      .nullable()
+      .describe('Time-limited download URL (HTTP Range supported), when completed and not yet removed by retention'),
     video_url_expires_at: z.number().nullable(),
+    thumbnail_url: z.string().nullable().describe('Time-limited URL of a JPEG frame of the video, when completed'),
+    queue_position: z
+      .number()
+      .nullable()
+      .describe('While waiting to render: 1 = next. null once rendering started or finished'),
+    files_expired_at: z
+      .number()
+      .nullable()
+      .describe('When retention (generation.retentionDays) removed the video and thumbnail files'),
     error: z.string().nullable().describe('Failure message, when failed'),
     webhook_url: z.string().nullable().describe('Query-string values are masked'),
     credits_charged: z.number(),

@@ -304,20 +304,19 @@ describe('renderer over the real HTTP API', () => {
       expect(await row.getByTestId('status-badge').innerText()).toBe('generating');
       const id = (await row.locator('.cell-sub').innerText()).trim();
 
-      if (!t.core.video.pipeline.attached) {
-        // No renderer is attached to this core yet: play its part through the same service calls a
-        // renderer makes, with a real MP4 in the real blob store, so the screen's polling is tested.
-        expect(t.core.video.generations.progress(id, 40)).toBe(true);
-        await expect
-          .poll(() => row.getByRole('progressbar').getAttribute('aria-valuenow'), { timeout: 10_000 })
-          .toBe('40');
-        await shot(page, 'generations-running');
-        const key = `generations/${id}.mp4`;
-        await t.core.video.blobs.put(key, fs.readFileSync(makeTestVideo()), 'video/mp4');
-        expect(t.core.video.generations.complete(id, key)).toBe(true);
-      } else {
-        await shot(page, 'generations-running');
-      }
+      // Rendering is paused in this server (jobs.renderConcurrency 0, so the screen's states can be seen
+      // one by one): play the render job's part through the same service calls it makes, with a real
+      // MP4 in the real blob store, so the screen's polling is tested.
+      expect(t.core.video.generations.progress(id, 40)).toBe(true);
+      await expect
+        .poll(() => row.getByRole('progressbar').getAttribute('aria-valuenow'), { timeout: 10_000 })
+        .toBe('40');
+      await shot(page, 'generations-running');
+      const videoKey = `generations/${id}.mp4`;
+      const thumbnailKey = `generations/${id}.jpg`;
+      await t.core.video.blobs.put(videoKey, fs.readFileSync(makeTestVideo()), 'video/mp4');
+      await t.core.video.blobs.put(thumbnailKey, media.jpeg(), 'image/jpeg');
+      expect(t.core.video.generations.complete(id, { videoKey, thumbnailKey })).toBe(true);
       await row
         .getByTestId('status-badge')
         .filter({ hasText: /completed|failed/ })

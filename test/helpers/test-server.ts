@@ -33,6 +33,8 @@ export async function startTestServer(
       dataDir,
       log: { level: 'info', ...(config.log ?? {}) },
       server: { port: 0, ...(config.server ?? {}) },
+      // Rendering is paused unless a test asks for it: most tests look at what generate records.
+      jobs: { renderConcurrency: 0, ...(config.jobs ?? {}) },
     }),
   );
   const server = await startServer(core, { port: 0 });

@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import type { AppConfig } from './config/config.schema.js';
 import { openDatabase, type Db } from './db/database.js';
 import { createLogger, type AppLogger, type Logger } from './logger.js';
 import { SettingsRepo } from './db/settings.repo.js';
+import { CoreEventBus } from './events.js';
+import { JobQueue } from './jobs/job-queue.js';
 import { createSecretStore } from './secrets/create-secret-store.js';
 import { NamespacedSecretStore } from './secrets/namespaced-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
@@ -23,6 +26,10 @@ export interface BaseCore {
   /** Messages for the person running the server (e.g. where secrets are kept); read once, then cleared. */
   takeNotices(): string[];
   installId: string;
+  /** Progress, status changes and webhook outcomes (the desktop app and streams subscribe). */
+  events: CoreEventBus;
+  /** The persistent job queue (renders, webhook deliveries); runs once a server calls `jobs.start()`. */
+  jobs: JobQueue;
   orgs: OrgsService;
   keys: ApiKeysService;
   credits: CreditsService;
@@ -35,6 +42,11 @@ export interface BaseCore {
 export interface Core extends BaseCore {
   login: LoginFeature;
   video: VideoFeature;
+  /**
+   * Starts the background work a server does (renders, webhook deliveries, retention), after sweeping
+   * what a crashed run left. The CLI never calls it: it shares the data dir with a running server.
+   */
+  startBackgroundWork(): void;
 }
 
 export interface CoreOverrides {
@@ -81,6 +93,14 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     installId,
   );
 
+  const jobs = new JobQueue({
+    db,
+    log: logger.log,
+    concurrency: {
+      render: config.jobs.renderConcurrency ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+      io: config.jobs.ioConcurrency,
+    },
+  });
   let disposed: Promise<void> | null = null;
   const base: BaseCore = {
     config,
@@ -90,6 +110,8 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     secrets,
     takeNotices: () => notices.splice(0),
     installId,
+    events: new CoreEventBus(),
+    jobs,
     orgs: new OrgsService({ db }),
     keys: new ApiKeysService({ db }),
     credits: new CreditsService({ db }),
@@ -110,7 +132,16 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
   try {
     const login = createLoginFeature(base);
     const video = createVideoFeature(base);
-    return Object.assign(base, { login, video });
+    // Registered last, so disposed first: running jobs stop before the stores they use close.
+    disposers.push(() => jobs.dispose());
+    let started = false;
+    const startBackgroundWork = () => {
+      if (started) return;
+      started = true;
+      video.start();
+      jobs.start();
+    };
+    return Object.assign(base, { login, video, startBackgroundWork });
   } catch (err) {
     void base.dispose();
     throw err;

@@ -18,6 +18,7 @@ export async function startServer(core: Core, opts: { port?: number; host?: stri
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? core.config.server.port);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  core.startBackgroundWork();
   let closing: Promise<void> | null = null;
   return {
     app,

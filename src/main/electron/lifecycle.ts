@@ -66,6 +66,7 @@ export async function startCore(opts: {
           : `The local API could not start: ${e.message}`;
       core.log.warn({ err: e.message }, 'desktop: API server not listening');
       app = await buildServer(core, { modules: ROUTE_MODULES });
+      core.startBackgroundWork();
       close = async () => {
         await app.close();
         await core.dispose();

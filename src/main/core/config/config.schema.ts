@@ -100,6 +100,58 @@ export const ConfigSchema = z.object({
         .optional(),
     })
     .prefault({}),
+  jobs: z
+    .object({
+      /** Local renders (ffmpeg) at once; default one per 2 cores, at least 1. 0 pauses local rendering. */
+      renderConcurrency: z.number().int().min(0).max(64).optional(),
+      /** Jobs that only wait on HTTP (hosted providers, webhook deliveries) at once. */
+      ioConcurrency: z.number().int().min(1).max(256).default(16),
+    })
+    .prefault({}),
+  generation: z
+    .object({
+      /** Time limit of one attempt to make a video; past it the generation fails (refunded). */
+      timeoutSec: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 3600)
+        .default(900),
+      /** Finished videos and thumbnails are kept this long, then deleted (the record stays). */
+      retentionDays: z.number().min(0).max(3650).default(30),
+    })
+    .prefault({}),
+  webhooks: z
+    .object({
+      /**
+       * Seconds before each attempt of a callback, counted from the previous failed one (Standard
+       * Webhooks' schedule: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); its
+       * length is the number of attempts. Each wait gets +-10 % jitter.
+       */
+      retryScheduleSec: z
+        .array(
+          z
+            .number()
+            .min(0)
+            .max(7 * 24 * 3600),
+        )
+        .min(1)
+        .max(50)
+        .default([0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]),
+      /** A receiver that has not answered in this time counts as a failed attempt (retried). */
+      timeoutMs: z.number().int().min(10).max(120_000).default(15_000),
+    })
+    .prefault({}),
+  /** Video model providers (keys live in the secret store: `npm run -s cli -- providers set-key fal`). */
+  providers: z
+    .object({
+      fal: z.object({ baseUrl: z.url().default('https://queue.fal.run') }).prefault({}),
+      replicate: z.object({ baseUrl: z.url().default('https://api.replicate.com/v1') }).prefault({}),
+      comfyui: z.object({ baseUrl: z.url().default('http://127.0.0.1:8188') }).prefault({}),
+      /** Time between status polls of a running job. */
+      pollIntervalMs: z.number().int().min(10).max(60_000).default(1000),
+    })
+    .prefault({}),
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;

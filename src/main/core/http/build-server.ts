@@ -85,6 +85,14 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
     return payload;
   });
   app.decorate('shutdown', shutdown);
+  // server.close() closes the keep-alive sockets that are idle at that moment; one still finishing a
+  // response turns idle a moment later and would then hold close() open for the whole keep-alive
+  // timeout (72 s). Keep reaping until the server has closed.
+  app.addHook('preClose', async () => {
+    shutdown.closing = true;
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+    app.server.once('close', () => clearInterval(reaper));
+  });
 
   app.addHook('onResponse', async (req, reply) => {
     if (req.routeOptions.url === '/healthz') return;

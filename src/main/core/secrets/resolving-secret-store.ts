@@ -9,7 +9,6 @@ export type SecretsPreference = 'auto' | 'keychain' | 'file';
 type Backend = 'keychain' | 'file';
 
 export const SECRETS_FILE = 'secrets.enc.json';
-const RECORD_KEY = 'secrets_backend';
 const PROBE_TIMEOUT_MS = 5000;
 
 export interface ResolvingSecretStoreOptions {

@@ -11,11 +11,21 @@ import { AppError, badRequest } from '../errors.js';
 import type { OpenApiRegistry } from '../http/openapi.js';
 import { defineRoute, zodMessage } from '../http/route.js';
 import { readGenerateMultipart } from './generate-multipart.js';
+import { CreateGenerationRequestSchema } from '../../../shared/create-generation.schema.js';
+import { modelGeneration } from './create-generation.js';
 import { requestHash, type GenerateInput } from './generate.service.js';
 
 /** JSON bodies may carry media as data URIs: larger than the default JSON limit. */
 export const GENERATE_JSON_LIMIT_BYTES = 64 * 1024 * 1024;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  const key = typeof header === 'string' ? header.trim() : undefined;
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+    throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters.');
+  }
+  return key;
+}
 
 /** Reads and drops what is left of a rejected multipart body (bounded), so the client sees the error. */
 function drain(req: IncomingMessage): Promise<void> {
@@ -34,7 +44,7 @@ function drain(req: IncomingMessage): Promise<void> {
   });
 }
 
-/** POST /api/templates/:id/generate (JSON or multipart/form-data). */
+/** POST /api/templates/:id/generate (JSON or multipart/form-data) and POST /api/generations (Create Generation). */
 export function registerGenerateRoutes(app: FastifyInstance, registry: OpenApiRegistry, core: Core): void {
   const { templates, generate, ingest } = core.video;
 
@@ -84,11 +94,7 @@ export function registerGenerateRoutes(app: FastifyInstance, registry: OpenApiRe
       },
     },
     async ({ params, auth, req, reply }) => {
-      const header = req.headers['idempotency-key'];
-      const idempotencyKey = typeof header === 'string' ? header.trim() : undefined;
-      if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-        throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters.');
-      }
+      const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
       let input: GenerateInput;
       let hash: string;
       let template;
@@ -131,6 +137,42 @@ export function registerGenerateRoutes(app: FastifyInstance, registry: OpenApiRe
           'Unexpected error during generation; nothing was charged. See the log file for details.',
         );
       }
+      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+      reply.status(result.status);
+      return result.body;
+    },
+  );
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/generations',
+      api: 'video',
+      scope: 'generations:write',
+      summary: 'Create Generation: a video from a model, a prompt and uploaded keys (charges credits)',
+      description:
+        'The model-based counterpart of template generate: priced per modelName (GET /api/pricing) at `resolution` and ' +
+        '`duration_sec` (the model’s defaults when absent); every key must be a completed upload of this organization of the ' +
+        'right kind. Runs through the same pipeline; the generations’ template_id is `model:<modelName>`. Idempotency-Key as ' +
+        'for generate.',
+      tags: ['generate'],
+      body: CreateGenerationRequestSchema,
+      responses: {
+        200: { description: 'Accepted and charged', schema: GenerateResponseSchema },
+        400: {
+          description:
+            'validation_error (bad body, a key that is not this org’s upload of the right kind) or pricing_error',
+        },
+        402: { description: 'insufficient_credits' },
+        409: { description: 'idempotency_conflict or idempotency_in_progress' },
+      },
+    },
+    async ({ body, auth, req, reply }) => {
+      const idempotencyKey = idempotencyKeyOf(req.headers['idempotency-key']);
+      const { template, input, hash } = modelGeneration(body);
+      const result = await generate.generate({ orgId: auth.orgId, template, input, requestHash: hash, idempotencyKey });
       if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       reply.status(result.status);
       return result.body;

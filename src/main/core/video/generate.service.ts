@@ -11,7 +11,8 @@ import type { GenerationsService } from './generations.service.js';
 import type { IdempotencyRepo } from './idempotency.repo.js';
 import { isNewObject, type IngestedMedia, type MediaIngestPort } from './media-port.js';
 import type { MediaKind } from './media-types.js';
-import type { PipelineHooks } from './pipeline.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { RENDER_JOB_KIND } from './pipeline/render-job.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { renderPrompt } from './template-validation.js';
 import type { UsableTemplate } from './templates.service.js';
@@ -79,7 +80,8 @@ export interface GenerateDeps {
   characters: CharactersService;
   generations: GenerationsService;
   idempotency: IdempotencyRepo;
-  hooks: PipelineHooks;
+  /** Render jobs are enqueued in the charging transaction: charged <=> queued, even across a crash. */
+  jobs: JobQueue;
   ingest?: MediaIngestPort;
   blobs?: BlobStore;
 }
@@ -191,11 +193,13 @@ export class GenerateService {
     const now = Date.now();
     const batchId = newId('gbt');
     const ids = Array.from({ length: count }, () => newId('gen'));
+    const provider = def.provider ?? null;
     const modelConfig: ModelConfigSnapshot = {
       model: template.price.model,
       resolution: template.price.resolution,
       duration_sec: template.price.duration_sec,
       category: def.category,
+      provider,
     };
     // Sealed before the charging transaction (the key comes from the secret store, asynchronously).
     const webhookUrls = await Promise.all(
@@ -213,6 +217,7 @@ export class GenerateService {
       model_config: JSON.stringify(modelConfig),
       webhook_url: webhookUrls[i],
       video_key: null,
+      thumbnail_key: null,
       error: null,
       credits_charged: template.price.credits_per_video,
       credits_refunded: 0,
@@ -220,6 +225,7 @@ export class GenerateService {
       updated_at: now,
       completed_at: null,
       finished_at: null,
+      files_expired_at: null,
     }));
     const body: GenerateResponse = {
       generations: ids.map((generation_id) => ({ generation_id, status: 'generating' as const })),
@@ -227,12 +233,16 @@ export class GenerateService {
       credits_charged: template.price.credits_per_video * count,
       latency_estimate_sec: def.latency_estimate_sec,
     };
+    const providerName = typeof provider?.name === 'string' ? provider.name : 'local';
     this.deps.credits.charge(orgId, body.credits_charged, ids.join(','), () => {
       this.deps.generations.repo.insertBatch(rows);
+      for (const id of ids) {
+        this.deps.jobs.enqueue({ kind: RENDER_JOB_KIND, refId: id, orgId, payload: { provider: providerName } });
+      }
       if (ctx.idempotencyKey) this.deps.idempotency.complete(orgId, ctx.idempotencyKey, 200, body);
     });
-    // Committed: nothing below may undo it (hooks and discard swallow their own errors).
-    this.deps.hooks.enqueued(ids);
+    // Committed: nothing below may undo it (discard swallows its own errors).
+    this.deps.jobs.kick();
     this.deps.log.info({ orgId, templateId: template.id, count, credits: body.credits_charged }, 'generation accepted');
     await this.discard(superseded);
     return body;

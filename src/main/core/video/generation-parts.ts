@@ -4,7 +4,6 @@ import { GenerateService } from './generate.service.js';
 import { GenerationsService } from './generations.service.js';
 import { IdempotencyRepo } from './idempotency.repo.js';
 import type { MediaIngestPort } from './media-port.js';
-import { PipelineHooks } from './pipeline.js';
 import { resolveResourcesDir } from './resources.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { TemplatesService } from './templates.service.js';
@@ -15,8 +14,6 @@ export interface GenerationParts {
   characters: CharactersService;
   generations: GenerationsService;
   generate: GenerateService;
-  /** Attach the renderer here (next issue): `core.video.pipeline.attach({ enqueued, canceled })`. */
-  pipeline: PipelineHooks;
 }
 
 export function createGenerationParts(
@@ -36,13 +33,13 @@ export function createGenerationParts(
     ingest: media.ingest,
   });
   characters.seedPublic();
-  const pipeline = new PipelineHooks(base.log);
   const generations = new GenerationsService({
     db: base.db,
     log: base.log,
     secrets: base.secrets,
     credits: base.credits,
-    hooks: pipeline,
+    jobs: base.jobs,
+    events: base.events,
     blobs: media.blobs,
     urlTtlSec: base.config.storage.urlTtlSec,
   });
@@ -62,9 +59,9 @@ export function createGenerationParts(
     characters,
     generations,
     idempotency: new IdempotencyRepo(base.db),
-    hooks: pipeline,
+    jobs: base.jobs,
     ingest: media.ingest,
     blobs: media.blobs,
   });
-  return { templates, characters, generations, generate, pipeline };
+  return { templates, characters, generations, generate };
 }

@@ -1,7 +1,5 @@
 import type { GenerationStatus } from '../../../shared/video.schema.js';
 import type { Db } from '../db/database.js';
-import { newId } from '../ids.js';
-import { RENDER_JOB_KIND } from './pipeline.js';
 
 /** Marks a sealed webhook_url; no http(s) URL starts with it, so a clear legacy value is never mistaken. */
 export const SEALED_WEBHOOK_PREFIX = 'aead1:';
@@ -24,6 +22,7 @@ export interface GenerationRow {
    */
   webhook_url: string | null;
   video_key: string | null;
+  thumbnail_key: string | null;
   error: string | null;
   credits_charged: number;
   credits_refunded: number;
@@ -31,6 +30,8 @@ export interface GenerationRow {
   updated_at: number;
   completed_at: number | null;
   finished_at: number | null;
+  /** When retention (or DELETE) removed the video and thumbnail files. */
+  files_expired_at: number | null;
 }
 
 export interface ModelConfigSnapshot {
@@ -38,21 +39,8 @@ export interface ModelConfigSnapshot {
   resolution: string;
   duration_sec: number;
   category: string;
-}
-
-export interface JobRow {
-  id: string;
-  kind: string;
-  ref_id: string;
-  org_id: string | null;
-  status: 'queued' | 'running' | 'done' | 'failed' | 'canceled';
-  attempts: number;
-  payload: string | null;
-  run_after: number;
-  locked_until: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
+  /** The template's `provider` block (absent: the local renderer). */
+  provider?: Record<string, unknown> | null;
 }
 
 const GEN_COLUMNS = [
@@ -67,6 +55,7 @@ const GEN_COLUMNS = [
   'model_config',
   'webhook_url',
   'video_key',
+  'thumbnail_key',
   'error',
   'credits_charged',
   'credits_refunded',
@@ -74,6 +63,7 @@ const GEN_COLUMNS = [
   'updated_at',
   'completed_at',
   'finished_at',
+  'files_expired_at',
 ] as const;
 
 export class GenerationsRepo {
@@ -85,10 +75,6 @@ export class GenerationsRepo {
       insert: db.prepare(
         `INSERT INTO generations (${GEN_COLUMNS.join(', ')}) VALUES (${GEN_COLUMNS.map((c) => '@' + c).join(', ')})`,
       ),
-      insertJob: db.prepare(
-        'INSERT INTO jobs (id, kind, ref_id, org_id, status, attempts, payload, run_after, locked_until, last_error, created_at, updated_at) ' +
-          'VALUES (@id, @kind, @ref_id, @org_id, @status, @attempts, @payload, @run_after, @locked_until, @last_error, @created_at, @updated_at)',
-      ),
       get: db.prepare('SELECT * FROM generations WHERE id = ? AND org_id = ?'),
       getAny: db.prepare('SELECT * FROM generations WHERE id = ?'),
       cancel: db.prepare(
@@ -99,17 +85,20 @@ export class GenerationsRepo {
         "UPDATE generations SET progress = @progress, updated_at = @now WHERE id = @id AND status = 'generating'",
       ),
       complete: db.prepare(
-        "UPDATE generations SET status = 'completed', progress = 100, video_key = @videoKey, updated_at = @now, completed_at = @now, finished_at = @now " +
+        "UPDATE generations SET status = 'completed', progress = 100, video_key = @videoKey, thumbnail_key = @thumbnailKey, updated_at = @now, completed_at = @now, finished_at = @now " +
           "WHERE id = @id AND status = 'generating'",
       ),
       fail: db.prepare(
         "UPDATE generations SET status = 'failed', error = @error, credits_refunded = @refunded, updated_at = @now, finished_at = @now " +
           "WHERE id = @id AND status = 'generating'",
       ),
-      finishJobs: db.prepare(
-        "UPDATE jobs SET status = @status, updated_at = @now WHERE ref_id = @refId AND kind = @kind AND status IN ('queued', 'running')",
+      expireFiles: db.prepare(
+        'UPDATE generations SET video_key = NULL, thumbnail_key = NULL, files_expired_at = @now WHERE id = @id AND finished_at IS NOT NULL',
       ),
-      jobsOf: db.prepare('SELECT * FROM jobs WHERE ref_id = ? ORDER BY created_at'),
+      expiring: db.prepare(
+        'SELECT id, video_key, thumbnail_key FROM generations WHERE finished_at IS NOT NULL AND finished_at < ? AND files_expired_at IS NULL LIMIT ?',
+      ),
+      remove: db.prepare("DELETE FROM generations WHERE id = @id AND org_id = @orgId AND status != 'generating'"),
       clearWebhookUrls: db.prepare(
         `SELECT id, webhook_url FROM generations WHERE webhook_url IS NOT NULL AND webhook_url NOT LIKE '${SEALED_WEBHOOK_PREFIX}%'`,
       ),
@@ -119,26 +108,9 @@ export class GenerationsRepo {
     };
   }
 
-  /** Inserts the generations and one queued render job each (call inside the charging transaction). */
+  /** Inserts the generations (call inside the charging transaction, next to enqueuing their render jobs). */
   insertBatch(rows: GenerationRow[]): void {
-    for (const row of rows) {
-      this.stmts.insert.run(row);
-      const job: JobRow = {
-        id: newId('job'),
-        kind: RENDER_JOB_KIND,
-        ref_id: row.id,
-        org_id: row.org_id,
-        status: 'queued',
-        attempts: 0,
-        payload: null,
-        run_after: row.created_at,
-        locked_until: null,
-        last_error: null,
-        created_at: row.created_at,
-        updated_at: row.created_at,
-      };
-      this.stmts.insertJob.run(job);
-    }
+    for (const row of rows) this.stmts.insert.run(row);
   }
 
   get(orgId: string, id: string): GenerationRow | undefined {
@@ -166,31 +138,35 @@ export class GenerationsRepo {
     return stmt.all(params) as GenerationRow[];
   }
 
-  /** generating -> canceled (and its job); false when it was not generating. */
+  /** generating -> canceled; false when it was not generating. */
   cancel(orgId: string, id: string, now: number): boolean {
-    const changed = this.stmts.cancel.run({ id, orgId, now }).changes === 1;
-    if (changed) this.stmts.finishJobs.run({ status: 'canceled', now, refId: id, kind: RENDER_JOB_KIND });
-    return changed;
+    return this.stmts.cancel.run({ id, orgId, now }).changes === 1;
   }
 
   setProgress(id: string, progress: number, now: number): boolean {
     return this.stmts.progress.run({ id, progress, now }).changes === 1;
   }
 
-  complete(id: string, videoKey: string, now: number): boolean {
-    const changed = this.stmts.complete.run({ id, videoKey, now }).changes === 1;
-    if (changed) this.stmts.finishJobs.run({ status: 'done', now, refId: id, kind: RENDER_JOB_KIND });
-    return changed;
+  complete(id: string, result: { videoKey: string; thumbnailKey: string }, now: number): boolean {
+    return this.stmts.complete.run({ id, ...result, now }).changes === 1;
   }
 
   fail(id: string, error: string, refunded: number, now: number): boolean {
-    const changed = this.stmts.fail.run({ id, error, refunded, now }).changes === 1;
-    if (changed) this.stmts.finishJobs.run({ status: 'failed', now, refId: id, kind: RENDER_JOB_KIND });
-    return changed;
+    return this.stmts.fail.run({ id, error, refunded, now }).changes === 1;
   }
 
-  jobsOf(refId: string): JobRow[] {
-    return this.stmts.jobsOf.all(refId) as JobRow[];
+  /** Finished generations whose files are older than `before` (retention). */
+  expiring(before: number, limit: number): Pick<GenerationRow, 'id' | 'video_key' | 'thumbnail_key'>[] {
+    return this.stmts.expiring.all(before, limit) as Pick<GenerationRow, 'id' | 'video_key' | 'thumbnail_key'>[];
+  }
+
+  expireFiles(id: string, now: number): void {
+    this.stmts.expireFiles.run({ id, now });
+  }
+
+  /** Removes a finished generation's record; false when it is still generating (or not the org's). */
+  remove(orgId: string, id: string): boolean {
+    return this.stmts.remove.run({ id, orgId }).changes === 1;
   }
 
   /** Webhook URLs stored in clear (by versions before they were sealed). */

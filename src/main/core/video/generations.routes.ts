@@ -80,4 +80,28 @@ export function registerGenerationsRoutes(app: FastifyInstance, registry: OpenAp
     },
     ({ params, auth, req }) => generations.cancel(auth.orgId, params.id, { baseUrl: baseUrl(req.headers.host) }),
   );
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'DELETE',
+      url: '/api/generations/:id',
+      api: 'video',
+      scope: 'generations:write',
+      summary: 'Delete a finished generation and its video and thumbnail files',
+      tags,
+      params: GenerationIdParamsSchema,
+      responses: {
+        204: { description: 'Deleted' },
+        404: { description: 'not_found' },
+        409: { description: 'conflict: still generating (cancel it first)' },
+      },
+    },
+    async ({ params, auth, reply }) => {
+      await generations.remove(auth.orgId, params.id);
+      reply.status(204);
+      return null;
+    },
+  );
 }

@@ -12,7 +12,11 @@ import {
   type GenerationRow,
   type ModelConfigSnapshot,
 } from './generations.repo.js';
-import type { PipelineHooks } from './pipeline.js';
+import type { CoreEventBus } from '../events.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { RENDER_JOB_KIND } from './pipeline/render-job.js';
+import type { PipelineGeneration } from './pipeline/provider-job.js';
+import type { WebhookGeneration } from './webhooks/webhook-types.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { page, type Page } from './templates.service.js';
 
@@ -56,7 +60,9 @@ export interface GenerationsDeps {
   /** Holds the key that seals webhook URLs at rest (they carry user info and query tokens). */
   secrets: SecretStore;
   credits: CreditsService;
-  hooks: PipelineHooks;
+  /** The render jobs (queue position while queued; cancel stops the work). */
+  jobs: JobQueue;
+  events: CoreEventBus;
   /** For the time-limited video_url of completed generations. */
   blobs?: BlobStore;
   urlTtlSec: number;
@@ -175,18 +181,92 @@ export class GenerationsService {
         return this.repo.get(orgId, id) as GenerationRow;
       })
       .immediate();
-    this.deps.hooks.canceled(id);
+    this.deps.jobs.cancelByRef(id, RENDER_JOB_KIND);
+    this.deps.events.emit('generation.status', { orgId, generationId: id, status: 'canceled', error: null });
     return this.view(row, opts.baseUrl);
   }
 
-  // ---- for the rendering pipeline (next issue): transitions allowed only from `generating`.
+  /** Removes a finished generation and its files; 409 while it is still generating. */
+  async remove(orgId: string, id: string): Promise<void> {
+    const row = this.repo.get(orgId, id);
+    if (!row) throw notFound(`Generation "${id}" not found.`);
+    if (row.status === 'generating' || !this.repo.remove(orgId, id)) {
+      throw new AppError(409, 'conflict', `Generation "${id}" is still generating; cancel it first.`);
+    }
+    await this.deleteFiles(row);
+  }
+
+  /** Retention: the video and thumbnail of generations finished before `before` are deleted. */
+  async expireFiles(before: number): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const batch = this.repo.expiring(before, 100);
+      for (const row of batch) {
+        await this.deleteFiles(row);
+        this.repo.expireFiles(row.id, Date.now());
+      }
+      count += batch.length;
+      if (batch.length < 100) return count;
+    }
+  }
+
+  private async deleteFiles(row: Pick<GenerationRow, 'id' | 'video_key' | 'thumbnail_key'>): Promise<void> {
+    for (const key of [row.video_key, row.thumbnail_key]) {
+      if (!key || !this.deps.blobs) continue;
+      await this.deps.blobs.delete(key).catch((err: Error) => {
+        this.deps.log.warn({ err: err.message, generationId: row.id }, 'could not delete a generation file');
+      });
+    }
+  }
+
+  // ---- for the rendering pipeline: transitions allowed only from `generating`.
+
+  /** The generation as the render job sees it (any org: the job carries the id). */
+  forPipeline(id: string): PipelineGeneration | null {
+    const row = this.repo.getAny(id);
+    if (!row) return null;
+    const config = parse<Partial<ModelConfigSnapshot>>(row.model_config, {});
+    return {
+      id: row.id,
+      orgId: row.org_id,
+      templateId: row.template_id,
+      status: row.status,
+      inputs: parse<Record<string, ResolvedInput>>(row.inputs, {}),
+      prompt: row.prompt,
+      model: config.model ?? '',
+      resolution: config.resolution ?? '720p',
+      durationSec: config.duration_sec ?? 8,
+      category: (config.category ?? 'text-to-video') as PipelineGeneration['category'],
+      provider: config.provider ?? null,
+    };
+  }
+
+  /** What a webhook delivery needs to know of a generation (any org: deliveries carry the id). */
+  webhookInfo(id: string): WebhookGeneration | null {
+    const row = this.repo.getAny(id);
+    if (!row) return null;
+    return {
+      id: row.id,
+      orgId: row.org_id,
+      status: row.status,
+      templateId: row.template_id,
+      error: row.status === 'failed' ? (row.error ?? 'Generation failed.') : null,
+      hasWebhook: row.webhook_url !== null,
+    };
+  }
+
+  /** A fresh time-limited URL of a completed generation's video (webhook bodies), or null. */
+  async videoUrlFor(id: string): Promise<string | null> {
+    const row = this.repo.getAny(id);
+    return row ? this.signedUrl(row, row.video_key, `${row.id}.mp4`) : null;
+  }
 
   progress(id: string, progress: number): boolean {
     return this.repo.setProgress(id, Math.max(0, Math.min(100, Math.round(progress))), Date.now());
   }
 
-  complete(id: string, videoKey: string): boolean {
-    return this.repo.complete(id, videoKey, Date.now());
+  complete(id: string, result: { videoKey: string; thumbnailKey: string }): boolean {
+    return this.repo.complete(id, result, Date.now());
   }
 
   /** generating -> failed; by default the charge is refunded (a failed video costs nothing). */
@@ -217,21 +297,10 @@ export class GenerationsService {
 
   async view(row: GenerationRow, baseUrl?: string): Promise<Generation> {
     const config = parse<Partial<ModelConfigSnapshot>>(row.model_config, {});
-    let videoUrl: string | null = null;
-    let expiresAt: number | null = null;
-    if (row.status === 'completed' && row.video_key && this.deps.blobs) {
-      const ttl = this.deps.urlTtlSec;
-      const presign = this.deps.blobs.presignDownload.bind(this.deps.blobs) as (
-        key: string,
-        o: { expiresInSec: number; fileName?: string; baseUrl?: string },
-      ) => Promise<string>;
-      try {
-        videoUrl = await presign(row.video_key, { expiresInSec: ttl, fileName: `${row.id}.mp4`, baseUrl });
-        expiresAt = Date.now() + ttl * 1000;
-      } catch (err) {
-        this.deps.log.warn({ err: (err as Error).message, generationId: row.id }, 'could not presign the video URL');
-      }
-    }
+    const ttl = this.deps.urlTtlSec;
+    const videoUrl = await this.signedUrl(row, row.video_key, `${row.id}.mp4`, baseUrl);
+    const thumbnailUrl = await this.signedUrl(row, row.thumbnail_key, `${row.id}.jpg`, baseUrl);
+    const expiresAt = videoUrl ? Date.now() + ttl * 1000 : null;
     return {
       id: row.id,
       generation_id: row.id,
@@ -246,6 +315,9 @@ export class GenerationsService {
       progress: row.progress,
       video_url: videoUrl,
       video_url_expires_at: expiresAt,
+      thumbnail_url: thumbnailUrl,
+      queue_position: row.status === 'generating' ? this.deps.jobs.queuePositionByRef(row.id, RENDER_JOB_KIND) : null,
+      files_expired_at: row.files_expired_at ?? null,
       error: row.status === 'failed' ? (row.error ?? 'Generation failed.') : null,
       webhook_url: maskWebhookUrl(await this.maskableWebhookUrl(row)),
       credits_charged: row.credits_charged,
@@ -255,5 +327,20 @@ export class GenerationsService {
       completed_at: row.completed_at,
       finished_at: row.finished_at,
     };
+  }
+
+  /** A time-limited GET URL of a completed generation's file (local: on this server as the caller reached it). */
+  private async signedUrl(row: GenerationRow, key: string | null, fileName: string, baseUrl?: string) {
+    if (row.status !== 'completed' || !key || !this.deps.blobs) return null;
+    const presign = this.deps.blobs.presignDownload.bind(this.deps.blobs) as (
+      key: string,
+      o: { expiresInSec: number; fileName?: string; baseUrl?: string },
+    ) => Promise<string>;
+    try {
+      return await presign(key, { expiresInSec: this.deps.urlTtlSec, fileName, baseUrl });
+    } catch (err) {
+      this.deps.log.warn({ err: (err as Error).message, generationId: row.id }, 'could not presign a result URL');
+      return null;
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUILTIN_PLACEHOLDERS, providerPlaceholderKeys } from '../../../shared/provider.schema.js';
 import {
   TemplateWriteSchema,
   type TemplateWrite,
@@ -120,6 +121,15 @@ export function semanticProblems(t: TemplateWrite): string[] {
   }
   if (t.latency_estimate_sec && t.latency_estimate_sec.busy < t.latency_estimate_sec.typical) {
     reasons.push('latency_estimate_sec.busy must be at least latency_estimate_sec.typical');
+  }
+  if (t.provider) {
+    const known = new Set<string>([...BUILTIN_PLACEHOLDERS, ...t.input_variables.map((v) => v.key)]);
+    for (const key of providerPlaceholderKeys(t.provider)) {
+      if (!known.has(key))
+        reasons.push(
+          `provider: {{${key}}} is neither a variable of this template nor one of ${BUILTIN_PLACEHOLDERS.join(', ')}`,
+        );
+    }
   }
   return reasons;
 }

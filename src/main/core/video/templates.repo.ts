@@ -15,6 +15,8 @@ export interface TemplateRow {
   prompt_template: string | null;
   model: string;
   resolution: string;
+  /** JSON of the template's provider block, or null (the local renderer). */
+  provider: string | null;
   position: number;
   created_at: number | null;
   updated_at: number | null;
@@ -41,7 +43,17 @@ export function definitionOf(row: TemplateRow): Record<string, unknown> {
     prompt_template: row.prompt_template,
     model: row.model,
     resolution: row.resolution,
+    provider: parseProvider(row.provider),
   };
+}
+
+function parseProvider(json: string | null): unknown {
+  if (json === null) return null;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return json;
+  }
 }
 
 export function rowOf(
@@ -63,6 +75,7 @@ export function rowOf(
     prompt_template: t.prompt_template,
     model: t.model,
     resolution: t.resolution,
+    provider: t.provider ? JSON.stringify(t.provider) : null,
     position: meta.position ?? 0,
     created_at: meta.created_at,
     updated_at: meta.updated_at,
@@ -82,6 +95,7 @@ const COLUMNS = [
   'prompt_template',
   'model',
   'resolution',
+  'provider',
   'position',
   'created_at',
   'updated_at',

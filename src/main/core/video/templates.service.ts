@@ -1,3 +1,4 @@
+import { TemplateProviderSchema } from '../../../shared/provider.schema.js';
 import type { Template, TemplateWrite } from '../../../shared/video.schema.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest, notFound } from '../errors.js';
@@ -56,6 +57,11 @@ function variablesOf(row: TemplateRow): Variable[] {
     });
 }
 
+function providerOf(row: TemplateRow): Template['provider'] {
+  const parsed = TemplateProviderSchema.nullable().safeParse(row.provider === null ? null : JSON.parse(row.provider));
+  return parsed.success ? parsed.data : null;
+}
+
 /** The API view of a row; it tolerates stored rows that today's rules reject. */
 export function templateView(row: TemplateRow): Template {
   const price = tryPriceFor({ model: row.model, resolution: row.resolution, duration_sec: row.duration_sec });
@@ -73,6 +79,7 @@ export function templateView(row: TemplateRow): Template {
     prompt_template: row.prompt_template,
     model: row.model,
     resolution: row.resolution,
+    provider: providerOf(row),
     credits_per_video: price?.credits_per_video ?? null,
     builtin: row.org_id === null,
     created_at: row.created_at,

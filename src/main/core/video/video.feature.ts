@@ -1,14 +1,18 @@
 import type { BaseCore } from '../create-core.js';
 import { createGenerationParts, type GenerationParts } from './generation-parts.js';
 import { MediaIngestService } from './media-ingest.service.js';
+import { MediaProbe } from './media-probe.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore } from './storage/create-blob-store.js';
 import { UploadsRepo } from './uploads.repo.js';
 import { UploadsService } from './uploads.service.js';
+import { createPipeline } from './pipeline/create-pipeline.js';
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.feature.js';
 
 /**
- * The video service's parts, built by the composition root. Templates, characters, generate,
- * generations and the pipeline hooks come from GenerationParts.
+ * The video service's parts, built by the composition root. Templates, characters, generate and
+ * generations come from GenerationParts; the pipeline's render job and the webhook deliveries run on
+ * the core's job queue.
  */
 export interface VideoFeature extends GenerationParts {
   /** Where uploaded and generated media live (local disk or S3). */
@@ -17,17 +21,24 @@ export interface VideoFeature extends GenerationParts {
   uploads: UploadsService;
   /** URL / data URI / storage key / multipart media -> stored object of the org. */
   ingest: MediaIngestService;
+  /** Signed callbacks of finished generations (deliveries, log, replay, secrets). */
+  webhooks: Webhooks;
+  /** Starts the pipeline's background work (see Core.startBackgroundWork). */
+  start(): void;
   dispose(): Promise<void>;
 }
 
 export function createVideoFeature(base: BaseCore): VideoFeature {
   const blobs = createBlobStore(base.config, base.secrets);
   base.onDispose(() => blobs.dispose());
+  const probe = new MediaProbe();
+  base.onDispose(() => probe.dispose());
   const uploadsRepo = new UploadsRepo(base.db);
   const uploads = new UploadsService({
     blobs,
     repo: uploadsRepo,
     log: base.log,
+    probe,
     urlTtlSec: base.config.storage.urlTtlSec,
   });
   const ingest = new MediaIngestService({
@@ -35,7 +46,11 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
     repo: uploadsRepo,
     log: base.log,
     download: base.config.storage.download,
+    probe,
   });
+  // Swept by start(): temp files and PUT claims a killed process left (dead writers' only). Awaited on dispose.
+  let leftovers: Promise<unknown> = Promise.resolve();
+  base.onDispose(() => leftovers);
   const parts = createGenerationParts(base, { blobs, ingest });
   // Expired, never-used presigned uploads are swept every 10 minutes.
   const sweeper = setInterval(() => {
@@ -43,5 +58,41 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
   }, 10 * 60_000);
   sweeper.unref();
   base.onDispose(() => clearInterval(sweeper));
-  return { blobs, uploads, ingest, ...parts, dispose: async () => {} };
+  const webhooks = createWebhooks({
+    db: base.db,
+    secrets: base.secrets,
+    log: base.log,
+    config: base.config.webhooks,
+    events: base.events,
+    jobs: base.jobs,
+    generation: (id) => parts.generations.webhookInfo(id),
+    getWebhookUrl: (id) => parts.generations.webhookUrl(id),
+    getVideoUrl: (id) => parts.generations.videoUrlFor(id),
+  });
+  base.jobs.register(webhooks.kind, webhooks.handler);
+  const pipeline = createPipeline(base, {
+    blobs,
+    generations: parts.generations,
+    finished: (id) => {
+      try {
+        if (webhooks.enqueueFor(id)) base.jobs.kick();
+      } catch (err) {
+        base.log.error({ err: (err as Error).message, generationId: id }, 'could not queue the webhook');
+      }
+    },
+  });
+  return {
+    blobs,
+    uploads,
+    ingest,
+    ...parts,
+    webhooks,
+    start: () => {
+      leftovers = uploads
+        .sweepLeftovers()
+        .catch((err: Error) => base.log.warn({ err: err.message }, 'sweeping leftovers failed'));
+      pipeline.start();
+    },
+    dispose: async () => {},
+  };
 }

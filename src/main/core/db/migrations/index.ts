@@ -3,7 +3,11 @@ import { m0002 } from './0002-login-sessions.js';
 import { m0003 } from './0003-uploads.js';
 import { m0004 } from './0004-video.js';
 import { m0005 } from './0005-session-credential-hash.js';
+import { m0006 } from './0006-uploads-single-use.js';
 import { m0007 } from './0007-jobs.js';
+import { m0009 } from './0009-generation-results.js';
+import { m0010 } from './0010-template-provider.js';
+import { m0008 } from './0008-webhooks.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +16,4 @@ export interface Migration {
 }
 
 /** Numbered migrations, applied in order, each once, each in a transaction. Never edit a shipped one. */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0007];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];

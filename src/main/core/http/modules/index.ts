@@ -5,6 +5,11 @@ import { registerGenerateRoutes } from '../../video/generate.routes.js';
 import { registerGenerationsRoutes } from '../../video/generations.routes.js';
 import { registerTemplatesRoutes } from '../../video/templates.routes.js';
 import { registerUploadsRoutes } from '../../video/uploads.routes.js';
+import { registerWebhookRoutes } from '../../video/webhooks/webhooks.routes.js';
+
+/** The webhook routes of the core's webhooks service (tests may swap in their own instance). */
+export const webhookRoutes: RouteModule = (app, registry, core) =>
+  registerWebhookRoutes(app, registry, core.video.webhooks.service);
 
 /** Feature route modules, in registration order. */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -14,4 +19,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   registerGenerateRoutes,
   registerGenerationsRoutes,
   registerCharactersRoutes,
+  webhookRoutes,
 ];

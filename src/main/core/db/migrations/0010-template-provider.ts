@@ -1,0 +1,8 @@
+import type { Migration } from './index.js';
+
+/** A template's `provider` block (JSON): which engine makes its videos. NULL: the local renderer. */
+export const m0010: Migration = {
+  version: 10,
+  name: 'templates: provider',
+  sql: `ALTER TABLE templates ADD COLUMN provider TEXT;`,
+};

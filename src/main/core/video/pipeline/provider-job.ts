@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { ResolvedInput, TemplateCategory, VariableSlot } from '../../../../shared/video.schema.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { resolutionSize } from './resolutions.js';
+import type { ProviderJob, ProviderMedia } from './video-provider.js';
+
+/** What the pipeline needs to know of a generation (a snapshot taken when it was charged). */
+export interface PipelineGeneration {
+  id: string;
+  orgId: string;
+  templateId: string;
+  status: 'generating' | 'completed' | 'failed' | 'canceled';
+  inputs: Record<string, ResolvedInput>;
+  prompt: string | null;
+  model: string;
+  resolution: string;
+  durationSec: number;
+  category: TemplateCategory;
+  /** The template's `provider` block; absent means the local renderer. */
+  provider: Record<string, unknown> | null;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/webp': '.webp',
+  'image/gif': '.gif',
+  'video/mp4': '.mp4',
+  'video/quicktime': '.mov',
+  'video/webm': '.webm',
+  'audio/mpeg': '.mp3',
+  'audio/wav': '.wav',
+  'audio/mp4': '.m4a',
+  'audio/aac': '.aac',
+  'audio/ogg': '.ogg',
+  'audio/webm': '.weba',
+};
+
+/**
+ * Turns a generation into a provider job: text values by key, and each media input copied from the
+ * BlobStore into the attempt's work dir (providers read local files; hosted ones encode or upload them).
+ */
+export async function buildProviderJob(
+  gen: PipelineGeneration,
+  blobs: BlobStore,
+  workDir: string,
+): Promise<ProviderJob> {
+  const texts: Record<string, string> = {};
+  const media: ProviderMedia[] = [];
+  for (const [key, input] of Object.entries(gen.inputs)) {
+    if (input.type === 'text') {
+      if (input.value) texts[key] = input.value;
+      continue;
+    }
+    if (!input.storage_key) continue;
+    const contentType = input.content_type ?? 'application/octet-stream';
+    const file = path.join(
+      workDir,
+      `input-${media.length}-${key.replace(/[^\w-]/g, '_')}${EXTENSIONS[contentType] ?? ''}`,
+    );
+    await pipeline(await blobs.getStream(input.storage_key), fs.createWriteStream(file, { mode: 0o600 }));
+    media.push({
+      key,
+      kind: input.type,
+      slot: input.slot as VariableSlot | undefined,
+      contentType,
+      path: file,
+      ...(input.character_id ? { characterId: input.character_id } : {}),
+    });
+  }
+  const { width, height } = resolutionSize(gen.resolution);
+  return {
+    generationId: gen.id,
+    orgId: gen.orgId,
+    category: gen.category,
+    model: gen.model,
+    width,
+    height,
+    durationSec: gen.durationSec,
+    prompt: gen.prompt,
+    texts,
+    media,
+    options: gen.provider ?? { name: 'local' },
+  };
+}

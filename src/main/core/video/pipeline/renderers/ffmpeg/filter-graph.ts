@@ -1,0 +1,188 @@
+import { ProviderError, type ProviderJob } from '../../video-provider.js';
+import { captionFilters, type CaptionTextFile } from './captions.js';
+import { chain, filter } from './filter-syntax.js';
+import { planScene, type ScenePlan, type SceneKind } from './scene-plan.js';
+import {
+  AUDIO_SAMPLE_RATE,
+  audioFormat,
+  cards,
+  Graph,
+  gradient,
+  hash,
+  pictureMotion,
+  RENDER_FPS,
+  silence,
+  videoSequence,
+  waveform,
+  zoomedPicture,
+  type Frame,
+} from './scene-layers.js';
+
+/** Where the thumbnail is taken (seconds; half the video when it is shorter than twice that). */
+export const THUMBNAIL_AT_SEC = 1;
+export const THUMBNAIL_MAX_WIDTH = 640;
+export const MAX_RENDER_DURATION_SEC = 600;
+const MAX_FRAME_SIDE = 8192;
+
+export type X264Preset = 'ultrafast' | 'superfast' | 'veryfast' | 'faster' | 'fast' | 'medium';
+
+export interface RenderSpec {
+  job: ProviderJob;
+  /** Whether each video input (by path) has a sound track, from ffprobe (a missing entry counts as none). */
+  videoHasAudio: ReadonlyMap<string, boolean>;
+  fontsDir: string;
+  workDir: string;
+  outputPath: string;
+  thumbnailPath: string;
+  preset?: X264Preset;
+}
+
+export interface RenderCommand {
+  /** ffmpeg arguments after the process flags (`-hide_banner -nostdin -loglevel ... -progress ...`). */
+  args: string[];
+  /** Caption files to write before ffmpeg starts. */
+  textFiles: CaptionTextFile[];
+  scene: SceneKind;
+  durationSec: number;
+  /** The variable key of each `-i` input, in order (error messages name the input). */
+  inputKeys: string[];
+}
+
+function checkJob(job: ProviderJob): void {
+  const { width, height, durationSec } = job;
+  if (!Number.isFinite(durationSec) || durationSec <= 0 || durationSec > MAX_RENDER_DURATION_SEC) {
+    throw new ProviderError(
+      `The local renderer makes videos of up to ${MAX_RENDER_DURATION_SEC} s, not ${durationSec} s.`,
+    );
+  }
+  for (const side of [width, height]) {
+    if (!Number.isInteger(side) || side < 16 || side > MAX_FRAME_SIDE || side % 2 !== 0) {
+      throw new ProviderError(
+        `The local renderer cannot make a ${width}x${height} video (even sizes from 16 to 8192).`,
+      );
+    }
+  }
+}
+
+/**
+ * The whole ffmpeg command for one job (pure: nothing is read or written here). The scene comes from
+ * `planScene`; captions are drawn last so they sit above everything; the output is H.264/AAC MP4 cut to
+ * the exact duration, with a silent track when no input has sound, plus a JPEG thumbnail from the same run.
+ */
+export function buildRenderCommand(spec: RenderSpec): RenderCommand {
+  const { job } = spec;
+  checkJob(job);
+  const plan: ScenePlan = planScene(job);
+  const frames = Math.max(1, Math.round(job.durationSec * RENDER_FPS));
+  const seconds = frames / RENDER_FPS;
+  const seed = hash(plan.caption || job.generationId);
+  const f: Frame = { width: job.width, height: job.height, frames, seconds, hue: seed % 360, seed };
+  const g = new Graph();
+
+  // Picture.
+  let video: string;
+  let videoSound: string | null = null;
+  if (plan.kind === 'video') {
+    const seq = videoSequence(g, f, plan.videos, spec.videoHasAudio);
+    video = plan.look ? g.add([seq.video], [plan.look], 'look') : seq.video;
+    videoSound = seq.audio;
+  } else if (plan.kind === 'image-motion') {
+    video = pictureMotion(g, f, plan.frames);
+  } else if (plan.backdrop) {
+    video = zoomedPicture(g, f, plan.backdrop, frames, false);
+  } else {
+    video = gradient(g, f, plan.kind === 'visualizer');
+  }
+  if (plan.cards.length) video = cards(g, f, video, plan.cards);
+
+  // Sound: every input padded with silence to the duration and mixed; silence when there is none.
+  const samples = Math.round(seconds * AUDIO_SAMPLE_RATE);
+  const sounds = videoSound ? [videoSound] : [];
+  for (const media of plan.audios) {
+    sounds.push(
+      g.add(
+        [`${g.input(media)}:a`],
+        [
+          ...audioFormat(),
+          filter('apad'),
+          filter('atrim', { end_sample: samples }),
+          filter('asetpts', { expr: 'PTS-STARTPTS' }),
+        ],
+        'snd',
+      ),
+    );
+  }
+  let sound: string;
+  if (sounds.length === 0) sound = g.add([], [silence(), filter('atrim', { end_sample: samples })], 'silent');
+  else if (sounds.length === 1) sound = sounds[0]!;
+  else
+    sound = g.add(
+      sounds,
+      [filter('amix', { inputs: sounds.length, duration: 'longest', dropout_transition: 0 })],
+      'mix',
+    );
+  if (plan.kind === 'visualizer' || plan.voiceStrip) {
+    const heard = g.label('heard');
+    const drawn = g.label('drawn');
+    g.chains.push(chain([sound], [filter('asplit', { outputs: 2 })], [heard, drawn]));
+    video = waveform(g, f, video, drawn, plan.kind === 'visualizer');
+    sound = heard;
+  }
+
+  // Captions, then the thumbnail branch.
+  const caption = captionFilters({
+    text: plan.caption,
+    style: plan.kind === 'title-card' ? 'title' : 'lower-third',
+    width: f.width,
+    height: f.height,
+    fontsDir: spec.fontsDir,
+    workDir: spec.workDir,
+    name: 'main',
+  });
+  const out = g.label('vout');
+  const forThumb = g.label('vthsrc');
+  g.chains.push(
+    chain(
+      [video],
+      [...caption.filters, filter('format', { pix_fmts: 'yuv420p' }), filter('split', { outputs: 2 })],
+      [out, forThumb],
+    ),
+  );
+  const thumbFrame = Math.min(Math.round(THUMBNAIL_AT_SEC * RENDER_FPS), Math.floor((frames - 1) / 2));
+  const thumb = g.add(
+    [forThumb],
+    [
+      filter('trim', { start_frame: thumbFrame, end_frame: thumbFrame + 1 }),
+      filter('setpts', { expr: 'PTS-STARTPTS' }),
+      filter('scale', { w: `min(${THUMBNAIL_MAX_WIDTH},iw)`, h: -2 }),
+    ],
+    'thumb',
+  );
+
+  const args = [
+    '-y',
+    ...g.inputArgs,
+    '-filter_complex',
+    g.chains.join(';'),
+    // The video: exact length, no metadata carried over from the inputs (a photo's GPS position, say).
+    ...['-map', `[${out}]`, '-map', `[${sound}]`, '-t', String(seconds)],
+    ...['-c:v', 'libx264', '-preset', spec.preset ?? 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p'],
+    ...['-g', String(RENDER_FPS * 2), '-r', String(RENDER_FPS)],
+    ...['-c:a', 'aac', '-b:a', '128k', '-ar', String(AUDIO_SAMPLE_RATE), '-ac', '2'],
+    ...[
+      '-map_metadata',
+      '-1',
+      '-map_chapters',
+      '-1',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      `file:${spec.outputPath}`,
+    ],
+    // The thumbnail: one JPEG.
+    ...['-map', `[${thumb}]`, '-frames:v', '1', '-q:v', '3', '-map_metadata', '-1', '-update', '1'],
+    ...['-f', 'image2', `file:${spec.thumbnailPath}`],
+  ];
+  return { args, textFiles: caption.files, scene: plan.kind, durationSec: seconds, inputKeys: g.inputKeys };
+}

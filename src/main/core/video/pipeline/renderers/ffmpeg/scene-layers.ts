@@ -1,0 +1,258 @@
+import type { ProviderMedia } from '../../video-provider.js';
+import { chain, filter } from './filter-syntax.js';
+
+// The building blocks of a local render's filtergraph: backgrounds, pictures with motion, clips,
+// cards, waveforms and the sound chains. buildRenderCommand (filter-graph.ts) decides which are used.
+
+/** Output frame rate: film-like, and a fifth fewer frames to encode than 30 fps. */
+export const RENDER_FPS = 24;
+export const AUDIO_SAMPLE_RATE = 48_000;
+
+/** Demuxers by the content type the upload sniffer assigned: ffmpeg never guesses a format from the bytes. */
+const DEMUXERS: Record<string, string> = {
+  'image/png': 'png_pipe',
+  'image/jpeg': 'jpeg_pipe',
+  'image/webp': 'webp_pipe',
+  'image/gif': 'gif',
+  'video/mp4': 'mov',
+  'video/quicktime': 'mov',
+  'video/webm': 'matroska',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/mp4': 'mov',
+  'audio/aac': 'aac',
+  'audio/ogg': 'ogg',
+  'audio/webm': 'matroska',
+};
+
+/**
+ * Input options for one local media file: local files only (an input can never make ffmpeg open a URL),
+ * the demuxer named by content type, and `file:` so a file name is never read as a protocol.
+ */
+export function inputFormatArgs(media: Pick<ProviderMedia, 'contentType'>): string[] {
+  const demuxer = DEMUXERS[media.contentType.split(';')[0]!.trim().toLowerCase()];
+  return ['-protocol_whitelist', 'file', ...(demuxer ? ['-f', demuxer] : [])];
+}
+
+/** FNV-1a: a stable number from the caption, so the same prompt gets the same colours. */
+export function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h >>> 0;
+}
+
+function hslHex(h: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => {
+    const k = (n + h / 30) % 12;
+    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return `0x${[f(0), f(8), f(4)].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+}
+
+const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
+
+/** Accumulates inputs and chains; labels are numbered so any number of media fits. */
+export class Graph {
+  readonly inputArgs: string[] = [];
+  readonly chains: string[] = [];
+  readonly inputKeys: string[] = [];
+  private labels = 0;
+
+  input(media: ProviderMedia, loop = false): string {
+    this.inputArgs.push(...(loop ? ['-stream_loop', '-1'] : []), ...inputFormatArgs(media), '-i', `file:${media.path}`);
+    this.inputKeys.push(media.key);
+    return String(this.inputKeys.length - 1);
+  }
+
+  label(prefix: string): string {
+    return `${prefix}${this.labels++}`;
+  }
+
+  add(inputs: string[], filters: string[], prefix: string): string {
+    const out = this.label(prefix);
+    this.chains.push(chain(inputs, filters, out));
+    return out;
+  }
+}
+
+/** The output picture: size, length, and the hue and seed derived from the caption. */
+export interface Frame {
+  width: number;
+  height: number;
+  frames: number;
+  seconds: number;
+  hue: number;
+  seed: number;
+}
+
+/** A slowly turning gradient, drawn small and scaled up (a full-size gradient costs several times more). */
+export function gradient(g: Graph, f: Frame, dark: boolean): string {
+  const l = dark ? 0.6 : 1;
+  return g.add(
+    [],
+    [
+      filter('gradients', {
+        s: '160x90',
+        r: RENDER_FPS,
+        c0: hslHex(f.hue, 0.55, 0.16 * l),
+        c1: hslHex((f.hue + 45) % 360, 0.6, 0.34 * l),
+        c2: hslHex((f.hue + 200) % 360, 0.5, 0.24 * l),
+        n: 3,
+        seed: f.seed,
+        speed: 0.015,
+      }),
+      filter('trim', { end_frame: f.frames }),
+      filter('scale', { w: f.width, h: f.height, flags: 'bilinear' }),
+      filter('setsar', { r: 1 }),
+      filter('format', { pix_fmts: 'yuv420p' }),
+    ],
+    'bg',
+  );
+}
+
+/** A still picture filling the frame with a slow zoom (in or out) over `frames` frames. */
+export function zoomedPicture(g: Graph, f: Frame, media: ProviderMedia, frames: number, zoomOut: boolean): string {
+  const last = Math.max(1, frames - 1);
+  const z = zoomOut ? `1.12-0.12*on/${last}` : `1+0.12*on/${last}`;
+  return g.add(
+    [`${g.input(media)}:v`],
+    [
+      filter('trim', { end_frame: 1 }),
+      filter('scale', { w: f.width, h: f.height, force_original_aspect_ratio: 'increase' }),
+      filter('crop', { w: f.width, h: f.height }),
+      filter('setsar', { r: 1 }),
+      filter('zoompan', {
+        z,
+        x: 'iw/2-(iw/zoom/2)',
+        y: 'ih/2-(ih/zoom/2)',
+        d: frames,
+        s: `${f.width}x${f.height}`,
+        fps: RENDER_FPS,
+      }),
+      filter('trim', { end_frame: frames }),
+      filter('setpts', { expr: 'PTS-STARTPTS' }),
+      filter('format', { pix_fmts: 'yuv420p' }),
+    ],
+    'pic',
+  );
+}
+
+/** Start frame, or start crossfading into end frame halfway. */
+export function pictureMotion(g: Graph, f: Frame, pictures: ProviderMedia[]): string {
+  if (pictures.length === 1) return zoomedPicture(g, f, pictures[0]!, f.frames, false);
+  const fadeFrames = Math.max(1, Math.round(Math.min(1, f.seconds / 4) * RENDER_FPS));
+  const first = Math.round((f.frames + fadeFrames) / 2);
+  const second = f.frames - first + fadeFrames;
+  const a = zoomedPicture(g, f, pictures[0]!, first, false);
+  const b = zoomedPicture(g, f, pictures[1]!, second, true);
+  const offset = (first - fadeFrames) / RENDER_FPS;
+  return g.add([a, b], [filter('xfade', { transition: 'fade', duration: fadeFrames / RENDER_FPS, offset })], 'xf');
+}
+
+/** Video inputs, each looped (stream_loop) and trimmed to an equal share, letterboxed, then concatenated. */
+export function videoSequence(g: Graph, f: Frame, videos: ProviderMedia[], hasAudio: ReadonlyMap<string, boolean>) {
+  const parts: string[] = [];
+  videos.forEach((media, i) => {
+    const frames = Math.floor(f.frames / videos.length) + (i < f.frames % videos.length ? 1 : 0);
+    const samples = Math.round((frames / RENDER_FPS) * AUDIO_SAMPLE_RATE);
+    const input = g.input(media, true);
+    parts.push(
+      g.add(
+        [`${input}:v`],
+        [
+          filter('fps', { fps: RENDER_FPS }),
+          filter('scale', {
+            w: f.width,
+            h: f.height,
+            force_original_aspect_ratio: 'decrease',
+            force_divisible_by: 2,
+          }),
+          filter('pad', { w: f.width, h: f.height, x: '(ow-iw)/2', y: '(oh-ih)/2', color: 'black' }),
+          filter('setsar', { r: 1 }),
+          filter('trim', { end_frame: frames }),
+          filter('setpts', { expr: 'PTS-STARTPTS' }),
+          filter('format', { pix_fmts: 'yuv420p' }),
+        ],
+        'vseg',
+      ),
+    );
+    // A clip without sound contributes silence, so sound and picture stay aligned across the cuts.
+    parts.push(
+      hasAudio.get(media.path)
+        ? g.add([`${input}:a`], [...audioFormat(), filter('apad'), filter('atrim', { end_sample: samples })], 'aseg')
+        : g.add([], [silence(), filter('atrim', { end_sample: samples })], 'aseg'),
+    );
+  });
+  const video = g.label('vcat');
+  const audio = g.label('acat');
+  g.chains.push(chain(parts, [filter('concat', { n: videos.length, v: 1, a: 1 })], [video, audio]));
+  return { video, audio };
+}
+
+export const audioFormat = () => [
+  filter('aresample', { osr: AUDIO_SAMPLE_RATE }),
+  filter('aformat', { sample_fmts: 'fltp', channel_layouts: 'stereo' }),
+];
+export const silence = () => filter('anullsrc', { r: AUDIO_SAMPLE_RATE, cl: 'stereo' });
+
+/** Pictures as bordered cards side by side, fading in one after another and floating gently. */
+export function cards(g: Graph, f: Frame, base: string, pictures: ProviderMedia[]): string {
+  const n = pictures.length;
+  const gap = f.width * 0.03;
+  const slotW = (f.width * 0.9 - gap * (n - 1)) / n;
+  const slotH = f.height * 0.6;
+  const top = f.height * 0.07;
+  const border = Math.max(2, Math.round(f.height / 180));
+  let out = base;
+  pictures.forEach((media, i) => {
+    const card = g.add(
+      [`${g.input(media)}:v`],
+      [
+        filter('trim', { end_frame: 1 }),
+        filter('scale', {
+          w: even(slotW - 2 * border),
+          h: even(slotH - 2 * border),
+          force_original_aspect_ratio: 'decrease',
+          force_divisible_by: 2,
+        }),
+        filter('setsar', { r: 1 }),
+        filter('format', { pix_fmts: 'rgba' }),
+        filter('pad', { w: `iw+${2 * border}`, h: `ih+${2 * border}`, x: border, y: border, color: 'white@0.9' }),
+        filter('loop', { loop: -1, size: 1, start: 0 }),
+        filter('setpts', { expr: `N/${RENDER_FPS}/TB` }),
+        filter('trim', { end_frame: f.frames }),
+        filter('fade', { t: 'in', st: 0.15 + i * 0.35, d: 0.6, alpha: 1 }),
+      ],
+      'card',
+    );
+    const left = f.width * 0.05 + i * (slotW + gap);
+    const float = `${(f.height * 0.012).toFixed(1)}*sin(2*PI*t/${5 + i}+${i * 1.7})`;
+    out = g.add(
+      [out, card],
+      [filter('overlay', { x: `${left.toFixed(1)}+(${slotW.toFixed(1)}-w)/2`, y: `${top}+(${slotH}-h)/2+${float}` })],
+      'comp',
+    );
+  });
+  return out;
+}
+
+/** The sound drawn as a centred waveform: full-height for a visualizer, a small strip for a voice. */
+export function waveform(g: Graph, f: Frame, base: string, audio: string, big: boolean): string {
+  const w = even(big ? f.width : f.width * 0.5);
+  const h = even(big ? f.height * 0.5 : f.height * 0.12);
+  const colors = big
+    ? `${hslHex((f.hue + 160) % 360, 0.9, 0.65)}|${hslHex((f.hue + 60) % 360, 0.9, 0.7)}`
+    : 'white@0.85';
+  const waves = g.add(
+    [audio],
+    [
+      filter('showwaves', { s: `${w}x${h}`, mode: 'cline', rate: RENDER_FPS, colors, scale: 'sqrt' }),
+      filter('format', { pix_fmts: 'rgba' }),
+    ],
+    'waves',
+  );
+  const y = big ? '(main_h-overlay_h)/2' : String(Math.round(f.height * 0.6 - h));
+  return g.add([base, waves], [filter('overlay', { x: '(main_w-overlay_w)/2', y, shortest: 1 })], 'comp');
+}

@@ -1,0 +1,32 @@
+import type { JobHandler } from '../../jobs/job-types.js';
+import { WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
+import { createWebhookDeliveryHandler } from './webhook-delivery.job.js';
+import { WebhookSecrets } from './webhook-secrets.js';
+import { WEBHOOK_JOB_KIND, type WebhooksDeps } from './webhook-types.js';
+import { WebhooksService } from './webhooks.service.js';
+
+export { WEBHOOK_JOB_KIND } from './webhook-types.js';
+export type { WebhookGeneration, WebhookJobQueue, WebhooksDeps } from './webhook-types.js';
+
+export interface Webhooks {
+  /** Register `handler` with the job queue under this kind. */
+  kind: typeof WEBHOOK_JOB_KIND;
+  handler: JobHandler;
+  /** Call when a generation reaches completed or failed (see WebhooksService.enqueueFor). */
+  enqueueFor(generationId: string): string | null;
+  /** Replays, the delivery log and the signing secret (the routes and the CLI use it). */
+  service: WebhooksService;
+}
+
+/**
+ * Signed webhook callbacks (Standard Webhooks) of generations, delivered as persistent jobs.
+ * The composition root registers `handler` with the queue, calls `enqueueFor` when a generation
+ * finishes, and registers the routes with `registerWebhookRoutes(app, registry, webhooks.service)`.
+ */
+export function createWebhooks(deps: WebhooksDeps): Webhooks {
+  const repo = new WebhookDeliveriesRepo(deps.db);
+  const secrets = new WebhookSecrets({ secrets: deps.secrets, now: deps.now });
+  const service = new WebhooksService({ ...deps, repo, secrets });
+  const handler = createWebhookDeliveryHandler({ ...deps, repo, secrets });
+  return { kind: WEBHOOK_JOB_KIND, handler, enqueueFor: (id) => service.enqueueFor(id), service };
+}
