@@ -59,7 +59,9 @@ describe('a template whose provider is fal.ai (stand-in) runs through the pipeli
     expect(submitted.body).toEqual({ prompt: 'A scene: a fox in the snow', duration: 5, aspect_ratio: '16:9' });
     const video = Buffer.from(await (await fetch(g.video_url)).arrayBuffer());
     expect(video.subarray(4, 8).toString('latin1')).toBe('ftyp');
-    expect((await fetch(g.thumbnail_url)).headers.get('content-type')).toMatch(/^image\/jpeg/);
+    const thumbnail = await fetch(g.thumbnail_url);
+    await thumbnail.arrayBuffer();
+    expect(thumbnail.headers.get('content-type')).toMatch(/^image\/jpeg/);
     expect(fal.cdnSawAuthorization).toBe(false);
   });
 

@@ -37,6 +37,13 @@ function rendersRunning(dataDir: string): number {
   return out.split('\n').filter((l) => l.includes('ffmpeg') && l.includes(path.join(dataDir, 'tmp', 'renders'))).length;
 }
 
+/** A GET's status, with the body read off so the connection is free again. */
+async function status(url: string): Promise<number> {
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  return res.status;
+}
+
 let s: TestServer;
 const finished = (id: string) =>
   until(
@@ -116,9 +123,9 @@ describe('generation pipeline (local renderer)', () => {
     const id = r.body.generations[0].generation_id as string;
     expect((await call(s, `/api/generations/${id}`, { method: 'DELETE' })).status).toBe(409);
     const g = (await finished(id)).body;
-    expect((await fetch(g.video_url)).status).toBe(200);
+    expect(await status(g.video_url)).toBe(200);
     expect((await call(s, `/api/generations/${id}`, { method: 'DELETE' })).status).toBe(204);
-    expect((await fetch(g.video_url)).status).toBe(404);
+    expect(await status(g.video_url)).toBe(404);
     expect((await call(s, `/api/generations/${id}`)).status).toBe(404);
     const other = s.newOrg('pipeline-other');
     expect((await call(s, `/api/generations/${id}`, { method: 'DELETE', key: other.key })).status).toBe(404);
@@ -129,7 +136,7 @@ describe('generation pipeline (local renderer)', () => {
     const id = r.body.generations[0].generation_id as string;
     const g = (await finished(id)).body;
     expect(await s.core.video.generations.expireFiles(Date.now() + 1)).toBeGreaterThanOrEqual(1);
-    expect((await fetch(g.video_url)).status).toBe(404);
+    expect(await status(g.video_url)).toBe(404);
     const after = (await call(s, `/api/generations/${id}`)).body;
     expect(after).toMatchObject({ status: 'completed', video_url: null, thumbnail_url: null });
     expect(after.files_expired_at).toEqual(expect.any(Number));

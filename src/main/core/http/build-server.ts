@@ -29,6 +29,9 @@ export interface BuildServerOptions {
   maxUploadBytes?: number;
 }
 
+/** In-flight requests get this long to finish when the server closes. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 /** Builds the Fastify app (no listen): host guard, auth + rate limits, error shapes, OpenAPI, routes. */
 export async function buildServer(core: Core, opts: BuildServerOptions = {}): Promise<FastifyInstance> {
   const shutdown = { closing: false };
@@ -88,10 +91,16 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
   // server.close() closes the keep-alive sockets that are idle at that moment; one still finishing a
   // response turns idle a moment later and would then hold close() open for the whole keep-alive
   // timeout (72 s). Keep reaping until the server has closed.
+  // A client that stopped reading (a download left half-read) would hold it open forever: after a
+  // grace period every connection is closed.
   app.addHook('preClose', async () => {
     shutdown.closing = true;
     const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
-    app.server.once('close', () => clearInterval(reaper));
+    const cutoff = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    app.server.once('close', () => {
+      clearInterval(reaper);
+      clearTimeout(cutoff);
+    });
   });
 
   app.addHook('onResponse', async (req, reply) => {
