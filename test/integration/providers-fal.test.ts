@@ -11,8 +11,8 @@ import type { PipelineGeneration } from '../../src/main/core/video/pipeline/prov
 import { createProviderRegistry } from '../../src/main/core/video/pipeline/providers/provider-registry.js';
 import { createRenderJobHandler } from '../../src/main/core/video/pipeline/render-job.js';
 import { ProviderError } from '../../src/main/core/video/pipeline/video-provider.js';
-import { LocalBlobStore } from '../../src/main/core/video/storage/local-blob-store.js';
-import { UrlSigner } from '../../src/main/core/video/storage/url-signer.js';
+import { LocalBlobStore } from '../../src/main/core/video/uploads/storage/local-blob-store.js';
+import { UrlSigner } from '../../src/main/core/video/uploads/storage/url-signer.js';
 import { FalStandin } from '../fixtures/providers/fal-standin.js';
 import {
   expectReadable,

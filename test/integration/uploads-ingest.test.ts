@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MediaIngestService } from '../../src/main/core/video/media-ingest.service.js';
+import type { MediaIngestService } from '../../src/main/core/video/uploads/media-ingest.service.js';
 import { magic, media, zeroStream } from '../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { listFiles } from '../helpers/upload-client.js';

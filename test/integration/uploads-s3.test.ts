@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 // @ts-expect-error s3rver ships no type declarations
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadRow } from '../../src/main/core/video/uploads.repo.js';
+import type { UploadRow } from '../../src/main/core/video/uploads/uploads.repo.js';
 import { magic, media } from '../helpers/media-fixtures.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/test-server.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadRow } from '../../src/main/core/video/uploads.repo.js';
+import type { UploadRow } from '../../src/main/core/video/uploads/uploads.repo.js';
 import { media } from '../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { waitFor } from '../helpers/upload-client.js';

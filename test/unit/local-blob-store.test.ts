@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import type { SecretStore } from '../../src/main/core/secrets/secret-store.js';
-import { LocalBlobStore } from '../../src/main/core/video/storage/local-blob-store.js';
-import { ByteGate } from '../../src/main/core/video/storage/stream-guards.js';
-import { SIGNING_KEY_ACCOUNT, UrlSigner } from '../../src/main/core/video/storage/url-signer.js';
+import { LocalBlobStore } from '../../src/main/core/video/uploads/storage/local-blob-store.js';
+import { ByteGate } from '../../src/main/core/video/uploads/storage/stream-guards.js';
+import { SIGNING_KEY_ACCOUNT, UrlSigner } from '../../src/main/core/video/uploads/storage/url-signer.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 class MemorySecrets implements SecretStore {

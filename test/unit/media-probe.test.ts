@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MediaProbe } from '../../src/main/core/video/media-probe.js';
+import { MediaProbe } from '../../src/main/core/video/uploads/media-probe.js';
 import { magic, media } from '../helpers/media-fixtures.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

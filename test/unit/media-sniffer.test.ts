@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { notOfKindMessage, sniff, sniffAs } from '../../src/main/core/video/media-sniffer.js';
+import { notOfKindMessage, sniff, sniffAs } from '../../src/main/core/video/uploads/media-sniffer.js';
 import {
   extensionOf,
   kindOfType,
   sanitizeBaseName,
   SUPPORTED_TYPES,
   typeOfExtension,
-} from '../../src/main/core/video/media-types.js';
-import { decodeKey, encodeKey, isValidKey } from '../../src/main/core/video/storage/blob-keys.js';
-import { parseRange } from '../../src/main/core/video/uploads.service.js';
+} from '../../src/main/core/video/uploads/media-types.js';
+import { decodeKey, encodeKey, isValidKey } from '../../src/main/core/video/uploads/storage/blob-keys.js';
+import { parseRange } from '../../src/main/core/video/uploads/uploads.service.js';
 import { media } from '../helpers/media-fixtures.js';
 
 describe('media sniffer', () => {

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/main/core/db/database.js';
 import { MIGRATIONS } from '../../src/main/core/db/migrations/index.js';
-import { UploadsRepo } from '../../src/main/core/video/uploads.repo.js';
+import { UploadsRepo } from '../../src/main/core/video/uploads/uploads.repo.js';
 
 describe('migration 0006 (uploads: single-use PUT claims, verified ETag)', () => {
   const setup = (upTo: number) => {

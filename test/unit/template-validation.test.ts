@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { priceFor, PRICING_TABLE } from '../../src/main/core/video/pricing.js';
+import { priceFor, PRICING_TABLE } from '../../src/main/core/video/generations/pricing.js';
 import { readJsonResources, resolveResourcesDir } from '../../src/main/core/video/resources.js';
-import { promptTokens, renderPrompt, validateTemplate } from '../../src/main/core/video/template-validation.js';
+import {
+  promptTokens,
+  renderPrompt,
+  validateTemplate,
+} from '../../src/main/core/video/templates/template-validation.js';
 
 const base = {
   title: 'T',

@@ -1,11 +1,11 @@
 import type { BaseCore } from '../create-core.js';
-import { createGenerationParts, type GenerationParts } from './generation-parts.js';
-import { MediaIngestService } from './media-ingest.service.js';
-import { MediaProbe } from './media-probe.js';
-import type { BlobStore } from './storage/blob-store.js';
-import { createBlobStore } from './storage/create-blob-store.js';
-import { UploadsRepo } from './uploads.repo.js';
-import { UploadsService } from './uploads.service.js';
+import { createGenerationParts, type GenerationParts } from './generations/generation-parts.js';
+import { MediaIngestService } from './uploads/media-ingest.service.js';
+import { MediaProbe } from './uploads/media-probe.js';
+import type { BlobStore } from './uploads/storage/blob-store.js';
+import { createBlobStore } from './uploads/storage/create-blob-store.js';
+import { UploadsRepo } from './uploads/uploads.repo.js';
+import { UploadsService } from './uploads/uploads.service.js';
 import { createPipeline } from './pipeline/create-pipeline.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.feature.js';
 

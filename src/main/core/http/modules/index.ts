@@ -1,10 +1,10 @@
 import type { RouteModule } from '../build-server.js';
 import { loginRoutes } from '../../login/login.routes.js';
-import { registerCharactersRoutes } from '../../video/characters.routes.js';
-import { registerGenerateRoutes } from '../../video/generate.routes.js';
-import { registerGenerationsRoutes } from '../../video/generations.routes.js';
-import { registerTemplatesRoutes } from '../../video/templates.routes.js';
-import { registerUploadsRoutes } from '../../video/uploads.routes.js';
+import { registerCharactersRoutes } from '../../video/characters/characters.routes.js';
+import { registerGenerateRoutes } from '../../video/generations/generate.routes.js';
+import { registerGenerationsRoutes } from '../../video/generations/generations.routes.js';
+import { registerTemplatesRoutes } from '../../video/templates/templates.routes.js';
+import { registerUploadsRoutes } from '../../video/uploads/uploads.routes.js';
 import { registerWebhookRoutes } from '../../video/webhooks/webhooks.routes.js';
 
 /** The webhook routes of the core's webhooks service (tests may swap in their own instance). */

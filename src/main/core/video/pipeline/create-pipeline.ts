@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BaseCore } from '../../create-core.js';
-import type { GenerationsService } from '../generations.service.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { GenerationsService } from '../generations/generations.service.js';
+import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { sweepRenderLeftovers } from './leftovers.js';
 import { createProviderRegistry } from './providers/provider-registry.js';
 import { LocalRenderer } from './renderers/ffmpeg/local-renderer.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ResolvedInput, TemplateCategory, VariableSlot } from '../../../../shared/video.schema.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { resolutionSize } from './resolutions.js';
 import type { ProviderJob, ProviderMedia } from './video-provider.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CoreEventBus } from '../../events.js';
 import { JobCanceledError, JobTimeoutError, type Job, type JobHandler, type JobOutcome } from '../../jobs/job-types.js';
 import type { Logger } from '../../logger.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { buildProviderJob, type PipelineGeneration } from './provider-job.js';
 import { ProviderError, type ProviderContext, type VideoProvider } from './video-provider.js';
 

@@ -4,7 +4,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { APP_VERSION } from '../../../../../shared/version.js';
-import { SNIFF_BYTES, sniff, sniffAs } from '../../media-sniffer.js';
+import { SNIFF_BYTES, sniff, sniffAs } from '../../uploads/media-sniffer.js';
 import { ProviderError, type ProviderContext } from '../video-provider.js';
 import { abortReason } from './provider-http.js';
 

@@ -12,7 +12,7 @@ import {
 import { CAPTION_FONTS } from './captions.js';
 import { runMediaTool } from './ffmpeg-process.js';
 import { buildRenderCommand, type X264Preset } from './filter-graph.js';
-import { probeMedia } from './media-probe.js';
+import { probeMedia } from './input-probe.js';
 
 export interface LocalRendererOptions {
   /** Default `ffmpeg` / `ffprobe` from the PATH. */

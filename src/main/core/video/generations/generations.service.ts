@@ -1,24 +1,24 @@
 import crypto from 'node:crypto';
-import type { Generation, ResolvedInput } from '../../../shared/video.schema.js';
-import type { Db } from '../db/database.js';
-import { AppError, notFound } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { open, seal } from '../secrets/aead.js';
-import type { SecretStore } from '../secrets/secret-store.js';
-import type { CreditsService } from '../tenancy/credits.service.js';
+import type { Generation, ResolvedInput } from '../../../../shared/video.schema.js';
+import type { Db } from '../../db/database.js';
+import { AppError, notFound } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { open, seal } from '../../secrets/aead.js';
+import type { SecretStore } from '../../secrets/secret-store.js';
+import type { CreditsService } from '../../tenancy/credits.service.js';
 import {
   GenerationsRepo,
   SEALED_WEBHOOK_PREFIX,
   type GenerationRow,
   type ModelConfigSnapshot,
 } from './generations.repo.js';
-import type { CoreEventBus } from '../events.js';
-import type { JobQueue } from '../jobs/job-queue.js';
-import { RENDER_JOB_KIND } from './pipeline/render-job.js';
-import type { PipelineGeneration } from './pipeline/provider-job.js';
-import type { WebhookGeneration } from './webhooks/webhook-types.js';
-import type { BlobStore } from './storage/blob-store.js';
-import { page, type Page } from './templates.service.js';
+import type { CoreEventBus } from '../../events.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { RENDER_JOB_KIND } from '../pipeline/render-job.js';
+import type { PipelineGeneration } from '../pipeline/provider-job.js';
+import type { WebhookGeneration } from '../webhooks/webhook-types.js';
+import type { BlobStore } from '../uploads/storage/blob-store.js';
+import { page, type Page } from '../templates/templates.service.js';
 
 /** Query-string values and user info of a webhook URL are secrets: shown masked. */
 export function maskWebhookUrl(url: string | null): string | null {

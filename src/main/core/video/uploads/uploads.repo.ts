@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db } from '../../db/database.js';
 import type { MediaKind } from './media-types.js';
 
 export type UploadSource = 'presign' | 'url' | 'data_uri' | 'multipart';

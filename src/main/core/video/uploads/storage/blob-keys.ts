@@ -1,4 +1,4 @@
-import { badRequest } from '../../errors.js';
+import { badRequest } from '../../../errors.js';
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._=@+-]*$/;
 

@@ -5,13 +5,13 @@ import {
   GenerateResponseSchema,
   MAX_VIDEOS_PER_REQUEST,
   TemplateIdParamsSchema,
-} from '../../../shared/video.schema.js';
-import type { Core } from '../create-core.js';
-import { AppError, badRequest } from '../errors.js';
-import type { OpenApiRegistry } from '../http/openapi.js';
-import { defineRoute, zodMessage } from '../http/route.js';
+} from '../../../../shared/video.schema.js';
+import type { Core } from '../../create-core.js';
+import { AppError, badRequest } from '../../errors.js';
+import type { OpenApiRegistry } from '../../http/openapi.js';
+import { defineRoute, zodMessage } from '../../http/route.js';
 import { readGenerateMultipart } from './generate-multipart.js';
-import { CreateGenerationRequestSchema } from '../../../shared/create-generation.schema.js';
+import { CreateGenerationRequestSchema } from '../../../../shared/create-generation.schema.js';
 import { modelGeneration } from './create-generation.js';
 import { requestHash, type GenerateInput } from './generate.service.js';
 

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Character, CharacterCreate } from '../../../shared/video.schema.js';
-import type { Db } from '../db/database.js';
-import { badRequest } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Logger } from '../logger.js';
-import { isNewObject, type IngestedMedia, type MediaIngestPort } from './media-port.js';
-import { typeOfExtension } from './media-types.js';
-import { readJsonResources } from './resources.js';
-import type { BlobStore } from './storage/blob-store.js';
-import { page, type Page } from './templates.service.js';
+import type { Character, CharacterCreate } from '../../../../shared/video.schema.js';
+import type { Db } from '../../db/database.js';
+import { badRequest } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Logger } from '../../logger.js';
+import { isNewObject, type IngestedMedia, type MediaIngestPort } from '../uploads/media-port.js';
+import { typeOfExtension } from '../uploads/media-types.js';
+import { readJsonResources } from '../resources.js';
+import type { BlobStore } from '../uploads/storage/blob-store.js';
+import { page, type Page } from '../templates/templates.service.js';
 
 interface CharacterRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db } from '../../db/database.js';
 
 /** A finished answer is replayed for this long; later the key can be used again. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;

@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { GenerateRequestSchema } from '../../../shared/video.schema.js';
-import { AppError, badRequest } from '../errors.js';
-import { zodMessage } from '../http/route.js';
+import { GenerateRequestSchema } from '../../../../shared/video.schema.js';
+import { AppError, badRequest } from '../../errors.js';
+import { zodMessage } from '../../http/route.js';
 import { requestHash, type GenerateInput } from './generate.service.js';
-import type { IngestedMedia, MediaIngestPort } from './media-port.js';
-import type { MediaKind } from './media-types.js';
-import type { UsableTemplate } from './templates.service.js';
+import type { IngestedMedia, MediaIngestPort } from '../uploads/media-port.js';
+import type { MediaKind } from '../uploads/media-types.js';
+import type { UsableTemplate } from '../templates/templates.service.js';
 
 /**
  * multipart/form-data encoding of a generate request:

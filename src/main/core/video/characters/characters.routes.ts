@@ -5,10 +5,10 @@ import {
   CharacterListSchema,
   CharacterSchema,
   LIMITS,
-} from '../../../shared/video.schema.js';
-import type { Core } from '../create-core.js';
-import type { OpenApiRegistry } from '../http/openapi.js';
-import { defineRoute } from '../http/route.js';
+} from '../../../../shared/video.schema.js';
+import type { Core } from '../../create-core.js';
+import type { OpenApiRegistry } from '../../http/openapi.js';
+import { defineRoute } from '../../http/route.js';
 
 /** GET /api/characters, POST /api/characters. */
 export function registerCharactersRoutes(app: FastifyInstance, registry: OpenApiRegistry, core: Core): void {

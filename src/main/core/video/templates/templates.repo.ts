@@ -1,5 +1,5 @@
-import type { TemplateWrite } from '../../../shared/video.schema.js';
-import type { Db } from '../db/database.js';
+import type { TemplateWrite } from '../../../../shared/video.schema.js';
+import type { Db } from '../../db/database.js';
 
 export interface TemplateRow {
   id: string;

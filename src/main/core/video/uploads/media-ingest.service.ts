@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
-import { AppError, badRequest } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError, badRequest } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 import { mapDownloadError, startDownload, tooLargeDownload, type DownloadOptions } from './media-downloader.js';
 import { typeForKind, type MediaProbe } from './media-probe.js';
 import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { SecretStore } from '../../../secrets/secret-store.js';
 
 /** Keychain account of the HMAC key that signs local upload/download URLs. */
 export const SIGNING_KEY_ACCOUNT = 'blob-url-signing-key';

@@ -10,11 +10,11 @@ import {
   TemplatePatchSchema,
   TemplateSchema,
   TemplateWriteSchema,
-} from '../../../shared/video.schema.js';
-import type { Core } from '../create-core.js';
-import type { OpenApiRegistry } from '../http/openapi.js';
-import { defineRoute } from '../http/route.js';
-import { pricingDocument, PRICING_FORMULA } from './pricing.js';
+} from '../../../../shared/video.schema.js';
+import type { Core } from '../../create-core.js';
+import type { OpenApiRegistry } from '../../http/openapi.js';
+import { defineRoute } from '../../http/route.js';
+import { pricingDocument, PRICING_FORMULA } from '../generations/pricing.js';
 
 const Deleted = z.object({ id: z.string(), deleted: z.literal(true) });
 const WRITE_RULES =

@@ -1,8 +1,8 @@
-import type { CreateGenerationRequest } from '../../../shared/create-generation.schema.js';
-import type { TemplateCategory, TemplateWrite } from '../../../shared/video.schema.js';
+import type { CreateGenerationRequest } from '../../../../shared/create-generation.schema.js';
+import type { TemplateCategory, TemplateWrite } from '../../../../shared/video.schema.js';
 import { requestHash, type GenerateInput } from './generate.service.js';
 import { DEFAULT_RESOLUTION, priceFor } from './pricing.js';
-import type { UsableTemplate } from './templates.service.js';
+import type { UsableTemplate } from '../templates/templates.service.js';
 
 type Variable = TemplateWrite['input_variables'][number];
 

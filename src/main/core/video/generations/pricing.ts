@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 
 /** Price of a model at each resolution, per second of video. */
 export interface ModelPricing {

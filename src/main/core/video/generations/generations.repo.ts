@@ -1,5 +1,5 @@
-import type { GenerationStatus } from '../../../shared/video.schema.js';
-import type { Db } from '../db/database.js';
+import type { GenerationStatus } from '../../../../shared/video.schema.js';
+import type { Db } from '../../db/database.js';
 
 /** Marks a sealed webhook_url; no http(s) URL starts with it, so a clear legacy value is never mistaken. */
 export const SEALED_WEBHOOK_PREFIX = 'aead1:';

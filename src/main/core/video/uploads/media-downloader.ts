@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError } from 'got';
-import { APP_VERSION } from '../../../shared/version.js';
-import { AppError, badRequest } from '../errors.js';
+import { APP_VERSION } from '../../../../shared/version.js';
+import { AppError, badRequest } from '../../errors.js';
 import { formatBytes, KIND_ARTICLE, type MediaKind } from './media-types.js';
 
 export interface DownloadOptions {

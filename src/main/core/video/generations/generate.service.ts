@@ -1,21 +1,21 @@
 import crypto from 'node:crypto';
-import type { GenerateResponse, ResolvedInput, TemplateWrite } from '../../../shared/video.schema.js';
-import type { Db } from '../db/database.js';
-import { AppError, badRequest } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Logger } from '../logger.js';
-import type { CreditsService } from '../tenancy/credits.service.js';
-import type { CharactersService } from './characters.service.js';
+import type { GenerateResponse, ResolvedInput, TemplateWrite } from '../../../../shared/video.schema.js';
+import type { Db } from '../../db/database.js';
+import { AppError, badRequest } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Logger } from '../../logger.js';
+import type { CreditsService } from '../../tenancy/credits.service.js';
+import type { CharactersService } from '../characters/characters.service.js';
 import type { GenerationRow, ModelConfigSnapshot } from './generations.repo.js';
 import type { GenerationsService } from './generations.service.js';
 import type { IdempotencyRepo } from './idempotency.repo.js';
-import { isNewObject, type IngestedMedia, type MediaIngestPort } from './media-port.js';
-import type { MediaKind } from './media-types.js';
-import type { JobQueue } from '../jobs/job-queue.js';
-import { RENDER_JOB_KIND } from './pipeline/render-job.js';
-import type { BlobStore } from './storage/blob-store.js';
-import { renderPrompt } from './template-validation.js';
-import type { UsableTemplate } from './templates.service.js';
+import { isNewObject, type IngestedMedia, type MediaIngestPort } from '../uploads/media-port.js';
+import type { MediaKind } from '../uploads/media-types.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { RENDER_JOB_KIND } from '../pipeline/render-job.js';
+import type { BlobStore } from '../uploads/storage/blob-store.js';
+import { renderPrompt } from '../templates/template-validation.js';
+import type { UsableTemplate } from '../templates/templates.service.js';
 
 /** Longest text value of a variable without its own max_length. */
 export const DEFAULT_TEXT_MAX = 10_000;

@@ -1,11 +1,11 @@
-import { TemplateProviderSchema } from '../../../shared/provider.schema.js';
-import type { Template, TemplateWrite } from '../../../shared/video.schema.js';
-import type { Db } from '../db/database.js';
-import { AppError, badRequest, notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Logger } from '../logger.js';
-import { priceFor, tryPriceFor, type Price } from './pricing.js';
-import { readJsonResources } from './resources.js';
+import { TemplateProviderSchema } from '../../../../shared/provider.schema.js';
+import type { Template, TemplateWrite } from '../../../../shared/video.schema.js';
+import type { Db } from '../../db/database.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Logger } from '../../logger.js';
+import { priceFor, tryPriceFor, type Price } from '../generations/pricing.js';
+import { readJsonResources } from '../resources.js';
 import { validateTemplate } from './template-validation.js';
 import { TemplatesRepo, definitionOf, rowOf, type TemplateRow } from './templates.repo.js';
 

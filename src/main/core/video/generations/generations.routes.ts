@@ -5,10 +5,10 @@ import {
   GenerationListSchema,
   GenerationSchema,
   LIMITS,
-} from '../../../shared/video.schema.js';
-import type { Core } from '../create-core.js';
-import type { OpenApiRegistry } from '../http/openapi.js';
-import { defineRoute } from '../http/route.js';
+} from '../../../../shared/video.schema.js';
+import type { Core } from '../../create-core.js';
+import type { OpenApiRegistry } from '../../http/openapi.js';
+import { defineRoute } from '../../http/route.js';
 
 const STATES =
   'status: generating (on creation) -> completed (video_url set, a presigned URL valid storage.urlTtlSec) | failed (error set; ' +

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { z } from 'zod';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../../errors.js';
 import { KIND_ARTICLE, type MediaKind } from './media-types.js';
 
 /** What a file really is, found by decoding it. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { BUILTIN_PLACEHOLDERS, providerPlaceholderKeys } from '../../../shared/provider.schema.js';
+import { BUILTIN_PLACEHOLDERS, providerPlaceholderKeys } from '../../../../shared/provider.schema.js';
 import {
   TemplateWriteSchema,
   type TemplateWrite,
   type VariableSlot,
   type VariableType,
-} from '../../../shared/video.schema.js';
+} from '../../../../shared/video.schema.js';
 
 /** `{{key}}` or `{{ key }}`. */
 const TOKEN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;

@@ -1,12 +1,12 @@
-import type { BaseCore } from '../create-core.js';
-import { CharactersService } from './characters.service.js';
+import type { BaseCore } from '../../create-core.js';
+import { CharactersService } from '../characters/characters.service.js';
 import { GenerateService } from './generate.service.js';
 import { GenerationsService } from './generations.service.js';
 import { IdempotencyRepo } from './idempotency.repo.js';
-import type { MediaIngestPort } from './media-port.js';
-import { resolveResourcesDir } from './resources.js';
-import type { BlobStore } from './storage/blob-store.js';
-import { TemplatesService } from './templates.service.js';
+import type { MediaIngestPort } from '../uploads/media-port.js';
+import { resolveResourcesDir } from '../resources.js';
+import type { BlobStore } from '../uploads/storage/blob-store.js';
+import { TemplatesService } from '../templates/templates.service.js';
 
 /** Templates, characters, generate and generations: the part of the video feature that charges credits. */
 export interface GenerationParts {

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { AppConfig } from '../../config/config.schema.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { AppConfig } from '../../../config/config.schema.js';
+import type { SecretStore } from '../../../secrets/secret-store.js';
 import type { BlobStore } from './blob-store.js';
 import { LocalBlobStore } from './local-blob-store.js';
 import { S3BlobStore } from './s3-blob-store.js';

@@ -10,8 +10,8 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { badRequest, notFound } from '../../errors.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import { badRequest, notFound } from '../../../errors.js';
+import type { SecretStore } from '../../../secrets/secret-store.js';
 import { formatBytes, normalizeType } from '../media-types.js';
 import { assertValidKey } from './blob-keys.js';
 import type { BlobHead, BlobStore, BlobVerifier } from './blob-store.js';

@@ -1,7 +1,7 @@
 import { pipeline, type Readable } from 'node:stream';
-import { AppError, badRequest, notFound } from '../errors.js';
-import { randomBase62 } from '../ids.js';
-import type { Logger } from '../logger.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import { randomBase62 } from '../../ids.js';
+import type { Logger } from '../../logger.js';
 import {
   extensionOf,
   formatBytes,
