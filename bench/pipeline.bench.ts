@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,19 +5,12 @@ import { buildRenderCommand } from '../src/main/core/video/pipeline/renderers/ff
 import { resolveFontsDir } from '../src/main/core/video/pipeline/renderers/ffmpeg/local-renderer.js';
 import { builtinTemplates, jobFromTemplate } from '../test/helpers/render-jobs.js';
 import { startTestServer } from '../test/helpers/test-server.js';
+import { runBareFfmpeg } from './lib/ffmpeg.js';
 import { percentile, round } from './lib/stats.js';
 
 const TEMPLATE = 'text-to-video-cinematic'; // 8 s at 720p
 const QUEUED = 4;
 const ROUNDS = 3;
-
-function runBare(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bare ffmpeg exited with ${code}`))));
-  });
-}
 
 /**
  * (b) 4 renders queued through the API at once (default concurrency on this machine) against 4 runs of
@@ -50,7 +42,7 @@ export async function runPipelineBench(): Promise<Record<string, unknown>> {
         thumbnailPath: path.join(workDir, 'thumb.jpg'),
       });
       for (const f of command.textFiles) fs.writeFileSync(f.path, f.text);
-      await runBare(command.args);
+      await runBareFfmpeg(command.args);
     };
     const bare = async () => {
       const started = performance.now();

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,19 +7,12 @@ import { buildRenderCommand } from '../src/main/core/video/pipeline/renderers/ff
 import { LocalRenderer, resolveFontsDir } from '../src/main/core/video/pipeline/renderers/ffmpeg/local-renderer.js';
 import type { ProviderJob } from '../src/main/core/video/pipeline/video-provider.js';
 import { builtinTemplates, jobFromTemplate } from '../test/helpers/render-jobs.js';
+import { runBareFfmpeg } from './lib/ffmpeg.js';
 import { percentile, round } from './lib/stats.js';
 
 /** Interleaved pairs: a busy machine slows both sides alike; the median pair ratio is reported. */
 const ROUNDS = 7;
 const TEMPLATE = 'image-to-video-animate'; // 5 s at 720p
-
-function runBare(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bare ffmpeg exited with ${code}`))));
-  });
-}
 
 /**
  * A 5 s 1280x720 built-in render (image-to-video: a photo with a slow zoom, caption, silent track,
@@ -68,7 +61,7 @@ export async function runRenderBench(): Promise<Record<string, unknown>> {
       });
       for (const f of command.textFiles) fs.writeFileSync(f.path, f.text);
       const started = performance.now();
-      await runBare(command.args);
+      await runBareFfmpeg(command.args);
       return performance.now() - started;
     };
 

@@ -204,18 +204,7 @@ export async function startHarness(
     config: core.config.webhooks,
     events,
     jobs: queue ?? driver,
-    generation: (id) => {
-      const row = gens.repo.getAny(id);
-      if (!row) return null;
-      return {
-        id: row.id,
-        orgId: row.org_id,
-        status: row.status,
-        templateId: row.template_id,
-        error: row.error,
-        hasWebhook: row.webhook_url !== null,
-      };
-    },
+    generation: (id) => gens.webhookInfo(id),
     getWebhookUrl: (id) => gens.webhookUrl(id),
     getVideoUrl: async (id) => {
       const row = gens.repo.getAny(id);
