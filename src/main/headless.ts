@@ -77,13 +77,17 @@ async function main(): Promise<number> {
   const running = server;
   // Handlers go in before the server announces itself: a caller may signal as soon as it reads the line.
   const stopped = new Promise<void>((resolve) => {
-    let stopping = false;
+    let stoppingSince = 0;
     const stop = (signal: string) => {
-      if (stopping) {
+      // Ctrl-C reaches the whole process group, and `npm start`'s launchers relay it as well: the same
+      // press arrives more than once within milliseconds. Only a later, second press forces the exit.
+      if (stoppingSince) {
+        if (Date.now() - stoppingSince < 1000) return;
         process.stderr.write('forced exit\n');
         process.exit(1);
       }
-      stopping = true;
+      stoppingSince = Date.now();
+      process.stderr.write('shutting down (press Ctrl-C again to force)\n');
       core.log.info({ signal }, 'shutting down');
       running.close().then(resolve, (err) => {
         process.stderr.write(`shutdown error: ${(err as Error).message}\n`);
