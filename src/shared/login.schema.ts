@@ -66,6 +66,8 @@ export const SessionSummarySchema = z
   })
   .meta({ id: 'SessionSummary' });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+export const SessionListSchema = z.object({ data: z.array(SessionSummarySchema) });
+export type SessionList = z.infer<typeof SessionListSchema>;
 
 export const LoginErrorSchema = z
   .object({ error: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })

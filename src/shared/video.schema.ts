@@ -170,6 +170,8 @@ export const TemplateWriteSchema = z
 export type TemplateWrite = z.infer<typeof TemplateWriteSchema>;
 /** PATCH: any subset of the fields (no defaults: absent fields keep their value); the merged template is validated as a whole. */
 export const TemplatePatchSchema = z.object(templateFields).partial().strict().meta({ id: 'TemplatePatch' });
+/** The answer of DELETE /api/templates/:id. */
+export const TemplateDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 export const TemplateIdParamsSchema = z.object({ id: z.string().min(1).max(200) });
 
 // ---------------------------------------------------------------- generate

@@ -165,4 +165,49 @@ describe('crash recovery (kill -9 of the server process group mid-render)', () =
       db.close();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    'a render dies with the server even when only the server is killed -9',
+    async () => {
+      const dataDir = tempDir();
+      const server = await startServer(dataDir);
+      const key = /^\s+(pk_[0-9A-Za-z]{40})$/m.exec(server.stdout())![1]!;
+      const api = (p: string, body: unknown) =>
+        fetch(server.url + p, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      // A long 1080p render (tens of seconds here), so ffmpeg is still busy long after the kill.
+      const t = await api('/api/templates', {
+        title: 'Long',
+        category: 'text-to-video',
+        duration_sec: 60,
+        resolution: '1080p',
+        input_variables: [{ key: 'scene', label: 'Scene', type: 'text', required: true }],
+        prompt_template: '{{scene}}',
+      });
+      const templateId = ((await t.json()) as { id: string }).id;
+      expect((await api(`/api/templates/${templateId}/generate`, { variables: { scene: 'A long shot' } })).status).toBe(
+        200,
+      );
+      expect(
+        (
+          await until(
+            () => renders(dataDir),
+            (p) => p.length > 0,
+            30_000,
+          )
+        ).length,
+      ).toBeGreaterThan(0);
+      process.kill(server.child.pid!, 'SIGKILL'); // the server alone, not its process group
+      expect(
+        await until(
+          () => renders(dataDir),
+          (p) => p.length === 0,
+          3_000,
+        ),
+      ).toEqual([]);
+    },
+  );
 });

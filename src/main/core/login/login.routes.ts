@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
-import { LoginRequestSchema, SessionSummarySchema, StorageStateSchema } from '../../../shared/login.schema.js';
+import { LoginRequestSchema, SessionListSchema, StorageStateSchema } from '../../../shared/login.schema.js';
 import type { RouteModule } from '../http/build-server.js';
 import { defineRoute } from '../http/route.js';
 import { AppError, notFound } from '../errors.js';
@@ -73,7 +73,7 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
       responses: {
         200: {
           description: 'Cached sessions, newest first',
-          schema: z.object({ data: z.array(SessionSummarySchema) }),
+          schema: SessionListSchema,
         },
       },
     },

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import {
   LIMITS,
   PricingSchema,
@@ -9,6 +8,7 @@ import {
   TemplateListSchema,
   TemplatePatchSchema,
   TemplateSchema,
+  TemplateDeletedSchema,
   TemplateWriteSchema,
 } from '../../../../shared/video.schema.js';
 import type { Core } from '../../create-core.js';
@@ -16,7 +16,6 @@ import type { OpenApiRegistry } from '../../http/openapi.js';
 import { defineRoute } from '../../http/route.js';
 import { pricingDocument, PRICING_FORMULA } from '../generations/pricing.js';
 
-const Deleted = z.object({ id: z.string(), deleted: z.literal(true) });
 const WRITE_RULES =
   'The template is checked as a whole; every problem is listed in the 400 message: field types, duplicate keys, ' +
   'min_length > max_length, min/max_length on non-text variables, a {{token}} without a text variable, malformed tokens, ' +
@@ -150,7 +149,7 @@ export function registerTemplatesRoutes(app: FastifyInstance, registry: OpenApiR
       description: 'Generations made from it keep their record.',
       tags,
       params: TemplateIdParamsSchema,
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 403: readOnly, 404: { description: 'not_found' } },
+      responses: { 200: { description: 'Deleted', schema: TemplateDeletedSchema }, 403: readOnly, 404: { description: 'not_found' } },
     },
     ({ params, auth }) => {
       templates.delete(auth.orgId, params.id);

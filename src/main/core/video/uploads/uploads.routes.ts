@@ -6,6 +6,7 @@ import type { Core } from '../../create-core.js';
 import { badRequest } from '../../errors.js';
 import type { OpenApiRegistry } from '../../http/openapi.js';
 import { defineRoute } from '../../http/route.js';
+import { PresignedUploadSchema, StoredUploadSchema } from '../../../../shared/uploads.schema.js';
 import { formatBytes, MAX_BYTES, SUPPORTED_TYPES } from './media-types.js';
 import { decodeKey } from './storage/blob-keys.js';
 import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js';
@@ -29,13 +30,6 @@ const PresignBody = z.object({
     .describe('Original file name; bookkeeping only (a sanitized form ends the storage key).'),
 });
 
-const PresignedUpload = z.object({
-  s3_key: z.string().describe('Storage key to use in later requests: uploads/<org_id>/<random>/<name>.<ext>'),
-  upload_url: z.string().describe('URL for an HTTP PUT of the file bytes, with Content-Type equal to content_type'),
-  content_type: z.string(),
-  max_bytes: z.number().int().describe('Largest accepted file for this type'),
-});
-
 const SignedParams = z.object({
   ct: z.string().optional().describe('Signed content type (uploads)'),
   max: z.string().optional().describe('Signed size limit in bytes (uploads)'),
@@ -44,7 +38,6 @@ const SignedParams = z.object({
   sig: z.string().optional().describe('HMAC-SHA-256 signature (hex)'),
 });
 
-const Stored = z.object({ s3_key: z.string(), size: z.number().int(), content_type: z.string() });
 
 /** How much of a rejected body is still read (and dropped) so the client sees the error response. */
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
@@ -121,7 +114,7 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
       tags: ['uploads'],
       body: PresignBody,
       responses: {
-        200: { description: 'The presigned upload', schema: PresignedUpload },
+        200: { description: 'The presigned upload', schema: PresignedUploadSchema },
         400: { description: 'validation_error: invalid kind or unsupported contentType' },
         500: { description: 'server_error: the URL could not be created' },
       },
@@ -149,7 +142,7 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
       query: SignedParams.partial(),
       contentTypes: ['application/octet-stream'],
       responses: {
-        200: { description: 'Stored', schema: Stored },
+        200: { description: 'Stored', schema: StoredUploadSchema },
         400: { description: 'validation_error: wrong Content-Type, or the bytes do not decode as the signed kind' },
         403: { description: 'forbidden: signature missing or wrong, or the URL expired' },
         404: { description: 'not_found: the upload no longer exists' },

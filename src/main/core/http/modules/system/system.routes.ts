@@ -1,18 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { CreditsSchema } from '../../../../../shared/credits.schema.js';
 import { APP_VERSION } from '../../../../../shared/version.js';
 import type { Core } from '../../../create-core.js';
 import type { OpenApiRegistry } from '../../openapi.js';
 import { defineRoute } from '../../route.js';
 
 const Health = z.object({ status: z.literal('ok'), version: z.string(), uptime_sec: z.number() });
-const Credits = z.object({
-  org_id: z.string(),
-  balance: z.number(),
-  ledger: z.array(
-    z.object({ amount: z.number(), kind: z.string(), ref: z.string().nullable(), created_at: z.number() }),
-  ),
-});
 
 export function registerSystemRoutes(app: FastifyInstance, registry: OpenApiRegistry, core: Core): void {
   const started = Date.now();
@@ -40,7 +34,7 @@ export function registerSystemRoutes(app: FastifyInstance, registry: OpenApiRegi
       scope: 'credits:read',
       summary: "The organization's credit balance and its latest ledger entries",
       tags: ['credits'],
-      responses: { 200: { description: 'Balance and the newest 50 ledger entries', schema: Credits } },
+      responses: { 200: { description: 'Balance and the newest 50 ledger entries', schema: CreditsSchema } },
     },
     ({ auth }) => ({
       org_id: auth.orgId,

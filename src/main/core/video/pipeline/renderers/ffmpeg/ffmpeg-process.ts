@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ProviderError } from '../../video-provider.js';
+import { tiedToParent } from '../../../../child-process.js';
 
 export interface MediaToolRun {
   /** What the run does, for messages: "render the video", "read the input 'photo'". */
@@ -80,7 +81,13 @@ export function runMediaTool(binary: string, args: string[], run: MediaToolRun):
   const fullArgs = ['-hide_banner', ...quiet, '-loglevel', 'error', ...progress, ...args];
   return new Promise<string>((resolve, reject) => {
     if (run.signal?.aborted) return reject(new ProviderError(`Stopped before ${tool} could ${run.what}.`));
-    const child = spawn(binary, fullArgs, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, shell: false });
+    // Tied to this process: a render never outlives the server, even one killed with -9.
+    const tied = tiedToParent(binary, fullArgs);
+    const child = spawn(tied.command, tied.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      shell: false,
+    });
     let stderr = '';
     let stdout = '';
     let pending = '';
@@ -88,6 +95,7 @@ export function runMediaTool(binary: string, args: string[], run: MediaToolRun):
     let stopped: string | null = null;
     let killTimer: NodeJS.Timeout | undefined;
     let lastPercent = -1;
+    const notFound = `${tool} was not found: install ffmpeg (it provides ffmpeg and ffprobe) and make sure it is on the PATH.`;
 
     const stop = (why: string) => {
       if (stopped || child.exitCode !== null || child.signalCode !== null) return;
@@ -142,9 +150,7 @@ export function runMediaTool(binary: string, args: string[], run: MediaToolRun):
       cleanup();
       reject(
         new ProviderError(
-          err.code === 'ENOENT'
-            ? `${tool} was not found: install ffmpeg (it provides ffmpeg and ffprobe) and make sure it is on the PATH.`
-            : `${tool} could not be started to ${run.what} (${err.code ?? 'error'}).`,
+          err.code === 'ENOENT' ? notFound : `${tool} could not be started to ${run.what} (${err.code ?? 'error'}).`,
         ),
       );
     });
@@ -153,6 +159,8 @@ export function runMediaTool(binary: string, args: string[], run: MediaToolRun):
       cleanup();
       if (stopped) return reject(new ProviderError(stopped));
       if (code === 0) return resolve(stdout);
+      // Started through setpriv (tiedToParent), a missing binary is setpriv's exit 127, not ENOENT.
+      if (code === 127 && /setpriv: failed to execute/.test(stderr)) return reject(new ProviderError(notFound));
       const detail = lastLines(stderr, run.hidePaths);
       const how = signal ? `was killed by ${signal}` : `failed with exit code ${code}`;
       const about = inputsMentioned(stderr, run.inputNames);
