@@ -153,7 +153,15 @@ function ensureNode() {
   }
   let got = fs.existsSync(provisionedNode) ? nodeVersionOf(provisionedNode) : null;
   if (!got || !versionOk(got.version)) {
-    provisionNode();
+    try {
+      provisionNode();
+    } catch (err) {
+      say(
+        `Could not install Node ${NODE_LINE} from the npm registry (${err.message.split('\n')[0]}). ` +
+          `Install Node ${NODE_LINE} yourself (nvm install ${NODE_LINE}, nodesource, Homebrew or nodejs.org) and run this again.`,
+      );
+      process.exit(1);
+    }
     got = nodeVersionOf(provisionedNode);
   }
   return { bin: provisionedNode, ...got };
