@@ -206,7 +206,8 @@ function ensureNodeModules(node) {
   const npm = isWin ? 'npm.cmd' : 'npm';
   const res = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], {
     cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // npm's output goes to stderr: stdout belongs to the script run after (`npm run -s mcp` speaks MCP on it).
+    stdio: ['ignore', 2, 'inherit'],
     env,
     shell: isWin,
   });

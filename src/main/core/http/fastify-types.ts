@@ -14,6 +14,8 @@ declare module 'fastify' {
     api?: ErrorShape;
     scope?: Scope | null;
     rawBody?: boolean;
+    /** A valid API key is needed but no particular scope (/mcp: each tool's own route checks its scope). */
+    keyOnly?: boolean;
   }
 }
 export {};

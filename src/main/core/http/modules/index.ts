@@ -1,5 +1,6 @@
 import type { RouteModule } from '../build-server.js';
 import { loginRoutes } from '../../login/login.routes.js';
+import { mcpRoutes } from '../../mcp/mcp.routes.js';
 import { registerCharactersRoutes } from '../../video/characters/characters.routes.js';
 import { registerGenerateRoutes } from '../../video/generations/generate.routes.js';
 import { registerGenerationsRoutes } from '../../video/generations/generations.routes.js';
@@ -20,4 +21,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   registerGenerationsRoutes,
   registerCharactersRoutes,
   webhookRoutes,
+  mcpRoutes,
 ];

@@ -28,9 +28,16 @@ const tooMany = (retryAfterSec: number) =>
     },
   );
 
+/** The key of an `Authorization: Bearer <key>` header, or undefined. */
+export function bearerKey(header: string | string[] | undefined): string | undefined {
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
 /**
  * Bearer-key authentication, scope check and per-key rate limiting for every route whose config
- * names a scope. Requests with a bad or missing key draw from one small shared bucket.
+ * names a scope (or sets `keyOnly`: a valid key, no particular scope). Requests with a bad or missing
+ * key draw from one small shared bucket.
  */
 export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   const perKey = new RateLimiter(opts.perKeyPerSecond, opts.perKeyBurst);
@@ -42,10 +49,8 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
 
   app.addHook('onRequest', async (req, reply) => {
     const scope = req.routeOptions.config?.scope;
-    if (!scope) return;
-    const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    const auth = opts.keys.authenticate(match?.[1]);
+    if (!scope && !req.routeOptions.config?.keyOnly) return;
+    const auth = opts.keys.authenticate(bearerKey(req.headers.authorization));
     if (!auth) {
       const r = anonymous.take('anonymous');
       if (!r.allowed) throw tooMany(r.retryAfterSec);
@@ -54,7 +59,7 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
     const r = perKey.take(auth.keyId);
     setRateHeaders(reply, perKey.burst, r);
     if (!r.allowed) throw tooMany(r.retryAfterSec);
-    if (!hasScope(auth.scopes, scope)) throw forbidden(scope);
+    if (scope && !hasScope(auth.scopes, scope)) throw forbidden(scope);
     req.auth = auth;
   });
 }

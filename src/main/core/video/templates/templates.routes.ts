@@ -149,7 +149,11 @@ export function registerTemplatesRoutes(app: FastifyInstance, registry: OpenApiR
       description: 'Generations made from it keep their record.',
       tags,
       params: TemplateIdParamsSchema,
-      responses: { 200: { description: 'Deleted', schema: TemplateDeletedSchema }, 403: readOnly, 404: { description: 'not_found' } },
+      responses: {
+        200: { description: 'Deleted', schema: TemplateDeletedSchema },
+        403: readOnly,
+        404: { description: 'not_found' },
+      },
     },
     ({ params, auth }) => {
       templates.delete(auth.orgId, params.id);

@@ -38,7 +38,6 @@ const SignedParams = z.object({
   sig: z.string().optional().describe('HMAC-SHA-256 signature (hex)'),
 });
 
-
 /** How much of a rejected body is still read (and dropped) so the client sees the error response. */
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 const DRAIN_MAX_MS = 10_000;

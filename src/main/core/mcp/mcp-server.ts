@@ -1,0 +1,38 @@
+// The MCP server of Agent Studio: the same tools over stdio (src/main/mcp.ts) and Streamable HTTP (mcp.routes.ts).
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { FastifyInstance } from 'fastify';
+import { APP_VERSION } from '../../../shared/version.js';
+import type { CoreEventBus } from '../events.js';
+import type { Logger } from '../logger.js';
+import { createLocalApi } from './mcp-api.js';
+import { registerMcpTools } from './mcp-tools.js';
+
+export interface McpServerOptions {
+  /** The Fastify app of the local API (built by buildServer): every tool calls its routes in process. */
+  app: FastifyInstance;
+  /** The caller's API key; each tool needs its route's scope. */
+  apiKey: string;
+  /** Loopback Host the calls carry, naming the address the server listens on (presigned URLs are built from it). */
+  host: string;
+  events?: CoreEventBus;
+  log?: Logger;
+}
+
+export function createMcpServer(opts: McpServerOptions): McpServer {
+  const server = new McpServer(
+    { name: 'agent-studio', title: 'Agent Studio', version: APP_VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Agent Studio runs a login service (login, list_sessions, validate_session) and a video service ' +
+        '(list_templates, get_template, upload_file, generate_video, create_generation, get_generation, ' +
+        'wait_for_generation) on this machine. Errors start with the API error code, e.g. "not_found: ...".',
+    },
+  );
+  registerMcpTools(server, {
+    api: createLocalApi({ app: opts.app, apiKey: opts.apiKey, host: opts.host }),
+    events: opts.events,
+    log: opts.log,
+  });
+  return server;
+}

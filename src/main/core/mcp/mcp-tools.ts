@@ -1,0 +1,297 @@
+// The MCP tools: each one is a call of the local HTTP API (see mcp-api.ts), with the API's own zod schemas as input.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CreateGenerationRequestSchema } from '../../../shared/create-generation.schema.js';
+import { LoginRequestSchema, type SessionSummary, type StorageState } from '../../../shared/login.schema.js';
+import {
+  GenerateRequestSchema,
+  GenerationIdParamsSchema,
+  TemplateIdParamsSchema,
+  TemplateListQuerySchema,
+  type GenerateResponse,
+  type Generation,
+  type Template,
+} from '../../../shared/video.schema.js';
+import type { CoreEventBus } from '../events.js';
+import type { Logger } from '../logger.js';
+import { ApiCallError, type LocalApi } from './mcp-api.js';
+import { saveStorageState } from './mcp-state-file.js';
+import { uploadLocalFile } from './mcp-upload.js';
+import { waitForGeneration, WAIT_DEFAULT_SEC, WAIT_MAX_SEC } from './mcp-wait.js';
+
+export interface McpToolDeps {
+  api: LocalApi;
+  /** The core's event bus, when the server runs in the core's process: wait_for_generation wakes on its events. */
+  events?: CoreEventBus;
+  log?: Logger;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+const IdempotencyKey = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'idempotency_key must be 1-255 visible ASCII characters')
+  .optional()
+  .describe('Sent as the Idempotency-Key header: retrying with the same key and input never charges twice');
+
+const ok = (text: string, data: object): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  structuredContent: data as Record<string, unknown>,
+});
+
+/** A 4xx/5xx of the API becomes a tool error whose text starts with the API's code: `not_found: No template x`. */
+function toolError(err: unknown, log: Logger | undefined, tool: string): CallToolResult {
+  if (err instanceof ApiCallError) {
+    return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message} (HTTP ${err.status})` }] };
+  }
+  log?.error({ tool, err: { message: (err as Error).message, stack: (err as Error).stack } }, 'mcp tool failed');
+  return {
+    isError: true,
+    content: [{ type: 'text', text: 'server_error: Unexpected error in the MCP tool. See the log file for details.' }],
+  };
+}
+
+const progressText = (g: Generation) =>
+  g.status === 'completed'
+    ? `Generation ${g.id} completed; video_url: ${g.video_url ?? '(files removed by retention)'}`
+    : g.status === 'generating'
+      ? `Generation ${g.id} is generating (${g.progress}%${g.queue_position ? `, queue position ${g.queue_position}` : ''})`
+      : `Generation ${g.id} ${g.status}${g.error ? `: ${g.error}` : ''}`;
+
+/** Registers every tool on `server`; each handler answers API errors as MCP tool errors. */
+export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
+  const { api, log } = deps;
+  const safe =
+    <A>(tool: string, run: (args: A, extra: Extra) => Promise<CallToolResult>) =>
+    async (args: A, extra: Extra): Promise<CallToolResult> => {
+      try {
+        return await run(args, extra);
+      } catch (err) {
+        return toolError(err, log, tool);
+      }
+    };
+
+  server.registerTool(
+    'login',
+    {
+      title: 'Log in to a website',
+      description:
+        'Logs in with a real browser (POST /api/login) and returns the Playwright storageState (cookies + localStorage) ' +
+        'as structured content. With `path` (absolute), the state is written to that file (mode 0600) instead and only ' +
+        'the path and cookie count are returned. Load it with browser.newContext({ storageState }).',
+      inputSchema: LoginRequestSchema.extend({
+        path: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Absolute file path to write the storageState JSON to (mode 0600) instead of returning it'),
+      }),
+    },
+    safe('login', async ({ path: file, ...body }) => {
+      const res = await api.call({ method: 'POST', url: '/api/login', json: body });
+      const state = res.body as StorageState;
+      const session = { session_id: String(res.headers['x-session-id'] ?? ''), cache: res.headers['x-session-cache'] };
+      const summary = `${state.cookies.length} cookies, ${state.origins.length} origins (cache ${session.cache})`;
+      if (file) {
+        const saved = await saveStorageState(file, state);
+        return ok(`Logged in; storageState written to ${saved}: ${summary}.`, {
+          path: saved,
+          cookie_count: state.cookies.length,
+          origin_count: state.origins.length,
+          ...session,
+        });
+      }
+      return ok(`Logged in: ${summary}. The storageState is the structured content.`, state);
+    }),
+  );
+
+  server.registerTool(
+    'list_sessions',
+    {
+      title: 'List cached login sessions',
+      description: "The organization's cached login sessions (GET /api/sessions): metadata only, never cookie values.",
+      inputSchema: z.object({}),
+    },
+    safe('list_sessions', async () => {
+      const res = await api.call({ method: 'GET', url: '/api/sessions' });
+      const list = res.body as { data: SessionSummary[] };
+      return ok(`${list.data.length} cached sessions.`, list);
+    }),
+  );
+
+  server.registerTool(
+    'validate_session',
+    {
+      title: 'Check a cached login session',
+      description:
+        'Reports what the session cache knows about a session (fresh or expired, when its auth cookie expires). ' +
+        'It does not open the site: a session the site revoked early still shows as fresh.',
+      inputSchema: z.object({
+        id: z.string().min(1).max(64).describe('Session id (list_sessions, or login’s session_id)'),
+      }),
+    },
+    safe('validate_session', async ({ id }) => {
+      const res = await api.call({ method: 'GET', url: '/api/sessions' });
+      const session = (res.body as { data: SessionSummary[] }).data.find((s) => s.id === id);
+      if (!session) throw new ApiCallError(404, 'NOT_FOUND', `No cached session ${id} in this organization.`);
+      const expiresInSec = session.expires_at === null ? null : Math.round((session.expires_at - Date.now()) / 1000);
+      const result = {
+        id: session.id,
+        origin: session.origin,
+        username: session.username,
+        valid: session.fresh,
+        state: session.fresh ? 'fresh' : 'expired',
+        expires_at: session.expires_at,
+        expires_in_sec: expiresInSec,
+        checked: 'cache',
+      };
+      return ok(
+        `Session ${id} for ${session.origin} is ${result.state} (checked in the cache, not on the site).`,
+        result,
+      );
+    }),
+  );
+
+  server.registerTool(
+    'list_templates',
+    {
+      title: 'List video templates',
+      description: 'Templates the key can use (GET /api/templates), with their input variables and price.',
+      inputSchema: TemplateListQuerySchema,
+    },
+    safe('list_templates', async (query) => {
+      const res = await api.call({ method: 'GET', url: '/api/templates', query });
+      const list = res.body as { data: Template[]; pagination: { has_more: boolean } };
+      const ids = list.data.map((t) => t.id).join(', ');
+      return ok(
+        `${list.data.length} templates${list.pagination.has_more ? ' (more: raise offset)' : ''}: ${ids}`,
+        list,
+      );
+    }),
+  );
+
+  server.registerTool(
+    'get_template',
+    {
+      title: 'Get a video template',
+      description: 'One template (GET /api/templates/:id): its variables tell generate_video what to send.',
+      inputSchema: TemplateIdParamsSchema,
+    },
+    safe('get_template', async ({ id }) => {
+      const res = await api.call({ method: 'GET', url: `/api/templates/${encodeURIComponent(id)}` });
+      const t = res.body as Template;
+      const vars = t.input_variables.map((v) => `${v.key} (${v.type}${v.required ? ', required' : ''})`).join(', ');
+      return ok(`${t.id}: ${t.title}. Variables: ${vars || 'none'}.`, t);
+    }),
+  );
+
+  server.registerTool(
+    'upload_file',
+    {
+      title: 'Upload a local media file',
+      description:
+        'Uploads an image, video or audio file of this machine (presigned upload, streamed) and returns its storage key ' +
+        '(s3_key) for generate_video variables. The type is detected from the bytes (else the extension).',
+      inputSchema: z.object({ path: z.string().min(1).max(4096).describe('Absolute path of a regular file') }),
+    },
+    safe('upload_file', async ({ path: file }) => {
+      const stored = await uploadLocalFile(api, file);
+      return ok(`Uploaded ${stored.content_type}, ${stored.size} bytes: ${stored.s3_key}`, stored);
+    }),
+  );
+
+  server.registerTool(
+    'generate_video',
+    {
+      title: 'Generate videos from a template',
+      description:
+        'POST /api/templates/:id/generate: starts num_videos generations and charges credits. Media variables take a ' +
+        'storage key (upload_file), an http(s) URL or a data URI. Follow up with wait_for_generation.',
+      inputSchema: GenerateRequestSchema.extend({
+        template_id: TemplateIdParamsSchema.shape.id.describe('Template id (list_templates)'),
+        idempotency_key: IdempotencyKey,
+      }),
+    },
+    safe('generate_video', async ({ template_id: id, idempotency_key: key, ...body }) => {
+      const res = await api.call({
+        method: 'POST',
+        url: `/api/templates/${encodeURIComponent(id)}/generate`,
+        json: body,
+        headers: key ? { 'idempotency-key': key } : undefined,
+      });
+      const out = res.body as GenerateResponse;
+      const ids = out.generations.map((g) => g.generation_id).join(', ');
+      return ok(`Started ${ids} (${out.credits_charged} credits charged).`, out);
+    }),
+  );
+
+  server.registerTool(
+    'create_generation',
+    {
+      title: 'Generate a video from a model and a prompt',
+      description:
+        'POST /api/generations (Create Generation): a model, a prompt and uploaded storage keys; charges credits. ' +
+        'Follow up with wait_for_generation.',
+      inputSchema: CreateGenerationRequestSchema.extend({ idempotency_key: IdempotencyKey }),
+    },
+    safe('create_generation', async ({ idempotency_key: key, ...body }) => {
+      const res = await api.call({
+        method: 'POST',
+        url: '/api/generations',
+        json: body,
+        headers: key ? { 'idempotency-key': key } : undefined,
+      });
+      const out = res.body as GenerateResponse;
+      const ids = out.generations.map((g) => g.generation_id).join(', ');
+      return ok(`Started ${ids} (${out.credits_charged} credits charged).`, out);
+    }),
+  );
+
+  server.registerTool(
+    'get_generation',
+    {
+      title: 'Get a generation',
+      description: 'Status, progress and, once completed, a time-limited video_url (GET /api/generations/:id).',
+      inputSchema: GenerationIdParamsSchema,
+    },
+    safe('get_generation', async ({ id }) => {
+      const res = await api.call({ method: 'GET', url: `/api/generations/${encodeURIComponent(id)}` });
+      const g = res.body as Generation;
+      return ok(progressText(g), g);
+    }),
+  );
+
+  server.registerTool(
+    'wait_for_generation',
+    {
+      title: 'Wait for a generation to finish',
+      description:
+        `Waits until the generation is completed, failed or canceled, at most timeout_sec (default ${WAIT_DEFAULT_SEC}, ` +
+        `max ${WAIT_MAX_SEC}), sending progress notifications when the request has a progressToken. Returns the ` +
+        'generation; still generating at the deadline is a wait_timeout tool error (call it again).',
+      inputSchema: GenerationIdParamsSchema.extend({
+        timeout_sec: z.number().int().min(1).max(WAIT_MAX_SEC).default(WAIT_DEFAULT_SEC),
+      }),
+    },
+    safe('wait_for_generation', async ({ id, timeout_sec: timeoutSec }, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      const g = await waitForGeneration({
+        api,
+        events: deps.events,
+        id,
+        timeoutSec,
+        signal: extra.signal,
+        onProgress: async (gen) => {
+          if (progressToken === undefined) return;
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: gen.progress, total: 100, message: progressText(gen) },
+          });
+        },
+      });
+      return ok(progressText(g), g);
+    }),
+  );
+}

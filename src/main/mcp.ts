@@ -1,0 +1,104 @@
+// MCP over stdio, for agent hosts that launch their tools: `npm run -s mcp -- [--data-dir DIR] [--key-env NAME]`.
+// stdout carries MCP messages only; notices go to stderr and everything else to the log file of the data dir.
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ConfigError, loadConfig } from './core/config/load-config.js';
+import { createCore } from './core/create-core.js';
+import { createMcpServer } from './core/mcp/mcp-server.js';
+import { startServer } from './core/run-server.js';
+
+const USAGE =
+  'usage: AGENT_STUDIO_API_KEY=... npm run -s mcp -- [--data-dir DIR] [--key-env NAME]\n' +
+  '  The key comes from AGENT_STUDIO_API_KEY, or from the environment variable --key-env names.';
+
+// A stray console.log from any library would corrupt the protocol stream: send them all to stderr.
+console.log = console.error;
+console.info = console.error;
+console.debug = console.error;
+
+const fail = (message: string, code: number) => {
+  process.stderr.write(`${message}\n`);
+  return code;
+};
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: { 'data-dir': { type: 'string' }, 'key-env': { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }).values;
+  } catch (err) {
+    return fail(`${(err as Error).message}\n${USAGE}`, 2);
+  }
+  if (args.help) return fail(USAGE, 0);
+  const keyEnv = args['key-env'] ?? 'AGENT_STUDIO_API_KEY';
+  const apiKey = process.env[keyEnv]?.trim();
+  if (!apiKey) return fail(`Set ${keyEnv} to an API key (npm run -s cli -- keys create --org NAME).\n${USAGE}`, 2);
+
+  let config;
+  try {
+    config = loadConfig({ dataDir: args['data-dir'] });
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(err.message, 2);
+    throw err;
+  }
+  const core = createCore(config);
+  // Refused at once, with a reason, rather than as a 401 on every tool call.
+  if (!core.keys.authenticate(apiKey)) {
+    await core.dispose();
+    return fail(`The API key in ${keyEnv} is not a valid key of the data dir ${config.dataDir}.`, 2);
+  }
+  await core.secrets.check().catch((err: Error) => process.stderr.write(`warning: ${err.message}\n`));
+  for (const notice of core.takeNotices()) process.stderr.write(`note: ${notice}\n`);
+
+  // Listening (127.0.0.1, any free port) makes presigned upload and video URLs reachable; it also runs the renders.
+  let running;
+  try {
+    running = await startServer(core, { host: '127.0.0.1', port: 0 });
+  } catch (err) {
+    await core.dispose();
+    return fail((err as Error).message, 1);
+  }
+  const server = createMcpServer({
+    app: running.app,
+    apiKey,
+    host: `127.0.0.1:${running.port}`,
+    events: core.events,
+    log: core.log,
+  });
+
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (why: string) => {
+      if (stopping) return;
+      stopping = true;
+      core.log.info({ why }, 'mcp stdio server stopping');
+      void server
+        .close()
+        .catch(() => undefined)
+        .then(() => running.close())
+        .then(resolve, (err: Error) => {
+          process.stderr.write(`shutdown error: ${err.message}\n`);
+          resolve();
+        });
+    };
+    // The host closes stdin when it is done with the server.
+    process.stdin.once('end', () => stop('stdin closed'));
+    process.stdin.once('close', () => stop('stdin closed'));
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+  await server.connect(new StdioServerTransport());
+  core.log.info({ url: running.url, dataDir: config.dataDir }, 'mcp stdio server ready');
+  await stopped;
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`fatal: ${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);
