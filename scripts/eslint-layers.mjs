@@ -3,6 +3,8 @@
 //   src/main/core never imports electron (or the electron layer, preload, renderer)
 //   src/preload   imports only electron and shared
 //   src/renderer  imports only shared (plus UI packages from npm)
+//   src/client    imports only shared and zod (it runs wherever fetch does); playwright-core types only in
+//                 src/client/playwright.ts
 import path from 'node:path';
 
 const NODE_BUILTIN = /^node:/;
@@ -15,6 +17,7 @@ function layerOf(file) {
   if (p.includes('/src/main/')) return 'main';
   if (p.includes('/src/preload/')) return 'preload';
   if (p.includes('/src/renderer/')) return 'renderer';
+  if (p.includes('/src/client/')) return 'client';
   return null;
 }
 
@@ -48,6 +51,14 @@ function check(importer, source) {
         return `src/renderer may not import "${pkg}" (it runs sandboxed)`;
       if (relative && target && !['renderer', 'shared'].includes(target))
         return `src/renderer may import only src/shared, not the ${target} layer`;
+      return null;
+    case 'client':
+      if (relative && target !== 'client' && target !== 'shared')
+        return 'src/client may import only src/shared and other src/client files';
+      if (pkg === 'playwright-core' && /\/src\/client\/playwright\.ts$/.test(importer.split(path.sep).join('/')))
+        return null;
+      if (pkg && pkg !== 'zod' && !pkg.startsWith('zod/'))
+        return `src/client may import only zod (and playwright-core in src/client/playwright.ts), not "${pkg}"`;
       return null;
     case 'electron':
     case 'main':

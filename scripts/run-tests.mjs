@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test` after bootstrap: format check -> lint (incl. layer rules) -> type-check -> electron-vite build -> vitest.
+// `npm test` after bootstrap: format -> lint (incl. layer rules) -> type-check -> builds (electron-vite, client) -> vitest.
 // vitest runs last so the run ends with its summary. On Linux it runs inside a throwaway keyring.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -31,6 +31,7 @@ if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
   step('type-check (main, preload, shared, tests)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
   step('type-check (renderer)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
   step('build (electron-vite: main, preload, renderer)', bin('electron-vite'), ['build']);
+  step('build (typed client: tsc -> out/client)', bin('tsc'), ['-p', 'tsconfig.client.json']);
 }
 const vitest = [bin('vitest'), 'run', ...extra];
 if (process.platform === 'linux')

@@ -25,4 +25,15 @@ describe('layer rules', () => {
     expect(check(f('src/preload/index.ts'), 'electron')).toBeNull();
     expect(check(f('src/preload/index.ts'), 'keytar')).toMatch(/only electron/);
   });
+  it('client imports only shared and zod; playwright-core only in its Playwright helper', () => {
+    expect(check(f('src/client/agent-studio-client.ts'), '../shared/video.schema.js')).toBeNull();
+    expect(check(f('src/client/agent-studio-client.ts'), './client-routes.js')).toBeNull();
+    expect(check(f('src/client/agent-studio-client.ts'), 'zod')).toBeNull();
+    expect(check(f('src/client/agent-studio-client.ts'), '../main/core/errors.js')).toMatch(/only src\/shared/);
+    expect(check(f('src/client/agent-studio-client.ts'), 'node:fs')).toMatch(/only zod/);
+    expect(check(f('src/client/agent-studio-client.ts'), 'playwright-core')).toMatch(/only zod/);
+    expect(check(f('src/client/playwright.ts'), 'playwright-core')).toBeNull();
+    expect(check(f('src/client/playwright.ts'), 'playwright-core/lib/server')).toMatch(/only zod/);
+    expect(check(f('src/client/playwright.ts'), 'node:path')).toMatch(/only zod/);
+  });
 });

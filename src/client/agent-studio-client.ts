@@ -1,0 +1,267 @@
+// The typed client of both local APIs. Runs wherever `fetch` does (Node 18+, Deno, Bun, browsers): it
+// imports only src/shared and zod. Request bodies are the shared schemas' input types (the server
+// parses and applies defaults); answers are parsed with the shared schemas, so a server that changed
+// its answer fails loudly here (code `invalid_response`) instead of handing back a wrong shape.
+import type { z } from 'zod';
+import type { CreateGenerationRequestSchema } from '../shared/create-generation.schema.js';
+import type { LoginRequestSchema } from '../shared/login.schema.js';
+import type { StoredUpload } from '../shared/uploads.schema.js';
+import type {
+  CharacterCreateSchema,
+  CharacterListQuerySchema,
+  GenerateRequestSchema,
+  Generation,
+  GenerationListQuerySchema,
+  TemplateListQuerySchema,
+  TemplatePatchSchema,
+  TemplateWriteSchema,
+} from '../shared/video.schema.js';
+import { AgentStudioError, CLIENT_ERROR_CODES, errorFromResponse } from './agent-studio-error.js';
+import { CLIENT_ROUTES, type ClientRouteName } from './client-routes.js';
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780';
+
+export type LoginInput = z.input<typeof LoginRequestSchema>;
+export type TemplateListQuery = z.input<typeof TemplateListQuerySchema>;
+export type TemplateWriteInput = z.input<typeof TemplateWriteSchema>;
+export type TemplatePatchInput = z.input<typeof TemplatePatchSchema>;
+export type GenerateInput = z.input<typeof GenerateRequestSchema>;
+export type CreateGenerationInput = z.input<typeof CreateGenerationRequestSchema>;
+export type GenerationListQuery = z.input<typeof GenerationListQuerySchema>;
+export type CharacterListQuery = z.input<typeof CharacterListQuerySchema>;
+export type CharacterCreateInput = z.input<typeof CharacterCreateSchema>;
+export interface PresignInput {
+  /** MIME type of the file (image/png, video/mp4, audio/mpeg…; the README lists them). */
+  contentType: string;
+  /** Original file name; bookkeeping only. */
+  fileName?: string;
+}
+/** File bytes: a Blob/File, an ArrayBuffer, or a typed array (a Node Buffer is one). */
+export type UploadData = Blob | ArrayBuffer | ArrayBufferView;
+
+export interface AgentStudioClientOptions {
+  /** Default http://127.0.0.1:4780 (the app's default port). */
+  baseUrl?: string;
+  /** An API key (`pk_…`); sent as `Authorization: Bearer`, only to baseUrl. */
+  apiKey: string;
+  /** Another fetch (a proxy-aware one, a test double of the network). Default: the global fetch. */
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface WaitForOptions {
+  /** Give up after this long (default 10 minutes) with AgentStudioError code `wait_timeout`. */
+  timeoutMs?: number;
+  /** Pause between polls (default 2000 ms). */
+  intervalMs?: number;
+  /** Called with the generation whenever its status, progress or queue position changed (and first). */
+  onProgress?: (generation: Generation) => void;
+  signal?: AbortSignal;
+}
+
+type Routes = typeof CLIENT_ROUTES;
+type ResponseOf<N extends ClientRouteName> = Routes[N] extends { response: infer S extends z.ZodType }
+  ? z.infer<S>
+  : void;
+
+interface CallOptions {
+  id?: string;
+  query?: object;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const abortError = () => new AgentStudioError({ status: 0, code: CLIENT_ERROR_CODES.aborted, message: 'Aborted' });
+
+function queryString(query: object | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function createAgentStudioClient(options: AgentStudioClientOptions) {
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  if (!options.apiKey) throw new TypeError('createAgentStudioClient: apiKey is required');
+
+  /** fetch that turns a failed connection into an AgentStudioError naming `what` (never a signed URL). */
+  async function send(url: string, init: RequestInit, what: string): Promise<Response> {
+    try {
+      return await doFetch(url, init);
+    } catch (err) {
+      throw new AgentStudioError({
+        status: 0,
+        code: CLIENT_ERROR_CODES.network,
+        message: `${what}: could not reach Agent Studio (${(err as Error).message})`,
+      });
+    }
+  }
+
+  async function call<N extends ClientRouteName>(name: N, opts: CallOptions = {}): Promise<ResponseOf<N>> {
+    const route: (typeof CLIENT_ROUTES)[ClientRouteName] = CLIENT_ROUTES[name];
+    const path = route.path.replace(':id', encodeURIComponent(opts.id ?? ''));
+    const what = `${route.method} ${path}`;
+    const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
+    const res = await send(
+      baseUrl + path + queryString(opts.query),
+      {
+        method: route.method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      },
+      what,
+    );
+    if (res.status !== route.status) {
+      if (res.ok) await res.body?.cancel();
+      throw res.ok
+        ? new AgentStudioError({
+            status: res.status,
+            code: CLIENT_ERROR_CODES.invalidResponse,
+            message: `${what} answered ${res.status}; the client expects ${route.status}`,
+          })
+        : await errorFromResponse(res, what);
+    }
+    if (!('response' in route)) {
+      await res.body?.cancel();
+      return undefined as ResponseOf<N>;
+    }
+    return parseAnswer(route.response, await res.json().catch(() => undefined), res.status, what) as ResponseOf<N>;
+  }
+
+  function parseAnswer<S extends z.ZodType>(schema: S, json: unknown, status: number, what: string): z.infer<S> {
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
+      .join('; ');
+    throw new AgentStudioError({
+      status,
+      code: CLIENT_ERROR_CODES.invalidResponse,
+      message: `The answer to ${what} does not match this client's schema (is the client older than the server?): ${issues}`,
+    });
+  }
+
+  const generations = {
+    list: (query?: GenerationListQuery) => call('listGenerations', { query }),
+    get: (id: string) => call('getGeneration', { id }),
+    cancel: (id: string) => call('cancelGeneration', { id }),
+    delete: (id: string) => call('deleteGeneration', { id }),
+    /**
+     * Polls until the generation is no longer `generating` and returns it (completed, failed or
+     * canceled: check `status`).
+     */
+    async waitFor(id: string, opts: WaitForOptions = {}): Promise<Generation> {
+      const { timeoutMs = 10 * 60_000, intervalMs = 2000, onProgress, signal } = opts;
+      const deadline = Date.now() + timeoutMs;
+      let seen = '';
+      for (;;) {
+        if (signal?.aborted) throw abortError();
+        const generation = await generations.get(id);
+        const mark = `${generation.status}/${generation.progress}/${generation.queue_position}`;
+        if (mark !== seen) {
+          seen = mark;
+          onProgress?.(generation);
+        }
+        if (generation.status !== 'generating') return generation;
+        if (Date.now() + intervalMs > deadline) {
+          throw new AgentStudioError({
+            status: 0,
+            code: CLIENT_ERROR_CODES.waitTimeout,
+            message: `Generation ${id} is still generating after ${timeoutMs} ms (progress ${generation.progress}%)`,
+            details: { generation },
+          });
+        }
+        await sleep(intervalMs, signal);
+      }
+    },
+  };
+
+  const uploads = {
+    presign: (body: PresignInput) => call('presignUpload', { body: { kind: 'upload', ...body } }),
+    /**
+     * Presigns, then PUTs the bytes to the presigned URL (no API key: the URL's signature is the
+     * authorization, and with S3 storage it is S3's URL). Returns the storage key to use in generate
+     * (`variables`), createGeneration (`startFrameKey`…) or characters.create.
+     */
+    async upload(data: UploadData, contentType: string, opts: { fileName?: string } = {}): Promise<StoredUpload> {
+      const presigned = await uploads.presign({ contentType, fileName: opts.fileName });
+      const what = `PUT of upload ${presigned.s3_key}`;
+      // Typed arrays over a SharedArrayBuffer are not BodyInit in lib.dom; fetch sends any view alike.
+      const res = await send(
+        presigned.upload_url,
+        { method: 'PUT', headers: { 'content-type': presigned.content_type }, body: data as BodyInit },
+        what,
+      );
+      if (!res.ok) throw await errorFromResponse(res, what);
+      if (/^application\/json\b/i.test(res.headers.get('content-type') ?? '')) {
+        return parseAnswer(CLIENT_ROUTES.putUpload.response, await res.json(), res.status, what);
+      }
+      // S3 answers an empty 200: what was sent is what was stored (checked by the server on first use).
+      await res.body?.cancel();
+      const size = data instanceof Blob ? data.size : data.byteLength;
+      return { s3_key: presigned.s3_key, size, content_type: presigned.content_type };
+    },
+  };
+
+  return {
+    baseUrl,
+    /** POST /api/login: logs in with a real browser and returns Playwright storageState. */
+    login: (body: LoginInput) => call('login', { body }),
+    sessions: {
+      list: () => call('listSessions'),
+      delete: (id: string) => call('deleteSession', { id }),
+    },
+    templates: {
+      list: (query?: TemplateListQuery) => call('listTemplates', { query }),
+      get: (id: string) => call('getTemplate', { id }),
+      create: (body: TemplateWriteInput) => call('createTemplate', { body }),
+      /** PATCH: fields not sent keep their value. */
+      update: (id: string, body: TemplatePatchInput) => call('updateTemplate', { id, body }),
+      /** PUT: replaces the whole template. */
+      replace: (id: string, body: TemplateWriteInput) => call('replaceTemplate', { id, body }),
+      delete: (id: string) => call('deleteTemplate', { id }),
+    },
+    pricing: () => call('pricing'),
+    /** POST /api/templates/:id/generate (JSON). Charges credits; an idempotency key makes a retry safe. */
+    generate: (templateId: string, body: GenerateInput, opts: { idempotencyKey?: string } = {}) =>
+      call('generate', { id: templateId, body, idempotencyKey: opts.idempotencyKey }),
+    /** POST /api/generations: a video from a model, a prompt and uploaded storage keys. */
+    createGeneration: (body: CreateGenerationInput, opts: { idempotencyKey?: string } = {}) =>
+      call('createGeneration', { body, idempotencyKey: opts.idempotencyKey }),
+    generations,
+    uploads,
+    characters: {
+      list: (query?: CharacterListQuery) => call('listCharacters', { query }),
+      create: (body: CharacterCreateInput) => call('createCharacter', { body }),
+    },
+    credits: () => call('credits'),
+    webhooks: {
+      secret: () => call('webhookSecret'),
+      rotate: () => call('rotateWebhookSecret'),
+      deliveries: (generationId: string) => call('webhookDeliveries', { id: generationId }),
+      replay: (generationId: string) => call('replayWebhook', { id: generationId }),
+    },
+  };
+}
+
+export type AgentStudioClient = ReturnType<typeof createAgentStudioClient>;

@@ -1,0 +1,33 @@
+// Public entry of the typed client: `import { createAgentStudioClient } from 'agent-studio/client'`.
+export {
+  createAgentStudioClient,
+  DEFAULT_BASE_URL,
+  type AgentStudioClient,
+  type AgentStudioClientOptions,
+  type CharacterCreateInput,
+  type CharacterListQuery,
+  type CreateGenerationInput,
+  type GenerateInput,
+  type GenerationListQuery,
+  type LoginInput,
+  type PresignInput,
+  type TemplateListQuery,
+  type TemplatePatchInput,
+  type TemplateWriteInput,
+  type UploadData,
+  type WaitForOptions,
+} from './agent-studio-client.js';
+export { AgentStudioError, CLIENT_ERROR_CODES } from './agent-studio-error.js';
+export { CLIENT_ROUTES, type ClientRoute, type ClientRouteName } from './client-routes.js';
+export type { Credits } from '../shared/credits.schema.js';
+export type { SessionList, SessionSummary, StorageState } from '../shared/login.schema.js';
+export type { PresignedUpload, StoredUpload } from '../shared/uploads.schema.js';
+export type {
+  Character,
+  GenerateResponse,
+  Generation,
+  GenerationStatus,
+  Template,
+  TemplateCategory,
+} from '../shared/video.schema.js';
+export type { WebhookDelivery, WebhookEvent, WebhookSecret } from '../shared/webhooks.schema.js';

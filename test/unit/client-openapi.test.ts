@@ -1,0 +1,138 @@
+// The typed client's route table against the server's OpenAPI document: every client call exists with
+// the same method and path, and its request, query and answer schemas render to exactly what the
+// server documents (same component ids, same JSON Schema), so client and server cannot drift apart.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_ROUTES, type ClientRoute } from '../../src/client/client-routes.js';
+import { OpenApiRegistry } from '../../src/main/core/http/openapi.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+type Json = Record<string, unknown>;
+interface Operation {
+  summary: string;
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema: Json }> };
+  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json> };
+}
+
+/** Operations that the client deliberately does not wrap, with why. */
+const NOT_IN_CLIENT: Record<string, string> = {
+  'get /api/files/{key}': 'a presigned download URL (video_url, thumbnail_url): fetch it directly',
+  'post /api/signup': 'announced, not available',
+  'post /api/refresh': 'announced, not available',
+};
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{key}');
+const routes = Object.entries(CLIENT_ROUTES) as [string, ClientRoute][];
+
+/** A schema with every component it references (transitively), so two documents compare by id and content. */
+function closure(schema: Json | undefined, doc: Document): { schema?: Json; components: Record<string, Json> } {
+  const components: Record<string, Json> = {};
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (!v || typeof v !== 'object') return;
+    for (const [k, val] of Object.entries(v)) {
+      if (k === '$ref' && typeof val === 'string') {
+        const id = val.replace('#/components/schemas/', '');
+        if (!(id in components)) {
+          components[id] = doc.components.schemas[id];
+          visit(components[id]);
+        }
+      } else visit(val);
+    }
+  };
+  visit(schema);
+  return { schema, components };
+}
+
+/** The document the client's table would produce, rendered by the server's own OpenAPI registry. */
+function clientDocument(): Document {
+  const registry = new OpenApiRegistry();
+  for (const [name, route] of routes) {
+    registry.add({
+      method: route.method,
+      url: route.path,
+      api: 'video',
+      scope: null,
+      summary: name,
+      tags: [],
+      body: route.body,
+      query: route.query,
+      responses: { [route.status]: { description: name, schema: route.response } },
+    });
+  }
+  return registry.document({ version: 'client' }) as unknown as Document;
+}
+
+let s: TestServer;
+let server: Document;
+const client = clientDocument();
+const op = (doc: Document, route: ClientRoute) => doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  const res = await fetch(`${s.url}/api/openapi.json`);
+  expect(res.status).toBe(200);
+  server = (await res.json()) as Document;
+});
+afterAll(() => s?.close());
+
+describe('typed client vs GET /api/openapi.json', () => {
+  it.each(routes)('%s: method, path and schemas match the server', (_name, route) => {
+    const theirs = op(server, route);
+    const ours = op(client, route);
+    expect(theirs, `${route.method} ${route.path} is not in the server's document`).toBeDefined();
+    const success = theirs.responses[String(route.status)];
+    expect(success, `the server documents no ${route.status} for ${route.method} ${route.path}`).toBeDefined();
+
+    const answer = (o: Operation) => o.responses[String(route.status)].content?.['application/json']?.schema;
+    if (route.response) expect(answer(theirs)).toBeDefined();
+    else expect(answer(theirs)).toBeUndefined();
+    expect(closure(answer(ours), client)).toEqual(closure(answer(theirs), server));
+
+    const body = (o: Operation) => o.requestBody?.content['application/json']?.schema;
+    if (route.body) expect(closure(body(ours), client)).toEqual(closure(body(theirs), server));
+
+    const query = (o: Operation) => (o.parameters ?? []).filter((p) => p.in === 'query');
+    if (route.query) expect(query(ours)).toEqual(query(theirs));
+  });
+
+  it('the presign body the client sends is the one the server documents', () => {
+    const theirs = op(server, CLIENT_ROUTES.presignUpload)!;
+    const schema = theirs.requestBody?.content['application/json'].schema as {
+      properties: Record<string, { enum?: string[] }>;
+      required: string[];
+    };
+    // PresignInput is { contentType, fileName? }; the client adds kind: 'upload'.
+    expect(Object.keys(schema.properties).sort()).toEqual(['contentType', 'fileName', 'kind']);
+    expect(schema.properties.kind.enum).toEqual(['upload']);
+    expect(schema.required.sort()).toEqual(['contentType', 'kind']);
+  });
+
+  it('every API operation of the server is in the client (or listed as deliberately left out)', () => {
+    const covered = new Set(routes.map(([, r]) => `${r.method.toLowerCase()} ${openApiPath(r.path)}`));
+    const missing: string[] = [];
+    for (const [path, methods] of Object.entries(server.paths)) {
+      if (!path.startsWith('/api/')) continue;
+      for (const [method, operation] of Object.entries(methods)) {
+        const id = `${method} ${path}`;
+        if (operation.summary.endsWith('(alias)') || covered.has(id) || id in NOT_IN_CLIENT) continue;
+        missing.push(id);
+      }
+    }
+    expect(missing).toEqual([]);
+    for (const id of Object.keys(NOT_IN_CLIENT)) {
+      const [method, path] = id.split(' ');
+      expect(server.paths[path]?.[method], `${id} is no longer served: drop it from NOT_IN_CLIENT`).toBeDefined();
+    }
+  });
+
+  it('a drifted answer schema is caught (the comparison is not vacuous)', () => {
+    const drifted = op(client, CLIENT_ROUTES.credits)!.responses['200'].content!['application/json'].schema;
+    const template = op(server, CLIENT_ROUTES.getTemplate)!.responses['200'].content!['application/json'].schema;
+    expect(closure(drifted, client)).not.toEqual(closure(template, server));
+  });
+});
