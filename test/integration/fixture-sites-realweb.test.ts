@@ -264,10 +264,8 @@ describe('what makes each real-web style hard', () => {
   });
 });
 
-// The engine does not handle these styles yet, so this part would fail the suite: it runs only
-// with AGENT_STUDIO_REALWEB_ENGINE=1. The engine owner removes the flag (and moves the sites into
-// ALL_SITES) once the engine passes them.
-describe.skipIf(!process.env.AGENT_STUDIO_REALWEB_ENGINE)('POST /api/login on the real-web sites', () => {
+// What the login engine does on these styles (no longer behind AGENT_STUDIO_REALWEB_ENGINE: it passes them).
+describe('POST /api/login on the real-web sites', () => {
   let t: TestServer;
   beforeAll(async () => {
     // A login that hangs (e.g. on a browser credentials prompt) ends as 504 at 15 s, so "a wrong

@@ -4,8 +4,8 @@ import {
   matchScore,
   parseCheckboxValue,
   tokens,
-} from '../../src/main/core/login/field-matcher.js';
-import type { ScannedField } from '../../src/main/core/login/form-scan.js';
+} from '../../src/main/core/login/engine/field-matcher.js';
+import type { ScannedField } from '../../src/main/core/login/engine/form-scan.js';
 
 function field(id: string, over: Partial<ScannedField>): ScannedField {
   return {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
-import { FormFinder, type PageScan } from '../../src/main/core/login/form-finder.js';
+import { FormFinder, type PageScan } from '../../src/main/core/login/engine/form-finder.js';
 
 let pool: BrowserPool;
 let server: Server;

@@ -1,7 +1,9 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
-import { Deadline, LoginTimeoutError } from './deadline.js';
+import { Deadline, LoginTimeoutError } from './engine/deadline.js';
+import { DOM_WATCH_SCRIPT } from './engine/page-activity.js';
+import { RequestInterceptor } from './engine/request-interceptor.js';
 import { LoginFlow, unreachableCode } from './login-flow.js';
-import { NAVIGATION_WATCH_SCRIPT } from './page-signals.js';
+import { NAVIGATION_WATCH_SCRIPT } from './engine/page-signals.js';
 import {
   createNoopLogger,
   LoginFlowError,
@@ -16,17 +18,10 @@ export type { LoginFailureReason, LoginRequest, LoginResult, Logger } from './lo
 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 60_000;
 
-/** Resource types a login does not need: skipping them saves bandwidth, CPU and renderer memory. */
-const HEAVY_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
-
-/**
- * Aborts images, media and fonts. CAPTCHA detection looks at elements, not at loaded pixels, but
- * anything whose URL names a captcha still loads (a classic image CAPTCHA must be visible to be
- * recognized as one).
- */
+/** Without the DevTools protocol (not Chromium): images, media and fonts are skipped through Playwright routing. */
 function blockHeavy(route: Route): Promise<void> {
   const req = route.request();
-  if (HEAVY_RESOURCE_TYPES.has(req.resourceType()) && !/captcha/i.test(req.url()))
+  if (['image', 'media', 'font'].includes(req.resourceType()) && !/captcha/i.test(req.url()))
     return route.abort('blockedbyclient');
   return route.fallback();
 }
@@ -53,6 +48,7 @@ export class LoginEngine {
     const started = Date.now();
     let page: Page | undefined;
     let flow: LoginFlow | undefined;
+    let interceptor: RequestInterceptor | undefined;
     const fail = (reason: LoginFailureReason, message: string): LoginResult => {
       const finalUrl = page && !page.isClosed() ? page.url() : undefined;
       this.log.info({ url: safeUrl(req.url), reason, ms: Date.now() - started }, 'login failed');
@@ -67,11 +63,16 @@ export class LoginEngine {
     try {
       deadline.check();
       page = await ctx.newPage();
-      await Promise.all([
-        page.addInitScript(NAVIGATION_WATCH_SCRIPT),
-        this.blockResources ? page.route('**/*', blockHeavy) : undefined,
+      const [, attached] = await Promise.all([
+        page.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}`),
+        RequestInterceptor.attach(ctx, page, {
+          credentials: { username: req.username, password: req.password },
+          blockHeavy: this.blockResources,
+        }),
       ]);
-      flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps });
+      interceptor = attached;
+      if (!interceptor && this.blockResources) await page.route('**/*', blockHeavy);
+      flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps, interceptor });
       const result = await deadline.race(flow.run());
       this.log.info({ url: safeUrl(req.url), ms: Date.now() - started }, 'login succeeded');
       return { ok: true, storageState: result.storageState, finalUrl: result.finalUrl, steps: [...steps] };
@@ -89,6 +90,7 @@ export class LoginEngine {
       throw err;
     } finally {
       flow?.dispose();
+      interceptor?.dispose();
       // Not awaited: waiting for the renderer to go away only delays the answer (the context
       // owner closes the context right after, which is quicker with the page close under way).
       void page?.close().catch(() => {});

@@ -48,7 +48,6 @@ export interface FrameScan {
   url: string;
   forms: FormCandidate[];
   rejected: string[];
-  signInLinks: ScannedButton[];
   pageFields: ScannedField[];
   visiblePasswordCount: number;
   hiddenPasswordCount: number;
@@ -59,10 +58,11 @@ export interface FrameScan {
  * Groups visible password fields by their form (or, without <form>, by the largest ancestor that
  * does not swallow another password group), scores each group like a password manager would,
  * picks the username as the best-scored visible text field before the password, and falls back
- * to identifier-first (two-step) forms and sign-in links.
+ * to identifier-first (two-step) forms (sign-in links: see sign-in-scan.ts).
  */
 export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): FrameScan {
   const { re } = h;
+  const EMAIL_NAME = /e[- ]?mail|correo|courriel|posta elettronica|メール|邮箱|почт/i;
   h.clearMarks();
   const all = h.allElements();
   const order = new Map<Element, number>();
@@ -77,6 +77,14 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
   const passwords = fieldsAll.filter(isPassword);
   const visPw = passwords.filter((el) => h.isVisible(el));
   const textInputs = fieldsAll.filter((el) => h.isTextLike(el) && h.isVisible(el));
+  /** A site search box (by type, role, landmark or name) is never a username or identifier field. */
+  const isSearchBox = (el: Element): boolean =>
+    inputType(el) === 'search' ||
+    el.getAttribute('role') === 'searchbox' ||
+    !!el.closest('[role=search],form[role=search],search') ||
+    re.search.test(h.describe(el, false));
+  /** Its accessible name (label, aria-labelledby, aria-label, placeholder, nearby text) says e-mail. */
+  const emailNamed = (el: Element): boolean => EMAIL_NAME.test(h.describe(el, false));
 
   const kindOf = (el: Element): FieldKind => {
     if (el.tagName === 'SELECT') return 'select';
@@ -187,7 +195,11 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
         ((el.tagName === 'BUTTON' && (el as HTMLButtonElement).type === 'submit') ||
           (el.tagName === 'INPUT' && /^(submit|image)$/.test(inputType(el))));
       let s = isSubmitType ? 3 : 0;
-      if (el.tagName === 'A') s -= 1;
+      // Design-system controls: <div role="button">, links styled as buttons.
+      const looksLikeButton =
+        el.getAttribute('role') === 'button' || /\b(btn|button)\b/i.test(String(el.getAttribute('class')));
+      if (el.tagName === 'A' && !looksLikeButton) s -= 1;
+      if (!isSubmitType && looksLikeButton) s += 1;
       if (re.login.test(text)) s += mode === 'password' ? 5 : 4;
       if (re.next.test(text)) s += mode === 'password' ? 2 : 4;
       if (re.signup.test(text) && !re.login.test(text)) s -= 10;
@@ -267,6 +279,7 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
     const before = inScopeText.filter((t) => pos(t) < pos(target)).reverse();
     const users: ScannedField[] = [];
     for (const el of inScopeText) {
+      if (isSearchBox(el)) continue;
       const ac = h.autocomplete(el);
       const desc = h.describe(el);
       const t = inputType(el);
@@ -278,7 +291,7 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if (t === 'email') s += 3;
       if (t === 'tel') s += 1;
       if (re.username.test(desc)) s += 3;
-      if (re.search.test(desc)) s -= 10;
+      if (emailNamed(el)) s += 1;
       if (re.otp.test(desc)) s -= 6;
       if (re.captcha.test(desc)) s -= 10;
       if (re.newsletter.test(desc)) s -= 6;
@@ -307,7 +320,8 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
 
   // ---- identifier-first (two-step) forms: only when no password form is visible ----
   if (!forms.length) {
-    for (const el of textInputs) {
+    const identifierInputs = textInputs.filter((el) => !isSearchBox(el));
+    for (const el of identifierInputs) {
       if (!h.isEditable(el) || !inModal(el)) continue;
       const ac = h.autocomplete(el);
       const desc = h.describe(el);
@@ -320,7 +334,8 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if (t === 'email') s += 2;
       if (t === 'tel') s += 1;
       if (re.username.test(desc)) s += 3;
-      if (re.search.test(desc) || el.closest('[role=search],form[role=search]')) s -= 12;
+      // An e-mail name is strong evidence even with autocomplete="off" (design-system inputs).
+      if (emailNamed(el) && t !== 'email') s += 2;
       if (re.newsletter.test(desc) || re.captcha.test(desc)) s -= 8;
       const form = (el as HTMLInputElement).form;
       let scope: Element;
@@ -338,6 +353,9 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if (re.signup.test(heading) && !re.login.test(heading)) s -= 6;
       const submit = pickSubmit(scope, el, 'identifier');
       if (submit && (re.next.test(submit.text) || re.login.test(submit.text))) s += 3;
+      // The only field on a sign-in page with a Continue/Next control: the identifier step.
+      const lone = identifierInputs.filter((x) => inModal(x)).length === 1;
+      if (lone && submit && re.next.test(submit.text) && re.login.test(heading)) s += 2;
       if (submit && (re.signup.test(submit.text) || re.newsletter.test(submit.text)) && !re.login.test(submit.text))
         s -= 8;
       if (passwords.some((p) => h.containsDeep(scope, p))) s += 3;
@@ -361,37 +379,6 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
   }
   forms.sort((a, b) => b.score - a.score);
 
-  // ---- sign-in links / buttons (landing pages) ----
-  const signInLinks: ScannedButton[] = [];
-  if (!forms.length) {
-    for (const el of all) {
-      if (!el.matches(h.CLICKABLE) || !inModal(el)) continue;
-      const text = h.clickableText(el);
-      if (text.length > 60) continue;
-      const href = el.tagName === 'A' ? el.getAttribute('href') || '' : '';
-      let s = 0;
-      if (re.login.test(text)) s += 6;
-      if (/log-?in|sign-?in|signin|login|auth|session|sso|account/i.test(href)) s += 3;
-      if (re.signup.test(text)) s -= s >= 6 ? 3 : 20;
-      if (re.oauth.test(text) || re.forgot.test(text)) s -= 10;
-      if (/\b(my )?account\b|profile|konto|cuenta|compte/i.test(text)) s += 2;
-      if (text.length <= 20 && re.login.test(text)) s += 1;
-      if (el.closest('header,nav,[role=navigation],[role=banner]')) s += 1;
-      if (s < 5) continue;
-      if (h.isVisible(el)) signInLinks.push({ id: h.mark(el), text, score: s, isLink: el.tagName === 'A' });
-      else if (el.tagName === 'A' && s >= 8 && /^https?:/.test((el as HTMLAnchorElement).href)) {
-        signInLinks.push({
-          id: h.mark(el),
-          text,
-          score: s - 4,
-          isLink: true,
-          hiddenHref: (el as HTMLAnchorElement).href,
-        });
-      }
-    }
-    signInLinks.sort((a, b) => b.score - a.score);
-  }
-
   const pageFields = fieldsAll
     .filter(fillableVisible)
     .slice(0, 40)
@@ -400,7 +387,6 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
     url: location.href,
     forms: forms.slice(0, 5),
     rejected,
-    signInLinks: signInLinks.slice(0, 5),
     pageFields,
     visiblePasswordCount: visPw.length,
     hiddenPasswordCount: passwords.length - visPw.length,

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Deadline } from './deadline.js';
 import { KEYWORDS } from './form-keywords.js';
-import type { LoginFailureReason } from './login-types.js';
+import type { LoginFailureReason } from '../login-types.js';
 import type { NetworkTracker } from './network-tracker.js';
 import { scanPageSignals, type PageSignals, type SignalArgs } from './page-signals.js';
 import { nextScanId, runInFrame } from './page-script.js';

@@ -7,6 +7,7 @@ import {
   type ScannedField,
 } from './form-scan.js';
 import { markerSelector, nextScanId, runInFrame } from './page-script.js';
+import { findSignInControls } from './sign-in-scan.js';
 
 export type { FormCandidate, FrameScan, ScannedButton, ScannedField } from './form-scan.js';
 export { scanLoginForm } from './form-scan.js';
@@ -63,10 +64,30 @@ export class FormFinder {
         const rank = (candidate.kind === 'password' ? 1000 : 0) + candidate.score + (isMainFrame ? 0.5 : 0);
         if (!best || rank > best.rank) best = { located: { frame, isMainFrame, candidate }, rank };
       }
-      for (const button of scan.signInLinks) out.signInLinks.push({ frame, button });
       for (const field of scan.pageFields) out.pageFields.push({ frame, field });
     }
     out.form = best?.located;
+    // No login form: look for what leads to one (sign-in links, a tab or toggle that shows a hidden form).
+    if (!out.form) {
+      const linksId = nextScanId();
+      const found = await Promise.all(
+        scans.map(async ({ frame, scan }) =>
+          scan
+            ? {
+                frame,
+                controls: await runInFrame<Record<string, never>, ScannedButton[]>(
+                  frame,
+                  findSignInControls,
+                  {},
+                  linksId,
+                ),
+              }
+            : { frame, controls: undefined },
+        ),
+      );
+      for (const { frame, controls } of found)
+        for (const button of controls ?? []) out.signInLinks.push({ frame, button });
+    }
     out.signInLinks.sort((a, b) => b.button.score - a.button.score);
     return out;
   }

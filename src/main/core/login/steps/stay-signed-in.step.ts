@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
-import type { Deadline } from './deadline.js';
-import type { DomHelpers } from './dom-helpers.js';
-import type { FormFiller } from './form-filler.js';
-import { markedLocator } from './form-finder.js';
-import type { NetworkTracker } from './network-tracker.js';
-import { nextScanId, runInFrame } from './page-script.js';
+import type { Deadline } from '../engine/deadline.js';
+import type { DomHelpers } from '../engine/dom-helpers.js';
+import type { FormFiller } from '../engine/form-filler.js';
+import { markedLocator } from '../engine/form-finder.js';
+import type { NetworkTracker } from '../engine/network-tracker.js';
+import { nextScanId, runInFrame } from '../engine/page-script.js';
 
 export interface StayPrompt {
   /** Marker id of the affirmative button. */

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { OriginStorage, SessionStorageState } from './login-types.js';
+import type { OriginStorage, SessionStorageState } from '../login-types.js';
 
 /**
  * Captures cookies and localStorage. playwright-core (>= 1.5x) `storageState()` reads localStorage

@@ -1,0 +1,153 @@
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { safeUrl } from '../login-types.js';
+
+/** Resource types a login does not need: skipping them saves bandwidth, CPU and renderer memory. */
+const HEAVY_RESOURCE_TYPES = new Set(['Image', 'Media', 'Font']);
+
+export interface AuthChallenge {
+  /** CDP resource type of the challenged request (`Document`, `XHR`, `Fetch`, `Image` ...). */
+  resourceType: string;
+  /** The request loads the top-level page (not an iframe, not a subresource). */
+  mainFrame: boolean;
+  /** The engine already answered a challenge for this very request (so those credentials were refused). */
+  alreadyAnswered: boolean;
+  /** A login form was already submitted on this page. */
+  formSubmitted: boolean;
+}
+
+/**
+ * What to do with an HTTP authentication challenge (`401` + `WWW-Authenticate`, which would open
+ * the browser's credentials prompt that nobody answers). Only the page being opened can be an
+ * HTTP-auth login: its main-frame document gets the credentials, once. Everything else (an XHR, a
+ * subresource, an iframe, a page after the form was submitted, a second challenge after the
+ * credentials were refused) is cancelled, as a person pressing Cancel would; the request then ends
+ * with the 401 and the page decides what it shows.
+ */
+export function decideAuthChallenge(c: AuthChallenge): 'provide' | 'cancel' {
+  if (c.alreadyAnswered || c.formSubmitted) return 'cancel';
+  return c.mainFrame && c.resourceType === 'Document' ? 'provide' : 'cancel';
+}
+
+interface RequestPausedEvent {
+  requestId: string;
+  resourceType: string;
+  request: { url: string };
+}
+
+interface AuthRequiredEvent {
+  requestId: string;
+  frameId: string;
+  resourceType: string;
+  request: { url: string };
+  authChallenge: { source?: 'Server' | 'Proxy' };
+}
+
+/**
+ * Sits between the page and the network through the DevTools Fetch domain: skips images, media and
+ * fonts, and answers every HTTP authentication challenge itself (see decideAuthChallenge), so a
+ * login never hangs on a credentials prompt. (Playwright's own routing leaves a challenge without
+ * configured credentials to the browser, which shows a prompt, and a second Fetch client does not
+ * see challenges, so the engine does not use page.route at the same time.)
+ */
+export class RequestInterceptor {
+  private formSubmitted = false;
+  private readonly answered = new Set<string>();
+  /** Main-frame documents whose challenge got the credentials (the page is an HTTP-auth login). */
+  private providedDocuments = 0;
+  private cancelledChallenges = 0;
+  /** Secret-free lines for the step trace, taken by the flow at its own pace (see takeReports). */
+  private readonly reports: string[] = [];
+
+  private constructor(
+    private readonly session: CDPSession,
+    private readonly mainFrameId: string,
+    private readonly credentials: { username: string; password: string },
+    private readonly blockHeavy: boolean,
+  ) {}
+
+  /**
+   * Attaches to a Chromium page before its first navigation. Resolves undefined where the DevTools
+   * protocol is not available (another browser engine): the login then runs without it.
+   */
+  static async attach(
+    ctx: BrowserContext,
+    page: Page,
+    opts: { credentials: { username: string; password: string }; blockHeavy: boolean },
+  ): Promise<RequestInterceptor | undefined> {
+    let session: CDPSession;
+    try {
+      session = await ctx.newCDPSession(page);
+    } catch {
+      return undefined;
+    }
+    try {
+      const tree = await session.send('Page.getFrameTree');
+      const interceptor = new RequestInterceptor(session, tree.frameTree.frame.id, opts.credentials, opts.blockHeavy);
+      session.on('Fetch.requestPaused', (e) => interceptor.onRequestPaused(e));
+      session.on('Fetch.authRequired', (e) => interceptor.onAuthRequired(e));
+      await session.send('Fetch.enable', { handleAuthRequests: true, patterns: [{ urlPattern: '*' }] });
+      return interceptor;
+    } catch (err) {
+      await session.detach().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** From now on every challenge is cancelled: it comes from the site's answer to the submitted form. */
+  markFormSubmitted(): void {
+    this.formSubmitted = true;
+  }
+
+  /** The page being opened asked for HTTP authentication and got the credentials. */
+  get answeredLoginChallenge(): boolean {
+    return this.providedDocuments > 0;
+  }
+
+  get cancelledCount(): number {
+    return this.cancelledChallenges;
+  }
+
+  /** What happened to challenges since the last call, for the step trace. */
+  takeReports(): string[] {
+    return this.reports.splice(0);
+  }
+
+  dispose(): void {
+    this.session.detach().catch(() => {});
+  }
+
+  private onRequestPaused(e: RequestPausedEvent): void {
+    // A classic image CAPTCHA must load to be recognized as one.
+    const skip = this.blockHeavy && HEAVY_RESOURCE_TYPES.has(e.resourceType) && !/captcha/i.test(e.request.url);
+    const done = skip
+      ? this.session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
+      : this.session.send('Fetch.continueRequest', { requestId: e.requestId });
+    done.catch(() => {});
+  }
+
+  private onAuthRequired(e: AuthRequiredEvent): void {
+    const decision =
+      e.authChallenge.source === 'Proxy'
+        ? 'cancel'
+        : decideAuthChallenge({
+            resourceType: e.resourceType,
+            mainFrame: e.frameId === this.mainFrameId,
+            alreadyAnswered: this.answered.has(e.requestId),
+            formSubmitted: this.formSubmitted,
+          });
+    this.answered.add(e.requestId);
+    if (decision === 'provide') this.providedDocuments++;
+    else this.cancelledChallenges++;
+    const what = `${e.resourceType === 'Document' ? 'page' : e.resourceType} ${safeUrl(e.request.url)}`;
+    this.reports.push(
+      decision === 'provide'
+        ? `HTTP authentication requested by ${what}; answered with the credentials`
+        : `cancelled an HTTP authentication prompt from ${what}`,
+    );
+    const authChallengeResponse =
+      decision === 'provide'
+        ? { response: 'ProvideCredentials' as const, ...this.credentials }
+        : { response: 'CancelAuth' as const };
+    this.session.send('Fetch.continueWithAuth', { requestId: e.requestId, authChallengeResponse }).catch(() => {});
+  }
+}

@@ -1,0 +1,78 @@
+import { markedLocator, type LocatedForm, type PageScan } from '../engine/form-finder.js';
+import type { ScannedField } from '../engine/form-scan.js';
+import { captureStorageState } from '../engine/storage-capture.js';
+import { LoginFlowError } from '../login-types.js';
+import type { LoginStep, StepContext, StepResult } from './step-context.js';
+import { answerStayPrompt } from './stay-signed-in.step.js';
+
+/** Picks the username field, skipping one that an additional field key names exactly. */
+function pickUsername(form: LocatedForm, ctx: StepContext): ScannedField | undefined {
+  const candidates = form.candidate.usernameCandidates.filter((f) => f.score > 0 && f.editable);
+  const claimed = new Set(
+    ctx
+      .claimedByExtras(candidates, 100)
+      .filter((m) => !/username|email/.test(m.field.autocomplete))
+      .map((m) => m.field.id),
+  );
+  return candidates.find((f) => !claimed.has(f.id));
+}
+
+/**
+ * A form with a password field (and usually the username): fill, submit, judge. On success the
+ * stay-signed-in step runs and the session (cookies, localStorage) is captured.
+ */
+export const passwordStep: LoginStep = {
+  name: 'password',
+  applies: (scan) => scan.form?.candidate.kind === 'password',
+  async run(scan: PageScan, ctx: StepContext): Promise<StepResult> {
+    const form = scan.form!;
+    const pw = form.candidate.password!;
+    ctx.step(ctx.describeForm(form));
+    const user = pickUsername(form, ctx);
+    const pwLoc = markedLocator(form.frame, pw.id);
+    await ctx.guardFill(
+      async () => {
+        if (user) {
+          await ctx.filler.fillText(form.frame, user.id, ctx.deps.req.username);
+          const name = user.label || user.name || user.htmlId || user.placeholder || 'unnamed';
+          ctx.step(`filled username (${user.kind} field '${name}')`);
+        } else {
+          ctx.step('no username field on this step; filling the password only');
+        }
+        await ctx.filler.fillText(form.frame, pw.id, ctx.deps.req.password);
+        ctx.step('filled password');
+        await ctx.fillExtras(form, scan, new Set([pw.id, ...(user ? [user.id] : [])]));
+      },
+      user ? [pw, user] : [pw],
+    );
+    for (const k of ctx.pendingExtras) ctx.step(`additional field '${k}' not found on the page`);
+    ctx.pendingExtras.clear();
+
+    const outcome = await ctx.submitAndWait(form, pwLoc, 'password', pw.id);
+    if (outcome.kind === 'failure') throw ctx.failure(outcome);
+    if (outcome.kind !== 'success') {
+      throw new LoginFlowError(
+        'invalid_credentials',
+        'Submitting the login form had no visible effect (no navigation, request or message)',
+      );
+    }
+    ctx.step(`login succeeded (${outcome.evidence.join('; ')})`);
+    await ctx.settle();
+    await answerStayPrompt({
+      page: ctx.page,
+      deadline: ctx.deadline,
+      net: ctx.net,
+      filler: ctx.filler,
+      step: (s) => ctx.step(s),
+      settle: () => ctx.settle(),
+    });
+    return captureSession(ctx);
+  },
+};
+
+export async function captureSession(ctx: StepContext): Promise<Extract<StepResult, { kind: 'done' }>> {
+  const storageState = await captureStorageState(ctx.deps.ctx, ctx.page);
+  const withStorage = storageState.origins.filter((o) => o.localStorage.length).length;
+  ctx.step(`captured ${storageState.cookies.length} cookie(s) and localStorage of ${withStorage} origin(s)`);
+  return { kind: 'done', storageState, finalUrl: ctx.page.url() };
+}
