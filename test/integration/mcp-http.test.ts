@@ -104,7 +104,8 @@ describe('MCP over Streamable HTTP', () => {
   it('uploads a PNG, generates a video and waits for it with progress notifications', async () => {
     const video = await generateThroughTools(client, tempDir());
     expect(video.progress.length).toBeGreaterThanOrEqual(1);
-    expect(video.progress.at(-1)).toBe(100);
+    // The final 100 is in the result (asserted by generateThroughTools); the SDK client may drop a last progress
+    // notification that arrives in the same read as the result (it dispatches notifications a microtask later).
     expect(new URL(video.videoUrl).host).toBe(new URL(t.url).host);
     await expectMp4(video.videoUrl);
   });

