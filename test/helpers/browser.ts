@@ -1,4 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
+import type { FixtureSite } from '../fixtures/sites/index.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 
 export const TEST_BROWSER_ARGS = [
@@ -13,4 +14,23 @@ export const TEST_BROWSER_ARGS = [
 /** A Chromium for checking results as an agent would (separate from the server's pool). */
 export function launchTestBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
+}
+
+/** The agent's check: a new browser context from the state opens the protected page logged in. */
+export async function opensProtectedPage(browser: Browser, site: FixtureSite, state: unknown): Promise<boolean> {
+  const ctx = await browser.newContext({ storageState: state as never });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(site.protectedUrl);
+    return await page
+      .getByText(site.loggedInText)
+      .first()
+      .waitFor({ timeout: 5000 })
+      .then(
+        () => true,
+        () => false,
+      );
+  } finally {
+    await ctx.close();
+  }
 }

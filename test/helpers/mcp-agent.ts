@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
 import type { FixtureSite } from '../fixtures/sites/index.js';
 import { media } from './media-fixtures.js';
@@ -42,25 +41,6 @@ export const loginArgs = (site: FixtureSite, over: Record<string, unknown> = {})
   useCache: false,
   ...over,
 });
-
-/** The agent's check: a new browser context from the state opens the protected page logged in. */
-export async function opensProtectedPage(browser: Browser, site: FixtureSite, state: unknown): Promise<boolean> {
-  const ctx = await browser.newContext({ storageState: state as never });
-  try {
-    const page = await ctx.newPage();
-    await page.goto(site.protectedUrl);
-    return await page
-      .getByText(site.loggedInText)
-      .first()
-      .waitFor({ timeout: 5000 })
-      .then(
-        () => true,
-        () => false,
-      );
-  } finally {
-    await ctx.close();
-  }
-}
 
 export interface GeneratedVideo {
   generationId: string;

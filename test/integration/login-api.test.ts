@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SITES, NON_LOGINABLE_SITES, startSite, type FixtureSite, type SiteName } from '../fixtures/sites/index.js';
-import { launchTestBrowser } from '../helpers/browser.js';
+import { launchTestBrowser, opensProtectedPage } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 type State = {
@@ -49,23 +49,7 @@ function login(site: FixtureSite, over: Record<string, unknown> = {}, key?: stri
 }
 
 /** What an agent does with the answer: a new context from the state, then the protected page. */
-async function isLoggedIn(site: FixtureSite, state: State): Promise<boolean> {
-  const ctx = await browser.newContext({ storageState: state as never });
-  try {
-    const page = await ctx.newPage();
-    await page.goto(site.protectedUrl);
-    return await page
-      .getByText(site.loggedInText)
-      .first()
-      .waitFor({ timeout: 5000 })
-      .then(
-        () => true,
-        () => false,
-      );
-  } finally {
-    await ctx.close();
-  }
-}
+const isLoggedIn = (site: FixtureSite, state: State) => opensProtectedPage(browser, site, state);
 
 const LOGINABLE = ALL_SITES.filter((s) => !NON_LOGINABLE_SITES.includes(s));
 

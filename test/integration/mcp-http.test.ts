@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type FixtureSite } from '../fixtures/sites/index.js';
-import { launchTestBrowser } from '../helpers/browser.js';
+import { launchTestBrowser, opensProtectedPage } from '../helpers/browser.js';
 import {
   callTool,
   dataOf,
@@ -14,7 +14,6 @@ import {
   generateThroughTools,
   loginArgs,
   MCP_TOOL_NAMES,
-  opensProtectedPage,
   textOf,
   type ToolResult,
 } from '../helpers/mcp-agent.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/main/core/config/load-config.js';
 import { createCore } from '../../src/main/core/create-core.js';
 import { startSite, type FixtureSite } from '../fixtures/sites/index.js';
-import { launchTestBrowser } from '../helpers/browser.js';
+import { launchTestBrowser, opensProtectedPage } from '../helpers/browser.js';
 import {
   callTool,
   dataOf,
@@ -17,7 +17,6 @@ import {
   generateThroughTools,
   loginArgs,
   MCP_TOOL_NAMES,
-  opensProtectedPage,
   textOf,
 } from '../helpers/mcp-agent.js';
 import { tempDir } from '../helpers/temp-dir.js';
