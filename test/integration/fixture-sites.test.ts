@@ -63,13 +63,36 @@ async function expectLoggedIn(page: Page, site: FixtureSite): Promise<void> {
   expect(page.url()).toBe(site.protectedUrl);
 }
 
+/**
+ * Sites that serve an app shell at the protected URL (no redirect): signed out once the shell has
+ * rendered its sign-in prompt. Waiting for that text, not a fixed delay, keeps a late-rendering
+ * logged-in view from slipping past the check.
+ */
+const APP_SHELL_SIGNED_OUT_TEXT: Partial<Record<SiteName, string>> = {
+  'spa-localstorage': 'Please sign in',
+  'late-dialog': 'Log in to Orbit',
+};
+
+/**
+ * The protected page is not available: the navigation is refused (an HTTP auth challenge Chromium
+ * cannot answer fails with ERR_INVALID_AUTH_CREDENTIALS), answered 401/403, redirected away, or an
+ * app shell renders its sign-in prompt — and in every case the logged-in text is absent.
+ */
 async function expectLoggedOut(page: Page, site: FixtureSite): Promise<void> {
-  await page.goto(site.protectedUrl);
-  if (site.name === 'spa-localstorage') {
-    await page.getByText('Please sign in').waitFor();
-  } else {
-    await page.waitForLoadState('load');
-    expect(page.url()).not.toBe(site.protectedUrl);
+  const response = await page.goto(site.protectedUrl).catch((err: unknown) => err as Error);
+  if (response instanceof Error) {
+    expect(response.message).toMatch(/ERR_INVALID_AUTH_CREDENTIALS/);
+    // The refusal is the site's challenge, not a network failure.
+    expect((await page.context().request.get(site.protectedUrl)).status()).toBe(401);
+    return;
+  }
+  await page.waitForLoadState('load');
+  // A 401/403 is a refusal too, e.g. a wrong Basic password from the context's credentials.
+  const refused = response !== null && [401, 403].includes(response.status());
+  if (!refused && page.url() === site.protectedUrl) {
+    const signedOutText = APP_SHELL_SIGNED_OUT_TEXT[site.name];
+    expect(signedOutText, `${site.name} stays on the protected URL without a sign-in prompt`).toBeDefined();
+    await page.getByText(signedOutText!).first().waitFor({ state: 'visible' });
   }
   expect(await page.getByText(site.loggedInText).count()).toBe(0);
 }

@@ -103,15 +103,37 @@ export class NetworkTracker {
     return this.lastNavigation ? Date.now() - this.lastNavigation : Number.POSITIVE_INFINITY;
   }
 
+  /** Count of events worth a look so far; pass it to waitForActivity as `since`. */
+  activityCount(): number {
+    return this.activity;
+  }
+
   /**
    * Waits at least `minMs` (so a busy page is not re-examined on every response), then until the
    * page does something worth a look (a request finished, a navigation committed, the document
-   * reached DOMContentLoaded or load, a dialog opened) or `maxMs` have passed in total.
+   * reached DOMContentLoaded or load, a dialog opened) or `maxMs` have passed in total. With
+   * `since` (an earlier activityCount()), events since then count too: one that arrived while the
+   * caller was looking at the page is not slept through. A main-frame navigation ends the `minMs`
+   * part early: a new document is not the page that was just looked at.
    */
-  async waitForActivity(maxMs: number, minMs = 0): Promise<void> {
-    const seen = this.activity;
+  async waitForActivity(maxMs: number, minMs = 0, since?: number): Promise<void> {
+    const seen = since ?? this.activity;
     const started = Date.now();
-    if (minMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, Math.min(minMs, maxMs)));
+    if (minMs > 0) {
+      const navigationsBefore = this.navigations;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.waiters.delete(onEvent);
+          resolve();
+        };
+        const onEvent = (): void => {
+          if (this.navigations !== navigationsBefore) done();
+        };
+        const timer = setTimeout(done, Math.min(minMs, maxMs));
+        this.waiters.add(onEvent);
+      });
+    }
     const left = maxMs - (Date.now() - started);
     if (this.activity !== seen || left <= 0) return;
     await new Promise<void>((resolve) => {

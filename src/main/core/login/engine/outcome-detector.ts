@@ -196,22 +196,47 @@ export class OutcomeDetector {
    */
   async waitForOutcome(
     before: Snapshot,
-    opts: { phase: 'password' | 'identifier'; watchMarker?: string; navBase: number; requestBase: number },
+    opts: {
+      phase: 'password' | 'identifier';
+      watchMarker?: string;
+      navBase: number;
+      requestBase: number;
+      /** net.activityCount() before the submit: what happened during the submit action is news. */
+      activityBase?: number;
+    },
   ): Promise<Outcome> {
     const { net, deadline } = this.deps;
     const start = Date.now();
     let candidate: { since: number; nav: number } | undefined;
     let wait = POLL_MS;
+    // The `before` snapshot, the last look, was taken before the submit action: the first look is not held back.
+    let lastLook = 0;
+    let lastLookNav = -1;
+    let activitySeen = opts.activityBase ?? net.activityCount();
+    /** Navigation on which a look last saw the password field (no success to confirm there yet). */
+    let formSeenOnNav = opts.phase === 'password' ? opts.navBase : -1;
     for (;;) {
       deadline.check();
       // Event-driven: look again when a response arrives, a navigation commits or the document
       // loads; otherwise every POLL_MS (DOM-only changes such as client-side error messages).
-      await net.waitForActivity(Math.min(Math.max(wait, MIN_GAP_MS), deadline.remaining()), MIN_GAP_MS);
+      // Looks at one document start at least MIN_GAP_MS apart; checks that need no look (a document
+      // still loading) and a new document wake on the event itself, not after a sleep.
+      const gap = lastLookNav === net.navigationCount() ? Math.max(0, MIN_GAP_MS - (Date.now() - lastLook)) : 0;
+      await net.waitForActivity(Math.min(Math.max(wait, gap), deadline.remaining()), gap, activitySeen);
+      activitySeen = net.activityCount();
       wait = POLL_MS;
       deadline.check();
       // While the page itself is loading (the form POST, a redirect) there is nothing to judge yet.
       if (net.documentPending()) continue;
+      // On a quiet document that has not shown the password field, the login-form scan that confirms
+      // a success runs alongside this look instead of after it (one round trip less).
+      const lookNav = net.navigationCount();
+      const confirming =
+        opts.phase === 'password' && formSeenOnNav !== lookNav && net.isQuiet(0) ? this.loginFormShown() : undefined;
+      lastLook = Date.now();
+      lastLookNav = lookNav;
       const after = await this.snapshot(opts.watchMarker);
+      if (after.signals.loginPasswords > 0) formSeenOnNav = lookNav;
       const now = Date.now();
       const elapsed = now - start;
       if (!after.complete) continue; // the document was replaced while we looked
@@ -272,8 +297,8 @@ export class OutcomeDetector {
         wait = Math.min(wait, POLL_MS);
         if (ready) {
           // Second look. Sent back to the start of a (two-step) login without a clear message: not a success.
-          const nav = net.navigationCount();
-          if (await this.deps.loginFormShown?.())
+          const nav = confirming ? lookNav : net.navigationCount();
+          if (await (confirming ?? this.loginFormShown()))
             return this.invalid(fresh[0] ?? null, ['back at a login form', ...evidence]);
           if (nav === net.navigationCount() && !net.documentPending())
             return { kind: 'success', evidence: ['password field gone', ...evidence] };
@@ -297,6 +322,10 @@ export class OutcomeDetector {
         return this.invalid(null, evidence);
       }
     }
+  }
+
+  private loginFormShown(): Promise<boolean> {
+    return (this.deps.loginFormShown?.() ?? Promise.resolve(false)).catch(() => false);
   }
 
   private invalid(text: string | null, evidence: string[]): Outcome {

@@ -81,11 +81,15 @@ export class RequestInterceptor {
       return undefined;
     }
     try {
-      const tree = await session.send('Page.getFrameTree');
+      // Both commands in one round trip: the page has not navigated yet, so no request can pause
+      // before the handlers are installed.
+      const [tree] = await Promise.all([
+        session.send('Page.getFrameTree'),
+        session.send('Fetch.enable', { handleAuthRequests: true, patterns: [{ urlPattern: '*' }] }),
+      ]);
       const interceptor = new RequestInterceptor(session, tree.frameTree.frame.id, opts.credentials, opts.blockHeavy);
       session.on('Fetch.requestPaused', (e) => interceptor.onRequestPaused(e));
       session.on('Fetch.authRequired', (e) => interceptor.onAuthRequired(e));
-      await session.send('Fetch.enable', { handleAuthRequests: true, patterns: [{ urlPattern: '*' }] });
       return interceptor;
     } catch (err) {
       await session.detach().catch(() => {});

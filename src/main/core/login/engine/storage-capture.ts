@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import type { OriginStorage, SessionStorageState } from '../login-types.js';
 
 /**
@@ -9,7 +9,8 @@ import type { OriginStorage, SessionStorageState } from '../login-types.js';
  * re-visit would find it empty) and anything the re-visit failed to read.
  */
 export async function captureStorageState(ctx: BrowserContext, page: Page): Promise<SessionStorageState> {
-  const state = await ctx.storageState();
+  // Independent reads: the context's state and each live frame's localStorage in parallel.
+  const [state, liveFrames] = await Promise.all([ctx.storageState(), Promise.all(page.frames().map(readLiveStorage))]);
   const origins = new Map<string, OriginStorage>();
   for (const o of state.origins) {
     if (o.localStorage.length)
@@ -18,21 +19,7 @@ export async function captureStorageState(ctx: BrowserContext, page: Page): Prom
         localStorage: o.localStorage.map(({ name, value }) => ({ name, value })),
       });
   }
-  for (const frame of page.frames()) {
-    const live = await frame
-      .evaluate(() => {
-        try {
-          const items: { name: string; value: string }[] = [];
-          for (let i = 0; i < localStorage.length; i++) {
-            const name = localStorage.key(i);
-            if (name !== null) items.push({ name, value: localStorage.getItem(name) ?? '' });
-          }
-          return { origin: location.origin, items };
-        } catch {
-          return null;
-        }
-      })
-      .catch(() => null);
+  for (const live of liveFrames) {
     if (!live || !live.items.length || !/^https?:/.test(live.origin)) continue;
     const existing = origins.get(live.origin);
     if (!existing) {
@@ -43,4 +30,22 @@ export async function captureStorageState(ctx: BrowserContext, page: Page): Prom
     for (const item of live.items) if (!names.has(item.name)) existing.localStorage.push(item);
   }
   return { cookies: state.cookies, origins: [...origins.values()] };
+}
+
+/** localStorage of one frame as it is now; null where it cannot be read (detached, opaque origin). */
+function readLiveStorage(frame: Frame): Promise<{ origin: string; items: { name: string; value: string }[] } | null> {
+  return frame
+    .evaluate(() => {
+      try {
+        const items: { name: string; value: string }[] = [];
+        for (let i = 0; i < localStorage.length; i++) {
+          const name = localStorage.key(i);
+          if (name !== null) items.push({ name, value: localStorage.getItem(name) ?? '' });
+        }
+        return { origin: location.origin, items };
+      } catch {
+        return null;
+      }
+    })
+    .catch(() => null);
 }

@@ -1,7 +1,7 @@
 import { markedLocator, type LocatedForm, type PageScan } from '../engine/form-finder.js';
 import type { ScannedField } from '../engine/form-scan.js';
 import { captureStorageState } from '../engine/storage-capture.js';
-import { LoginFlowError } from '../login-types.js';
+import { LoginFlowError, type SessionStorageState } from '../login-types.js';
 import type { LoginStep, StepContext, StepResult } from './step-context.js';
 import { answerStayPrompt } from './stay-signed-in.step.js';
 
@@ -58,20 +58,29 @@ export const passwordStep: LoginStep = {
     }
     ctx.step(`login succeeded (${outcome.evidence.join('; ')})`);
     await ctx.settle();
-    await answerStayPrompt({
-      page: ctx.page,
-      deadline: ctx.deadline,
-      net: ctx.net,
-      filler: ctx.filler,
-      step: (s) => ctx.step(s),
-      settle: () => ctx.settle(),
-    });
-    return captureSession(ctx);
+    // Usually there is no stay-signed-in interstitial: capture the session while looking for one,
+    // and capture again only when one was answered (the click may change the session).
+    const [answered, captured] = await Promise.all([
+      answerStayPrompt({
+        page: ctx.page,
+        deadline: ctx.deadline,
+        net: ctx.net,
+        filler: ctx.filler,
+        step: (s) => ctx.step(s),
+        settle: () => ctx.settle(),
+      }),
+      captureStorageState(ctx.deps.ctx, ctx.page).catch(() => undefined),
+    ]);
+    return captureSession(ctx, answered ? undefined : captured);
   },
 };
 
-export async function captureSession(ctx: StepContext): Promise<Extract<StepResult, { kind: 'done' }>> {
-  const storageState = await captureStorageState(ctx.deps.ctx, ctx.page);
+/** The login's result: `captured` when already taken after the last change to the page, else read now. */
+export async function captureSession(
+  ctx: StepContext,
+  captured?: SessionStorageState,
+): Promise<Extract<StepResult, { kind: 'done' }>> {
+  const storageState = captured ?? (await captureStorageState(ctx.deps.ctx, ctx.page));
   const withStorage = storageState.origins.filter((o) => o.localStorage.length).length;
   ctx.step(`captured ${storageState.cookies.length} cookie(s) and localStorage of ${withStorage} origin(s)`);
   return { kind: 'done', storageState, finalUrl: ctx.page.url() };

@@ -64,21 +64,24 @@ export interface StayPromptDeps {
 /**
  * After a successful login: answers a "Stay signed in?" / "Trust this browser?" interstitial with
  * yes (what a user keeping the session does; the site may only receive the session afterwards),
- * then waits for the navigation chain it starts. At most two such prompts in a row.
+ * then waits for the navigation chain it starts. At most two such prompts in a row. Resolves
+ * whether it clicked anything (the page, and maybe the session, changed).
  */
-export async function answerStayPrompt(deps: StayPromptDeps): Promise<void> {
+export async function answerStayPrompt(deps: StayPromptDeps): Promise<boolean> {
   const { page, deadline, net } = deps;
+  let answered = false;
   for (let i = 0; i < 2; i++) {
     const frame = page.mainFrame();
     const found = await runInFrame(frame, findStaySignedInPrompt, {}, nextScanId());
-    if (!found) return;
+    if (!found) return answered;
     const navBase = net.navigationCount();
     const started = Date.now();
     try {
+      answered = true;
       await deps.filler.click(markedLocator(frame, found.id));
     } catch {
       deadline.check();
-      return;
+      return answered;
     }
     deps.step(`answered '${found.prompt}' with '${found.text}'`);
     const until = started + Math.min(6000, deadline.remaining() / 2);
@@ -91,4 +94,5 @@ export async function answerStayPrompt(deps: StayPromptDeps): Promise<void> {
     }
     await deps.settle();
   }
+  return answered;
 }

@@ -174,6 +174,7 @@ export class StepContext {
       const before = await this.detector.snapshot(watchMarker);
       const navBase = this.net.navigationCount();
       const requestBase = this.net.requestCount();
+      const activityBase = this.net.activityCount();
       // A credentials prompt from now on answers the submitted form: cancel it, let the page tell.
       this.deps.interceptor?.markFormSubmitted();
       try {
@@ -183,7 +184,7 @@ export class StepContext {
         this.deadline.check();
         this.step(`submit by ${mode} reported an error; checking the page`);
       }
-      outcome = await this.detector.waitForOutcome(before, { phase, watchMarker, navBase, requestBase });
+      outcome = await this.detector.waitForOutcome(before, { phase, watchMarker, navBase, requestBase, activityBase });
       this.reportAuthChallenges();
       if (outcome.kind !== 'unsubmitted') return outcome;
     }
