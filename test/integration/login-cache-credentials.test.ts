@@ -94,7 +94,7 @@ describe('session cache and credentials (classic-csrf site)', () => {
   it('keeps neither password in the database files or the log', async () => {
     await login(site);
     await login(site, { password: WRONG_PASSWORD });
-    t.core.logger.flush();
+    await t.core.logger.flush();
     // Before and after a checkpoint: the WAL holds the newest pages, the main file the rest.
     const check = () => {
       const files = fs.readdirSync(t.dataDir).filter((f) => f.startsWith('agent-studio.db'));

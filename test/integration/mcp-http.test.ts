@@ -72,7 +72,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(state.cookies.length).toBeGreaterThan(0);
     expect(await opensProtectedPage(browser, site, state)).toBe(true);
     // The state is only the tool's answer: no cookie value reaches the log.
-    t.core.logger.flush();
+    await t.core.logger.flush();
     const log = fs.readFileSync(t.core.logger.file, 'utf8');
     expect(log).toContain('/mcp');
     for (const cookie of state.cookies) expect(log).not.toContain(cookie.value);

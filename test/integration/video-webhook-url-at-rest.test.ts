@@ -53,7 +53,7 @@ describe('webhook_url at rest', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const [a, b] = ids(r);
 
-    s.core.logger.flush();
+    await s.core.logger.flush();
     expectNoSecretOnDisk(s.dataDir); // the WAL holds the new rows before a checkpoint
     s.core.db.pragma('wal_checkpoint(TRUNCATE)');
     expectNoSecretOnDisk(s.dataDir);

@@ -202,7 +202,7 @@ describe('webhook delivery', () => {
     expect(log.attempts).toEqual([
       expect.objectContaining({ status_code: 301, error: expect.stringMatching(/redirect/) }),
     ]);
-    h.core.logger.flush();
+    await h.core.logger.flush();
     const lines = fs.readFileSync(h.core.logger.file, 'utf8').split('\n').filter(Boolean);
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.deliveryId === deliveryId && l.statusCode === 301);
     expect(logged).toMatchObject({ level: 40, msg: 'webhook delivery failed', attempt: 1 });
@@ -269,7 +269,7 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(4);
     const videoUrl = verifyHook(oldSecret, r.received[1]).video_url!;
 
-    h.core.logger.flush();
+    await h.core.logger.flush();
     const text = fs.readFileSync(h.core.logger.file, 'utf8');
     expect(text).toMatch(/webhook delivered/);
     const forbidden = [
