@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildRenderCommand } from '../src/main/core/video/pipeline/renderers/ffmpeg/filter-graph.js';
-import { resolveFontsDir } from '../src/main/core/video/pipeline/renderers/ffmpeg/local-renderer.js';
 import { builtinTemplates, jobFromTemplate } from '../test/helpers/render-jobs.js';
 import { startTestServer } from '../test/helpers/test-server.js';
-import { runBareFfmpeg } from './lib/ffmpeg.js';
+import { bareRenderArgs, runBareFfmpeg } from './lib/ffmpeg.js';
 import { percentile, round } from './lib/stats.js';
 
 const TEMPLATE = 'text-to-video-cinematic'; // 8 s at 720p
@@ -33,16 +31,8 @@ export async function runPipelineBench(): Promise<Record<string, unknown>> {
     let n = 0;
     const bareOnce = async () => {
       const workDir = fs.mkdtempSync(path.join(root, `b${n++}-`));
-      const command = buildRenderCommand({
-        job,
-        videoHasAudio: new Map(),
-        fontsDir: resolveFontsDir()!,
-        workDir,
-        outputPath: path.join(workDir, 'out.mp4'),
-        thumbnailPath: path.join(workDir, 'thumb.jpg'),
-      });
-      for (const f of command.textFiles) fs.writeFileSync(f.path, f.text);
-      await runBareFfmpeg(command.args);
+      const args = bareRenderArgs(job, workDir);
+      await runBareFfmpeg(args);
     };
     const bare = async () => {
       const started = performance.now();

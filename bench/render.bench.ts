@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../src/main/core/logger.js';
-import { buildRenderCommand } from '../src/main/core/video/pipeline/renderers/ffmpeg/filter-graph.js';
-import { LocalRenderer, resolveFontsDir } from '../src/main/core/video/pipeline/renderers/ffmpeg/local-renderer.js';
+import { LocalRenderer } from '../src/main/core/video/pipeline/renderers/ffmpeg/local-renderer.js';
 import type { ProviderJob } from '../src/main/core/video/pipeline/video-provider.js';
 import { builtinTemplates, jobFromTemplate } from '../test/helpers/render-jobs.js';
-import { runBareFfmpeg } from './lib/ffmpeg.js';
+import { bareRenderArgs, runBareFfmpeg } from './lib/ffmpeg.js';
 import { percentile, round } from './lib/stats.js';
 
 /** Interleaved pairs: a busy machine slows both sides alike; the median pair ratio is reported. */
@@ -51,17 +50,9 @@ export async function runRenderBench(): Promise<Record<string, unknown>> {
     };
     const bare = async () => {
       const workDir = fs.mkdtempSync(path.join(root, `b${n++}-`));
-      const command = buildRenderCommand({
-        job,
-        videoHasAudio: new Map(),
-        fontsDir: resolveFontsDir()!,
-        workDir,
-        outputPath: path.join(workDir, 'out.mp4'),
-        thumbnailPath: path.join(workDir, 'thumb.jpg'),
-      });
-      for (const f of command.textFiles) fs.writeFileSync(f.path, f.text);
+      const args = bareRenderArgs(job, workDir);
       const started = performance.now();
-      await runBareFfmpeg(command.args);
+      await runBareFfmpeg(args);
       return performance.now() - started;
     };
 
