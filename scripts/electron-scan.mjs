@@ -16,13 +16,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { judgeScan, parseAllowlist } from './electron-scan-gate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const FAILING_SEVERITIES = new Set(['HIGH', 'MEDIUM']);
-// electronegativity 1.10.3 rates an explicit `nodeIntegration: true` INFORMATIONAL (HIGH only when the
-// Electron version's default turns it on); ARCHITECTURE.md forbids it outright, so it fails here too.
-const RAISED_SEVERITY = { NODE_INTEGRATION_JS_CHECK: 'HIGH' };
 const SCANNED_EXTENSIONS = /\.(?:[cm]?[jt]sx?|html?)$/;
 // The scanner's inline opt-out (`// eng-disable CHECK_ID`) would hide a finding before it reaches the
 // allowlist, so it is refused: every exception is written down, with its reason, in one file.
@@ -60,15 +57,11 @@ function loadAllowlist(file) {
   } catch (err) {
     fail(`cannot read the allowlist ${file}: ${err.message}`);
   }
-  if (!Array.isArray(data?.entries)) fail(`${file}: expected an object with an "entries" array`);
-  data.entries.forEach((entry, i) => {
-    const where = `${file}: entries[${i}]`;
-    for (const key of ['check', 'file', 'reason'])
-      if (typeof entry?.[key] !== 'string' || !entry[key].trim()) fail(`${where} needs a non-empty "${key}"`);
-    if (entry.code !== undefined && typeof entry.code !== 'string') fail(`${where}: "code" must be a string`);
-    if (entry.reason.trim().length < 20) fail(`${where}: "reason" must say why the finding is acceptable`);
-  });
-  return data.entries;
+  try {
+    return parseAllowlist(data, file);
+  } catch (err) {
+    return fail(err.message);
+  }
 }
 
 function runWorker(opts) {
@@ -96,10 +89,6 @@ function filesWithInlineOptOut(dir) {
 }
 
 const rel = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
-const matches = (entry, finding) =>
-  entry.check === finding.check &&
-  entry.file === finding.file &&
-  (entry.code === undefined || entry.code === finding.code);
 
 const opts = parseOptions();
 if (!fs.existsSync(opts.input) || !fs.statSync(opts.input).isDirectory()) fail(`no such directory: ${opts.input}`);
@@ -108,27 +97,11 @@ const scan = runWorker(opts);
 if (scan.networkAttempts.length > 0)
   fail(`the scanner tried to reach the network (${scan.networkAttempts.join(', ')}); it must run offline`);
 
-const findings = scan.findings.map((f) => ({
-  ...f,
-  file: f.file === 'N/A' ? f.file : rel(f.file),
-  severity: RAISED_SEVERITY[f.check] ?? f.severity,
-}));
-const problems = [];
-const lines = [];
-for (const f of findings) {
-  const entry = allowlist.find((e) => matches(e, f));
-  const where = `${f.file}:${f.line}:${f.column}`;
-  const label = `${f.severity} ${f.check} ${where}`;
-  if (entry) lines.push(`  allowed  ${label} (reason in the allowlist)`);
-  else if (FAILING_SEVERITIES.has(f.severity))
-    problems.push(`${label}: ${f.description}${f.code ? `\n    ${f.code}` : ''}`);
-  else lines.push(`  note     ${label}: ${f.description}`);
-}
-for (const entry of allowlist)
-  if (!findings.some((f) => matches(entry, f)))
-    problems.push(`stale allowlist entry ${entry.check} ${entry.file}: it matches no finding any more; remove it`);
-for (const e of scan.errors.filter((err) => !err.tolerable))
-  problems.push(`${rel(e.file)} could not be parsed, so it was not checked: ${e.message}`);
+const { findings, lines, problems } = judgeScan({
+  findings: scan.findings.map((f) => ({ ...f, file: f.file === 'N/A' ? f.file : rel(f.file) })),
+  errors: scan.errors.map((e) => ({ ...e, file: rel(e.file) })),
+  allowlist,
+});
 for (const file of filesWithInlineOptOut(opts.input))
   problems.push(`${rel(file)} uses an eng-disable comment: justify the finding in ${rel(opts.allowlist)} instead`);
 

@@ -1,28 +1,27 @@
-// The only bridge between the page and the main process: named functions, one per contract channel.
-// Never exposes ipcRenderer, its event objects, or a generic invoke. Sandboxed: bundled to one CJS file.
+// The only bridge between the page and the main process: `invoke` for the channels of the shared
+// contract (IPC_CONTRACT) and `on` for its events (IPC_EVENTS), nothing else. Any other name is
+// refused here, before it reaches ipcRenderer; main checks the sender and parses every argument.
+// Never exposes ipcRenderer or its event objects. Sandboxed: bundled to one CJS file.
 import { contextBridge, ipcRenderer } from 'electron';
-import { IPC_CHANNELS, UPLOAD_PROGRESS_EVENT } from '../shared/ipc-channels.js';
-import type { AgentStudioApi, UploadProgress } from '../shared/ipc-contract.js';
+import { isChannelName, isEventName, type AgentStudioBridge } from '../shared/ipc-contract.js';
 
-const api: Record<string, Record<string, (args?: unknown) => Promise<unknown>>> = {};
-for (const [domain, methods] of Object.entries(IPC_CHANNELS)) {
-  const fns: Record<string, (args?: unknown) => Promise<unknown>> = {};
-  for (const method of methods) {
-    const channel = `${domain}:${method}`;
-    fns[method] = (args?: unknown) => ipcRenderer.invoke(channel, args);
-  }
-  api[domain] = Object.freeze(fns);
-}
-
-const events: AgentStudioApi['events'] = {
-  onUploadProgress(listener) {
-    const wrapped = (_event: Electron.IpcRendererEvent, progress: UploadProgress) => listener(progress);
-    ipcRenderer.on(UPLOAD_PROGRESS_EVENT, wrapped);
-    return () => void ipcRenderer.removeListener(UPLOAD_PROGRESS_EVENT, wrapped);
+const bridge = {
+  invoke(channel: unknown, args?: unknown): Promise<unknown> {
+    if (!isChannelName(channel)) {
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'unknown_channel', message: `Unknown IPC channel "${String(channel)}"` },
+      });
+    }
+    return ipcRenderer.invoke(channel, args);
+  },
+  on(event: unknown, listener: (payload: unknown) => void): () => void {
+    if (!isEventName(event)) throw new Error(`Unknown app event "${String(event)}"`);
+    if (typeof listener !== 'function') throw new Error('on(event, listener) needs a function');
+    const wrapped = (_event: Electron.IpcRendererEvent, payload: unknown) => listener(payload);
+    ipcRenderer.on(event, wrapped);
+    return () => void ipcRenderer.removeListener(event, wrapped);
   },
 };
 
-contextBridge.exposeInMainWorld(
-  'agentStudio',
-  Object.freeze({ ...api, events: Object.freeze(events) }) as unknown as AgentStudioApi,
-);
+contextBridge.exposeInMainWorld('agentStudio', Object.freeze(bridge) as AgentStudioBridge);

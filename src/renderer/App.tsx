@@ -7,7 +7,8 @@ import { GenerationsScreen } from './features/generations/GenerationsScreen';
 import { SessionsScreen } from './features/sessions/SessionsScreen';
 import { TemplatesScreen } from './features/templates/TemplatesScreen';
 import { UploadsScreen } from './features/uploads/UploadsScreen';
-import { api, hasBridge } from './lib/api';
+import { hasBridge } from './lib/api';
+import { useAppEvent } from './lib/use-app-event';
 import { useAppStore } from './stores/app-store';
 
 const SCREENS = {
@@ -36,11 +37,15 @@ function Shell() {
   const info = useAppStore((s) => s.appInfo);
   const loadAppInfo = useAppStore((s) => s.loadAppInfo);
   const applyUploadProgress = useAppStore((s) => s.applyUploadProgress);
+  const applyGenerationProgress = useAppStore((s) => s.applyGenerationProgress);
+  const applyGenerationFinished = useAppStore((s) => s.applyGenerationFinished);
 
   useEffect(() => {
     void loadAppInfo();
-    return api.events.onUploadProgress(applyUploadProgress);
-  }, [loadAppInfo, applyUploadProgress]);
+  }, [loadAppInfo]);
+  useAppEvent('upload:progress', applyUploadProgress);
+  useAppEvent('generation:progress', applyGenerationProgress);
+  useAppEvent('generation:finished', applyGenerationFinished);
 
   const Current = SCREENS[screen];
   return (

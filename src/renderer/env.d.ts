@@ -1,9 +1,9 @@
-import type { AgentStudioApi } from '../shared/ipc-contract.js';
+import type { AgentStudioBridge } from '../shared/ipc-contract.js';
 
 declare global {
   interface Window {
     /** Installed by the preload (Electron) or by a test bridge. */
-    agentStudio: AgentStudioApi;
+    agentStudio: AgentStudioBridge;
   }
 }
 export {};

@@ -1,265 +1,378 @@
-// The IPC contract between the renderer (through the preload) and the main process.
-// One entry per channel: its name is `<domain>:<method>`, its single argument is parsed with `args`
-// in the main process, and its result type is carried by the phantom `result` field.
-// Imports only zod and the shared API schemas: the preload bundles this file, the renderer uses its types.
+// The one contract between the renderer and the main process. IPC_CONTRACT names every channel the
+// preload offers: most stand for one route of the core's HTTP API (method, path and the shared zod
+// schemas of its params, query, body and answer), so the desktop UI gets exactly what agents get;
+// a few are answered by the main process itself. IPC_EVENTS names what main pushes to the window.
+// Pure data + zod: main (src/main/core/desktop), the preload, the renderer and the e2e test bridge
+// all read this table; nothing else lists channels.
 import { z } from 'zod';
+import { CreditsSchema } from './credits.schema.js';
+import {
+  AppInfoSchema,
+  LoginAnswerHeadersSchema,
+  PickedFileSchema,
+  PickedFileToken,
+  UPLOAD_KINDS,
+  UploadedFileSchema,
+  type UploadedFile,
+} from './desktop.schema.js';
 import type { IpcResult } from './errors.js';
-import type { IPC_CHANNELS } from './ipc-channels.js';
-import { LOGIN_METHODS, type SessionSummary, type StorageState } from './login.schema.js';
+import { LoginRequestSchema, SessionIdParamsSchema, SessionListSchema, StorageStateSchema } from './login.schema.js';
+import type { Scope } from './scopes.js';
+import {
+  PresignedUploadSchema,
+  StoredUploadSchema,
+  type PresignedUpload,
+  type StoredUpload,
+} from './uploads.schema.js';
 import {
   CharacterCreateSchema,
+  CharacterListQuerySchema,
+  CharacterListSchema,
+  CharacterSchema,
   GenerateRequestSchema,
+  GenerateResponseSchema,
   GENERATION_STATUSES,
-  TEMPLATE_CATEGORIES,
+  GenerationIdParamsSchema,
+  GenerationListQuerySchema,
+  GenerationListSchema,
+  GenerationSchema,
+  TemplateDeletedSchema,
+  TemplateIdParamsSchema,
+  TemplateListQuerySchema,
+  TemplateListSchema,
+  TemplateSchema,
   TemplateWriteSchema,
-  type Character,
-  type GenerateResponse,
-  type Generation,
-  type GenerationStatus,
-  type Template,
-  type TemplateCategory,
-  type VariableType,
 } from './video.schema.js';
 
 // ---------------------------------------------------------------------------------------------
-// Result shapes (what the renderer receives). They mirror the HTTP API bodies.
+// Channel kinds
 
-export interface Pagination {
-  offset: number;
-  limit: number;
-  has_more: boolean;
-}
-export interface Page<T> {
-  data: T[];
-  pagination: Pagination;
-}
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface AppInfo {
-  version: string;
-  /** Where agents reach the local API, or null when it could not listen (see serverError). */
-  serverUrl: string | null;
-  serverError: string | null;
-  dataDir: string;
-  /** Whether the desktop API key is kept in the secret store (else a per-launch key is used). */
-  hasDesktopKey: boolean;
-  secretBackend: 'keychain' | 'file';
-  secretStoreError: string | null;
-  platform: string;
-}
+/**
+ * What a route answers on success. `json`: the body, parsed with `schema` (plus the named headers,
+ * parsed with `headers`, when the channel needs them). `empty`: a 204, the IPC value is null.
+ * Files and streams never cross IPC: the renderer plays them from their signed URLs (video_url).
+ */
+export type HttpAnswer = { kind: 'json'; schema: z.ZodType; headers?: z.ZodObject } | { kind: 'empty' };
 
-export type { SessionSummary, Template, Character, Generation, GenerationStatus, TemplateCategory, VariableType };
-export type InputVariable = Template['input_variables'][number];
-export type SessionCookie = StorageState['cookies'][number];
-
-export interface LoginTestResult {
-  cookies: SessionCookie[];
-  origins: StorageState['origins'];
-  /** Wall time of the request, measured by the main process. */
-  duration_ms: number;
-  /** From the X-Session-Cache header: true when the cached session was served. */
-  from_cache: boolean | null;
-  /** The cache entry (X-Session-Id), to find it in the sessions list. */
-  session_id: string | null;
+/**
+ * A route of the core's HTTP API. The IPC argument is `{ params, query, body }`, each part the route's
+ * own schema (the body is the HTTP body schema itself); parts the route does not take are absent.
+ */
+export interface HttpChannel {
+  kind: 'http';
+  method: HttpMethod;
+  /** Fastify-style path with `:params`, as the server registers it. */
+  path: string;
+  /** The scope the route requires (the desktop key has all of them). */
+  scope: Scope;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  answer: HttpAnswer;
 }
 
-export interface PickedFile {
-  /** Opaque handle of a file the user chose; the renderer never sees or sends a path. */
-  token: string;
-  name: string;
-  size: number;
-  content_type: string;
+/**
+ * A picked file sent to storage. Its `file` field is of kind PickedFileToken (an opaque handle, never
+ * a path; main keeps the path). Main POSTs `presign` (from the file's name and type), then PUTs the
+ * bytes to the upload URL that answer gives (`put`, when the URL is the API's own local store).
+ */
+export interface UploadChannel {
+  kind: 'upload';
+  scope: Scope;
+  args: z.ZodObject<{ file: typeof PickedFileToken }>;
+  presign: { method: 'POST'; path: string; answer: z.ZodType<PresignedUpload> };
+  put: { method: 'PUT'; path: string; answer: z.ZodType<StoredUpload> };
+  result: z.ZodType<UploadedFile>;
 }
 
-export interface UploadedFile {
-  s3_key: string;
-  content_type: string;
-  size: number;
-  name: string;
+/** Answered by the main process itself: app facts, the OS file picker, opening a link. */
+export interface LocalChannel {
+  kind: 'local';
+  args: z.ZodType;
+  result: z.ZodType;
 }
 
-export interface UploadProgress {
-  token: string;
-  loaded: number;
-  total: number;
-  phase: 'presigning' | 'uploading' | 'done' | 'failed';
-}
-
-export type GenerateResult = GenerateResponse;
-
-export interface Credits {
-  org_id: string;
-  balance: number;
-  ledger: { amount: number; kind: string; ref: string | null; created_at: number }[];
-}
+export type Channel = HttpChannel | UploadChannel | LocalChannel;
 
 // ---------------------------------------------------------------------------------------------
-// Argument schemas
+// The table
 
-const id = z.string().trim().min(1, 'id is required').max(200);
-const limitOffset = (max: number) => ({
-  limit: z.number().int().min(1).max(max).optional(),
-  offset: z.number().int().min(0).optional(),
-});
-const noArgs = z.undefined().or(z.object({}).strict()).optional();
+const json = <S extends z.ZodType>(schema: S) => ({ kind: 'json', schema }) as const;
+const noArgs = z.undefined();
 
-export const LOGIN_TEST_METHODS = LOGIN_METHODS;
-export const LoginTestArgs = z.object({
-  url: z
-    .string()
-    .trim()
-    .min(1, 'URL is required')
-    .max(2048)
-    .refine((v) => /^https?:\/\/[^/\s]+/i.test(v), 'URL must start with http:// or https://'),
-  username: z.string().max(512),
-  password: z.string().max(4096),
-  method: z.enum(LOGIN_TEST_METHODS),
-  useCache: z.boolean(),
-  additionalFields: z.record(z.string().max(256), z.string().max(4096)).optional(),
-});
-export type LoginTestArgs = z.infer<typeof LoginTestArgs>;
+export const IPC_CONTRACT = {
+  'app:getInfo': { kind: 'local', args: noArgs, result: AppInfoSchema },
+  /** Opens an https:// link to a public host in the OS browser; anything else is refused. */
+  'app:openExternal': {
+    kind: 'local',
+    args: z.object({ url: z.string().max(2048) }).strict(),
+    result: z.object({ opened: z.boolean() }),
+  },
 
-export const UPLOAD_KINDS = ['image', 'video', 'audio', 'any'] as const;
+  'sessions:list': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/sessions',
+    scope: 'sessions:read',
+    answer: json(SessionListSchema),
+  },
+  'sessions:delete': {
+    kind: 'http',
+    method: 'DELETE',
+    path: '/api/sessions/:id',
+    scope: 'sessions:write',
+    params: SessionIdParamsSchema,
+    answer: { kind: 'empty' },
+  },
+  /** POST /api/login: the storageState, and whether it came from the cache (X-Session-Cache, X-Session-Id). */
+  'sessions:testLogin': {
+    kind: 'http',
+    method: 'POST',
+    path: '/api/login',
+    scope: 'login:write',
+    body: LoginRequestSchema,
+    answer: { kind: 'json', schema: StorageStateSchema, headers: LoginAnswerHeadersSchema },
+  },
 
-/** The server's own write schemas: the IPC layer rejects exactly what the HTTP API would. */
-export const TemplateInput = TemplateWriteSchema;
+  'templates:list': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/templates',
+    scope: 'templates:read',
+    query: TemplateListQuerySchema,
+    answer: json(TemplateListSchema),
+  },
+  'templates:get': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/templates/:id',
+    scope: 'templates:read',
+    params: TemplateIdParamsSchema,
+    answer: json(TemplateSchema),
+  },
+  'templates:create': {
+    kind: 'http',
+    method: 'POST',
+    path: '/api/templates',
+    scope: 'templates:write',
+    body: TemplateWriteSchema,
+    answer: json(TemplateSchema),
+  },
+  /** Replaces every field (PUT). */
+  'templates:update': {
+    kind: 'http',
+    method: 'PUT',
+    path: '/api/templates/:id',
+    scope: 'templates:write',
+    params: TemplateIdParamsSchema,
+    body: TemplateWriteSchema,
+    answer: json(TemplateSchema),
+  },
+  'templates:delete': {
+    kind: 'http',
+    method: 'DELETE',
+    path: '/api/templates/:id',
+    scope: 'templates:write',
+    params: TemplateIdParamsSchema,
+    answer: json(TemplateDeletedSchema),
+  },
+
+  /** Shows the OS file picker; null when the person cancels. */
+  'uploads:pickFile': {
+    kind: 'local',
+    args: z
+      .object({ kind: z.enum(UPLOAD_KINDS) })
+      .strict()
+      .optional(),
+    result: PickedFileSchema.nullable(),
+  },
+  /** Uploads a picked file; progress arrives as `upload:progress` events. */
+  'uploads:upload': {
+    kind: 'upload',
+    scope: 'templates:read',
+    args: z.object({ file: PickedFileToken }).strict(),
+    presign: { method: 'POST', path: '/api/s3/presign-upload', answer: PresignedUploadSchema },
+    put: { method: 'PUT', path: '/api/uploads/*', answer: StoredUploadSchema },
+    result: UploadedFileSchema,
+  },
+
+  'characters:list': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/characters',
+    scope: 'characters:read',
+    query: CharacterListQuerySchema,
+    answer: json(CharacterListSchema),
+  },
+  'characters:create': {
+    kind: 'http',
+    method: 'POST',
+    path: '/api/characters',
+    scope: 'characters:write',
+    body: CharacterCreateSchema,
+    answer: json(CharacterSchema),
+  },
+
+  'generate:fromTemplate': {
+    kind: 'http',
+    method: 'POST',
+    path: '/api/templates/:id/generate',
+    scope: 'templates:read',
+    params: TemplateIdParamsSchema,
+    body: GenerateRequestSchema,
+    answer: json(GenerateResponseSchema),
+  },
+
+  'generations:list': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/generations',
+    scope: 'generations:read',
+    query: GenerationListQuerySchema,
+    answer: json(GenerationListSchema),
+  },
+  'generations:get': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/generations/:id',
+    scope: 'generations:read',
+    params: GenerationIdParamsSchema,
+    answer: json(GenerationSchema),
+  },
+  'generations:cancel': {
+    kind: 'http',
+    method: 'POST',
+    path: '/api/generations/:id/cancel',
+    scope: 'generations:write',
+    params: GenerationIdParamsSchema,
+    answer: json(GenerationSchema),
+  },
+
+  /** The organization's balance and latest ledger entries. */
+  'credits:get': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/credits',
+    scope: 'credits:read',
+    answer: json(CreditsSchema),
+  },
+} as const satisfies Record<string, Channel>;
+
+export type IpcContract = typeof IPC_CONTRACT;
+export type ChannelName = keyof IpcContract;
+export const CHANNEL_NAMES = Object.keys(IPC_CONTRACT) as ChannelName[];
+export const isChannelName = (name: unknown): name is ChannelName =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(IPC_CONTRACT, name);
+
+// ---------------------------------------------------------------------------------------------
+// Events main pushes to the window (payloads validated in main before they are sent)
+
+const FINISHED_STATUSES = GENERATION_STATUSES.filter((s) => s !== 'generating') as [
+  'completed' | 'failed' | 'canceled',
+  ...('completed' | 'failed' | 'canceled')[],
+];
+
+export const IPC_EVENTS = {
+  /** One step of a running login (what the engine is doing), for a live trace. */
+  'login:step': z.object({
+    loginId: z.string().min(1),
+    step: z.string().max(500),
+    elapsedMs: z.number().int().min(0),
+  }),
+  /** A generation moved on: render progress 0-100, or its place in the render queue (1 = next). */
+  'generation:progress': z.object({
+    id: z.string().min(1),
+    status: z.enum(GENERATION_STATUSES),
+    progress: z.number().min(0).max(100),
+    queuePosition: z.number().int().min(1).optional(),
+  }),
+  /** A generation reached completed, failed or canceled. */
+  'generation:finished': z.object({ id: z.string().min(1), status: z.enum(FINISHED_STATUSES) }),
+  /** Bytes of a picked file sent so far; `id` is its picked-file token. */
+  'upload:progress': z.object({
+    id: PickedFileToken.optional(),
+    loaded: z.number().int().min(0),
+    total: z.number().int().min(0),
+  }),
+} as const satisfies Record<string, z.ZodType>;
+
+export type IpcEventName = keyof typeof IPC_EVENTS;
+export type IpcEventPayload<E extends IpcEventName> = z.output<(typeof IPC_EVENTS)[E]>;
+export const EVENT_NAMES = Object.keys(IPC_EVENTS) as IpcEventName[];
+export const isEventName = (name: unknown): name is IpcEventName =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(IPC_EVENTS, name);
+export type UploadProgress = IpcEventPayload<'upload:progress'>;
+
+// ---------------------------------------------------------------------------------------------
+// Types derived from the table (the renderer's invoke, the preload's bridge)
+
+type Part<K extends string, S, Optional extends boolean> = [S] extends [never]
+  ? unknown
+  : S extends z.ZodType
+    ? Optional extends true
+      ? { [P in K]?: z.input<S> }
+      : { [P in K]: z.input<S> }
+    : unknown;
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+/** What the renderer passes for a channel. */
+export type ChannelArgs<C extends ChannelName> = IpcContract[C] extends infer D
+  ? D extends { kind: 'http' }
+    ? Flatten<
+        Part<'params', D extends { params: infer S } ? S : never, false> &
+          Part<'query', D extends { query: infer S } ? S : never, true> &
+          Part<'body', D extends { body: infer S } ? S : never, false>
+      >
+    : D extends { args: infer S extends z.ZodType }
+      ? z.input<S>
+      : never
+  : never;
+
+/** What the renderer gets back for a channel (the IpcResult's value). */
+export type ChannelResult<C extends ChannelName> = IpcContract[C] extends infer D
+  ? D extends { kind: 'http'; answer: infer A }
+    ? A extends { kind: 'json'; schema: infer S extends z.ZodType; headers: infer H extends z.ZodType }
+      ? { body: z.output<S>; headers: z.output<H> }
+      : A extends { kind: 'json'; schema: infer S extends z.ZodType }
+        ? z.output<S>
+        : null
+    : D extends { result: infer S extends z.ZodType }
+      ? z.output<S>
+      : never
+  : never;
+
+/** `[args]`, or `[args?]` when the channel needs none. */
+export type ChannelArgsTuple<C extends ChannelName> =
+  ChannelArgs<C> extends infer A
+    ? undefined extends A
+      ? [args?: A]
+      : Partial<A> extends A
+        ? [args?: A]
+        : [args: A]
+    : never;
+
+/** What the preload exposes as `window.agentStudio`. */
+export interface AgentStudioBridge {
+  /** Calls a contract channel; a bad argument or a failed call is `{ ok: false, error }`, never a throw. */
+  invoke<C extends ChannelName>(channel: C, ...args: ChannelArgsTuple<C>): Promise<IpcResult<ChannelResult<C>>>;
+  /** Subscribes to a contract event; returns the unsubscribe function. */
+  on<E extends IpcEventName>(event: E, listener: (payload: IpcEventPayload<E>) => void): () => void;
+}
+
+// Types the renderer names, all inferred from the shared schemas.
+export type { AppInfo, PickedFile, UploadedFile, UploadKind } from './desktop.schema.js';
+export type { SessionSummary, StorageState } from './login.schema.js';
+export type {
+  Character,
+  GenerateResponse,
+  Generation,
+  GenerationStatus,
+  Template,
+  TemplateCategory,
+  VariableType,
+} from './video.schema.js';
+export type InputVariable = z.output<typeof TemplateSchema>['input_variables'][number];
 export type TemplateInput = z.input<typeof TemplateWriteSchema>;
-export const CharacterInput = CharacterCreateSchema;
 export type CharacterInput = z.input<typeof CharacterCreateSchema>;
-export const GenerateArgs = GenerateRequestSchema.extend({ templateId: id });
-export type GenerateArgs = z.input<typeof GenerateArgs>;
-
-// ---------------------------------------------------------------------------------------------
-// The contract
-
-export interface ChannelDef<A extends z.ZodType, R> {
-  args: A;
-  /** Phantom: never read at run time; carries the result type. */
-  result?: R;
-}
-const channel =
-  <R>() =>
-  <A extends z.ZodType>(args: A): ChannelDef<A, R> => ({ args });
-
-export const ipcContract = {
-  app: {
-    getInfo: channel<AppInfo>()(noArgs),
-    /** Opens an https:// link in the OS browser (anything else is refused). */
-    openExternal: channel<{ opened: boolean }>()(z.object({ url: z.string().max(2048) })),
-  },
-  sessions: {
-    list: channel<Page<SessionSummary>>()(z.object({ ...limitOffset(100) }).optional()),
-    delete: channel<{ deleted: boolean }>()(z.object({ id })),
-    testLogin: channel<LoginTestResult>()(LoginTestArgs),
-  },
-  templates: {
-    list: channel<Page<Template>>()(
-      z.object({ category: z.enum(TEMPLATE_CATEGORIES).optional(), ...limitOffset(100) }).optional(),
-    ),
-    get: channel<Template>()(z.object({ id })),
-    create: channel<Template>()(z.object({ template: TemplateInput })),
-    /** Replaces every field (PUT). */
-    update: channel<Template>()(z.object({ id, template: TemplateWriteSchema })),
-    delete: channel<{ deleted: boolean }>()(z.object({ id })),
-  },
-  uploads: {
-    /** Shows the OS file picker; null when the user cancels. */
-    pickFile: channel<PickedFile | null>()(z.object({ kind: z.enum(UPLOAD_KINDS) }).optional()),
-    /** Presigns and uploads a picked file; progress arrives as `uploads:progress` events. */
-    upload: channel<UploadedFile>()(z.object({ token: z.string().min(1).max(100) })),
-  },
-  characters: {
-    list: channel<Page<Character>>()(
-      z
-        .object({
-          q: z.string().trim().min(2, 'search needs at least 2 characters').max(100).optional(),
-          ...limitOffset(60),
-        })
-        .optional(),
-    ),
-    create: channel<Character>()(CharacterInput),
-  },
-  generate: {
-    fromTemplate: channel<GenerateResult>()(GenerateArgs),
-  },
-  generations: {
-    list: channel<Page<Generation>>()(
-      z
-        .object({
-          status: z.enum(GENERATION_STATUSES).optional(),
-          template_id: z.string().max(200).optional(),
-          ...limitOffset(100),
-        })
-        .optional(),
-    ),
-    get: channel<Generation>()(z.object({ id })),
-    cancel: channel<Generation>()(z.object({ id })),
-  },
-  credits: {
-    /** The organization's balance and latest ledger entries. */
-    get: channel<Credits>()(noArgs),
-  },
-} as const;
-
-export type IpcContract = typeof ipcContract;
-export type Domain = keyof IpcContract;
-export type MethodOf<D extends Domain> = keyof IpcContract[D] & string;
-export type ChannelName = { [D in Domain]: `${D}:${MethodOf<D>}` }[Domain];
-
-// Compile-time check: ipc-channels.ts (used by the preload) lists exactly the contract's channels.
-type ListedChannels = { [D in keyof typeof IPC_CHANNELS]: (typeof IPC_CHANNELS)[D][number] };
-type ContractChannels = { [D in Domain]: MethodOf<D> };
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const CHANNEL_LIST_MATCHES_CONTRACT: Same<ListedChannels, ContractChannels> = true;
-
-type ArgsOf<C> = C extends ChannelDef<infer A, unknown> ? z.input<A> : never;
-type ParsedArgsOf<C> = C extends ChannelDef<infer A, unknown> ? z.output<A> : never;
-type ResultOf<C> = C extends ChannelDef<z.ZodType, infer R> ? R : never;
-
-/** Main-process events pushed to the renderer (subscribed through named `on*` functions). */
-export interface IpcEvents {
-  'uploads:progress': UploadProgress;
-}
-export const IPC_EVENTS = ['uploads:progress'] as const satisfies readonly (keyof IpcEvents)[];
-
-/** What `window.agentStudio` offers: one named async function per channel, plus event subscriptions. */
-export type AgentStudioApi = {
-  [D in Domain]: {
-    [M in MethodOf<D>]: undefined extends ArgsOf<IpcContract[D][M]>
-      ? (args?: ArgsOf<IpcContract[D][M]>) => Promise<IpcResult<ResultOf<IpcContract[D][M]>>>
-      : (args: ArgsOf<IpcContract[D][M]>) => Promise<IpcResult<ResultOf<IpcContract[D][M]>>>;
-  };
-} & {
-  events: {
-    onUploadProgress(listener: (progress: UploadProgress) => void): () => void;
-  };
-};
-
-/** The main-process side: one handler per channel, receiving the parsed argument. */
-export type IpcHandlers<D extends Domain> = {
-  [M in MethodOf<D>]: (args: ParsedArgsOf<IpcContract[D][M]>) => Promise<IpcResult<ResultOf<IpcContract[D][M]>>>;
-};
-
-export const channelName = <D extends Domain>(domain: D, method: MethodOf<D>): string => `${domain}:${method}`;
-
-/** Every channel, for the preload (to build named functions) and the main process (to register). */
-export function listChannels(): { domain: Domain; method: string; name: string }[] {
-  return (Object.keys(ipcContract) as Domain[]).flatMap((domain) =>
-    Object.keys(ipcContract[domain]).map((method) => ({ domain, method, name: `${domain}:${method}` })),
-  );
-}
-
-/** Parses one channel's argument; a failure is a validation_error result, never a throw. */
-export function parseChannelArgs(
-  name: string,
-  raw: unknown,
-): { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } } {
-  const [domain, method] = name.split(':') as [Domain, string];
-  const def = (ipcContract[domain] as Record<string, ChannelDef<z.ZodType, unknown>> | undefined)?.[method];
-  if (!def) return { ok: false, error: { code: 'unknown_channel', message: `Unknown IPC channel "${name}"` } };
-  const res = def.args.safeParse(raw);
-  if (res.success) return { ok: true, value: res.data };
-  const message = res.error.issues
-    .map((i) => `${i.path.length ? i.path.join('.') : 'argument'}: ${i.message}`)
-    .join('; ');
-  return { ok: false, error: { code: 'validation_error', message } };
-}

@@ -1,64 +1,35 @@
-// The renderer in real Chromium over the desktop app's own path: a preload-like shim with one named
-// function per contract channel, dispatched in Node exactly as the Electron IPC layer does
-// (contract zod parse -> DesktopClient -> app.inject into the real Fastify app, with the desktop key).
+// The renderer in real Chromium over the desktop app's own path: the preload's window.agentStudio
+// (invoke + on, from the shared contract) answered in Node by the app's IPC dispatcher, exactly as the
+// Electron IPC layer does (contract zod parse -> in-process API with the desktop key -> answer parsed
+// with the shared schemas), and the core's bus events forwarded to the page.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createUploadsHandlers,
-  DesktopClient,
-  dispatchIpc,
-  resolveDesktopKey,
-  DESKTOP_KEY_ACCOUNT,
-} from '../../src/main/core/desktop/desktop-client.js';
+import { DESKTOP_KEY_ACCOUNT, resolveDesktopKey, type DesktopKey } from '../../src/main/core/desktop/desktop-key.js';
+import { createInProcessApi, type CoreApi } from '../../src/main/core/desktop/in-process-api.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import type { IpcResult } from '../../src/shared/errors.js';
-import { IPC_CHANNELS } from '../../src/shared/ipc-channels.js';
-import type { IpcHandlers, UploadProgress } from '../../src/shared/ipc-contract.js';
+import type { UploadProgress } from '../../src/shared/ipc-contract.js';
 import { testAppInfo } from './support/app-info.js';
 import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
 import { media } from '../helpers/media-fixtures.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/test-server.js';
 import { buildRenderer } from './support/build-renderer.js';
+import { installIpcBridge, type IpcBridge } from './support/ipc-bridge.js';
 import { startRendererServer, type RendererServer } from './support/renderer-server.js';
 
 let t: TestServer;
 let web: RendererServer;
 let browser: Browser;
-let client: DesktopClient;
+let api: CoreApi;
+let desktop: DesktopKey;
 const outDir = tempDir('agent-studio-renderer-ipc-');
 const filesDir = tempDir('agent-studio-picked-');
 /** What the "OS file dialog" answers next. */
 let nextPick: string | null = null;
 
-/** Stand-in for src/preload/index.ts: named functions from IPC_CHANNELS over one test binding. */
-function installPreloadShim(channels: Record<string, readonly string[]>): void {
-  const invoke = (window as unknown as { __ipc: (channel: string, args: unknown) => Promise<unknown> }).__ipc;
-  const listeners = new Set<(p: unknown) => void>();
-  (window as unknown as { __uploadProgress: (p: unknown) => void }).__uploadProgress = (p) =>
-    listeners.forEach((l) => l(p));
-  const api: Record<string, unknown> = {};
-  for (const [domain, methods] of Object.entries(channels)) {
-    const fns: Record<string, (args?: unknown) => Promise<unknown>> = {};
-    for (const method of methods) fns[method] = (args?: unknown) => invoke(`${domain}:${method}`, args);
-    api[domain] = Object.freeze(fns);
-  }
-  api.events = Object.freeze({
-    onUploadProgress(listener: (p: unknown) => void) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-  });
-  Object.defineProperty(window, 'agentStudio', { value: Object.freeze(api) });
-}
-
-async function openApp(): Promise<{
-  page: Page;
-  close: () => Promise<void>;
-  progress: UploadProgress[];
-  problems: string[];
-}> {
+async function openApp(): Promise<{ page: Page; close: () => Promise<void>; bridge: IpcBridge; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -66,61 +37,39 @@ async function openApp(): Promise<{
     if (m.type() === 'error') problems.push(m.text());
   });
   page.on('pageerror', (e) => problems.push(e.message));
-  const progress: UploadProgress[] = [];
-  const info = testAppInfo(t);
-  const app: IpcHandlers<'app'> = {
-    getInfo: async () => ({ ok: true, value: info }),
-    openExternal: async () => ({ ok: true, value: { opened: false } }),
-  };
-  const uploads = createUploadsHandlers({
-    client,
-    chooseFile: async () => {
+  const bridge = await installIpcBridge(page, {
+    api,
+    core: t.core,
+    orgId: desktop.orgId,
+    info: testAppInfo(t),
+    chooseFile: () => {
       const file = nextPick;
       nextPick = null;
       return file;
     },
-    sendProgress: (p) => {
-      progress.push(p);
-      void page
-        .evaluate((x) => (window as unknown as { __uploadProgress: (p: unknown) => void }).__uploadProgress(x), p)
-        .catch(() => undefined);
-    },
   });
-  const handlers = {
-    app,
-    uploads,
-    sessions: client.sessions,
-    templates: client.templates,
-    characters: client.characters,
-    generate: client.generate,
-    generations: client.generations,
-    credits: client.credits,
-  };
-  await page.exposeBinding('__ipc', (_source, channel: string, args: unknown) =>
-    dispatchIpc(handlers as never, channel, args),
-  );
-  await page.addInitScript(installPreloadShim, IPC_CHANNELS as unknown as Record<string, readonly string[]>);
   await page.goto(`${web.url}/index.html`);
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
-  return { page, close: () => context.close(), progress, problems };
+  return { page, close: () => context.close(), bridge, problems };
 }
 
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
-const ipc = <T>(page: Page, domain: string, method: string, args?: unknown) =>
+/** window.agentStudio.invoke from the page, as the renderer calls it. */
+const invoke = <T>(page: Page, channel: string, args?: unknown) =>
   page.evaluate(
-    ([d, m, a]) =>
+    ([c, a]) =>
       (
-        window as unknown as { agentStudio: Record<string, Record<string, (x?: unknown) => Promise<unknown>>> }
-      ).agentStudio[d as string][m as string](a),
-    [domain, method, args] as const,
+        window as unknown as { agentStudio: { invoke: (c: string, a?: unknown) => Promise<unknown> } }
+      ).agentStudio.invoke(c, a),
+    [channel, args] as const,
   ) as Promise<IpcResult<T>>;
 
 beforeAll(async () => {
   await buildRenderer(outDir);
   t = await startTestServer({}, { credits: 1000 });
-  web = await startRendererServer({ dir: outDir, apiUrl: t.url });
-  const desktop = await resolveDesktopKey(t.core);
-  client = new DesktopClient({ app: t.server.app, key: desktop.key, host: new URL(t.url).host });
+  web = await startRendererServer({ dir: outDir });
+  desktop = await resolveDesktopKey(t.core);
+  api = createInProcessApi({ app: t.server.app, key: desktop.key, host: new URL(t.url).host });
   browser = await chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
 }, 120_000);
 
@@ -132,7 +81,7 @@ afterAll(async () => {
   fs.rmSync(filesDir, { recursive: true, force: true });
 });
 
-describe('renderer over the IPC path (contract + DesktopClient + app.inject)', () => {
+describe('renderer over the IPC path (contract + IPC dispatcher + in-process API)', () => {
   it('keeps one desktop key in the secret store and reuses it', async () => {
     const first = await resolveDesktopKey(t.core);
     const again = await resolveDesktopKey(t.core);
@@ -140,6 +89,8 @@ describe('renderer over the IPC path (contract + DesktopClient + app.inject)', (
     expect(again.key).toBe(first.key);
     expect(await t.core.secrets.get(DESKTOP_KEY_ACCOUNT)).toBe(first.key);
     expect(t.core.keys.authenticate(first.key)?.scopes).toEqual(['*']);
+    // With no "default" org, the desktop key belongs to the first org: the test key's org.
+    expect(first.orgId).toBe(t.orgId);
   });
 
   it('shows the server’s templates and a template’s variables', async () => {
@@ -161,8 +112,9 @@ describe('renderer over the IPC path (contract + DesktopClient + app.inject)', (
 
   it('uploads a picked file in process with progress events, then creates a character from it', async () => {
     const file = path.join(filesDir, 'portrait.png');
-    fs.writeFileSync(file, media.png(1024 * 1024));
-    const { page, close, progress } = await openApp();
+    const size = 1024 * 1024;
+    fs.writeFileSync(file, media.png(size));
+    const { page, close, bridge } = await openApp();
     try {
       await nav(page, 'Characters').click();
       await page.getByRole('button', { name: 'New character' }).click();
@@ -171,23 +123,28 @@ describe('renderer over the IPC path (contract + DesktopClient + app.inject)', (
       nextPick = file;
       await form.getByRole('button', { name: '+ Add image…' }).click();
       await form.locator('.chip', { hasText: 'portrait.png' }).waitFor();
-      expect(progress.map((p) => p.phase)).toContain('uploading');
-      expect(progress.at(-1)).toMatchObject({ phase: 'done', loaded: 1024 * 1024, total: 1024 * 1024 });
+      const progress = bridge.sent.filter((e) => e.event === 'upload:progress').map((e) => e.payload as UploadProgress);
+      expect(progress[0]).toEqual({ id: expect.any(String), loaded: 0, total: size });
+      expect(progress.at(-1)).toEqual({ id: progress[0].id, loaded: size, total: size });
+      const loaded = progress.map((p) => p.loaded);
+      expect(loaded).toEqual([...loaded].sort((a, b) => a - b));
       await form.getByRole('button', { name: 'Create character' }).click();
       await page.getByTestId('character-list').getByText('Ipc Person').waitFor();
       const res = (await (await t.request('/api/characters?q=ipc')).json()) as {
         data: { name: string; reference_image_keys: string[] }[];
       };
-      // With no "default" org, the desktop key belongs to the first org: the test key's org.
       expect(res.data).toMatchObject([{ name: 'Ipc Person', visibility: 'private' }]);
       expect(res.data[0].reference_image_keys[0]).toMatch(/\/portrait\.png$/);
+      // A handle is single use.
+      const again = await invoke(page, 'uploads:upload', { file: progress[0].id });
+      expect(again).toMatchObject({ ok: false, error: { code: 'not_found' } });
     } finally {
       await close();
     }
   });
 
-  it('starts a generation and lists it', async () => {
-    const { page, close } = await openApp();
+  it('starts a generation, lists it, and gets its cancel as a generation:finished event', async () => {
+    const { page, close, bridge } = await openApp();
     try {
       await nav(page, 'Generate').click();
       await page.getByLabel('Template', { exact: true }).selectOption('text-to-video-cinematic');
@@ -195,8 +152,46 @@ describe('renderer over the IPC path (contract + DesktopClient + app.inject)', (
       await form.getByLabel('Scene').fill('A red kite over green hills in the wind');
       await form.getByRole('button', { name: 'Generate' }).click();
       await page.getByTestId('generate-result').getByRole('button', { name: 'View progress' }).click();
-      await page.getByTestId('generation-row').first().waitFor();
-      expect(await page.getByTestId('generation-row').first().innerText()).toContain('Cinematic scene from text');
+      const row = page.getByTestId('generation-row').first();
+      await row.waitFor();
+      expect(await row.innerText()).toContain('Cinematic scene from text');
+      const id = (await row.locator('.cell-sub').innerText()).trim();
+
+      // The page hears the core's events for its organization only.
+      await page.evaluate(() => {
+        const w = window as unknown as {
+          agentStudio: { on: (e: string, l: (p: unknown) => void) => void };
+          heard: Promise<unknown>;
+        };
+        w.heard = new Promise((resolve) => w.agentStudio.on('generation:progress', resolve));
+      });
+      const other = t.newOrg('other-org');
+      t.core.events.emit('generation.progress', {
+        orgId: other.orgId,
+        generationId: 'x',
+        progress: 5,
+        queuePosition: 2,
+      });
+      t.core.events.emit('generation.progress', {
+        orgId: t.orgId,
+        generationId: id,
+        progress: 40,
+        queuePosition: null,
+      });
+      expect(await page.evaluate(() => (window as unknown as { heard: Promise<unknown> }).heard)).toEqual({
+        id,
+        status: 'generating',
+        progress: 40,
+      });
+
+      await row.getByRole('button', { name: `Cancel ${id}` }).click();
+      await row.getByTestId('status-badge').filter({ hasText: 'canceled' }).waitFor();
+      await expect
+        .poll(() => bridge.sent.filter((e) => e.event.startsWith('generation:')).map((e) => e.payload))
+        .toEqual([
+          { id, status: 'generating', progress: 40 },
+          { id, status: 'canceled' },
+        ]);
     } finally {
       await close();
     }
@@ -205,24 +200,26 @@ describe('renderer over the IPC path (contract + DesktopClient + app.inject)', (
   it('parses every argument with the contract and maps API errors to { ok: false, error }', async () => {
     const { page, close } = await openApp();
     try {
-      const short = await ipc(page, 'characters', 'list', { q: 'a' });
+      const short = await invoke(page, 'characters:list', { query: { q: 'a' } });
       expect(short).toMatchObject({ ok: false, error: { code: 'validation_error' } });
-      const noId = await ipc(page, 'templates', 'get', {});
-      expect(noId).toMatchObject({ ok: false, error: { code: 'validation_error' } });
-      const extra = await ipc(page, 'generate', 'fromTemplate', {
-        templateId: 'text-to-video-cinematic',
-        variables: {},
-        rm: '-rf',
+      const noId = await invoke(page, 'templates:get', { params: {} });
+      expect(noId).toMatchObject({ ok: false, error: { code: 'validation_error', message: /params\.id/ } });
+      const extra = await invoke(page, 'generate:fromTemplate', {
+        params: { id: 'text-to-video-cinematic' },
+        body: { variables: {}, rm: '-rf' },
       });
       expect(extra).toMatchObject({ ok: false, error: { code: 'validation_error' } });
-      const missing = await ipc(page, 'templates', 'get', { id: 'no-such-template' });
+      const stray = await invoke(page, 'credits:get', { path: '/api/keys' });
+      expect(stray).toMatchObject({ ok: false, error: { code: 'validation_error' } });
+      const missing = await invoke(page, 'templates:get', { params: { id: 'no-such-template' } });
       expect(missing).toMatchObject({ ok: false, error: { code: 'not_found', details: { status: 404 } } });
-      const builtin = await ipc(page, 'templates', 'delete', { id: 'text-to-video-cinematic' });
-      expect(builtin.ok).toBe(false);
-      const unpicked = await ipc(page, 'uploads', 'upload', { token: 'never-picked' });
+      const builtin = await invoke(page, 'templates:delete', { params: { id: 'text-to-video-cinematic' } });
+      expect(builtin).toMatchObject({ ok: false, error: { code: 'forbidden', details: { status: 403 } } });
+      const unpicked = await invoke(page, 'uploads:upload', { file: 'never-picked' });
       expect(unpicked).toMatchObject({ ok: false, error: { code: 'not_found' } });
-      const sessions = await ipc<{ data: unknown[] }>(page, 'sessions', 'list');
-      expect(sessions).toEqual({ ok: true, value: { data: [], pagination: { offset: 0, limit: 0, has_more: false } } });
+      const unknown = await invoke(page, 'keys:create', {});
+      expect(unknown).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+      expect(await invoke(page, 'sessions:list')).toEqual({ ok: true, value: { data: [] } });
     } finally {
       await close();
     }

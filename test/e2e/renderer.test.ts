@@ -1,5 +1,6 @@
 // The React renderer, built by vite exactly as electron-vite builds it, running in real Chromium with
-// the CSP of index.html, its window.agentStudio bridge calling a real headless API server over HTTP.
+// the CSP of index.html. Its window.agentStudio bridge is answered by the app's own IPC dispatcher, which
+// here calls a real headless API server over HTTP (renderer-ipc.test.ts: in process, as the app does).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,14 +13,23 @@ import { media } from '../helpers/media-fixtures.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/test-server.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import { buildRenderer } from './support/build-renderer.js';
-import { installHttpBridge, type HttpBridgeOptions } from './support/http-bridge.js';
+import { createHttpApi } from './support/http-api.js';
+import { installIpcBridge } from './support/ipc-bridge.js';
 import { startRendererServer, type RendererServer } from './support/renderer-server.js';
 
 let t: TestServer;
 let web: RendererServer;
 let browser: Browser;
-let bridge: HttpBridgeOptions;
 const outDir = tempDir('agent-studio-renderer-');
+const filesDir = tempDir('agent-studio-renderer-files-');
+/** What the "OS file dialog" answers next. */
+let nextPick: string | null = null;
+
+/** Writes a file for the "OS file dialog" to answer with on its next opening. */
+function pickNext(name: string, bytes: Buffer): void {
+  nextPick = path.join(filesDir, name);
+  fs.writeFileSync(nextPick, bytes);
+}
 const shotsDir = process.env.RENDERER_SCREENSHOTS_DIR ?? tempDir('agent-studio-shots-');
 
 interface OpenApp {
@@ -42,7 +52,17 @@ async function openApp(): Promise<OpenApp> {
       console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
     );
   });
-  await page.addInitScript(installHttpBridge, bridge);
+  await installIpcBridge(page, {
+    api: createHttpApi({ url: t.url, key: t.key }),
+    core: t.core,
+    orgId: t.orgId,
+    info: testAppInfo(t),
+    chooseFile: () => {
+      const file = nextPick;
+      nextPick = null;
+      return file;
+    },
+  });
   await page.goto(`${web.url}/index.html`);
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
   return { page, context, problems };
@@ -80,9 +100,7 @@ const shot = (page: Page, name: string) =>
 beforeAll(async () => {
   await buildRenderer(outDir);
   t = await startTestServer({ login: { timeoutMs: 30_000 } }, { credits: 5000 });
-  web = await startRendererServer({ dir: outDir, apiUrl: t.url });
-  const info = testAppInfo(t);
-  bridge = { key: t.key, proxyPrefix: web.proxyPrefix, apiOrigin: t.url, info };
+  web = await startRendererServer({ dir: outDir });
   browser = await chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
 }, 120_000);
 
@@ -91,6 +109,7 @@ afterAll(async () => {
   await web?.close();
   await t?.close();
   fs.rmSync(outDir, { recursive: true, force: true });
+  fs.rmSync(filesDir, { recursive: true, force: true });
   if (testVideo) fs.rmSync(testVideo, { force: true });
 });
 
@@ -212,9 +231,8 @@ describe('renderer over the real HTTP API', () => {
     try {
       await nav(page, 'Uploads').click();
       await page.getByLabel('File type').selectOption('image');
-      const chooser = page.waitForEvent('filechooser');
+      pickNext('frame.png', media.png(300 * 1024));
       await page.getByRole('button', { name: 'Choose file…' }).click();
-      await (await chooser).setFiles({ name: 'frame.png', mimeType: 'image/png', buffer: media.png(300 * 1024) });
       const row = page.getByTestId('upload-row').first();
       await row.getByTestId('upload-key').waitFor();
       const key = await row.getByTestId('upload-key').innerText();
@@ -246,9 +264,8 @@ describe('renderer over the real HTTP API', () => {
       await form.getByText('Add at least one reference image').waitFor();
       await form.getByLabel('Name').fill('Robin Tester');
       await form.getByLabel('Description').fill('Made by the renderer test');
-      const chooser = page.waitForEvent('filechooser');
+      pickNext('robin.png', media.png(2048));
       await form.getByRole('button', { name: '+ Add image…' }).click();
-      await (await chooser).setFiles({ name: 'robin.png', mimeType: 'image/png', buffer: media.png(2048) });
       await form.getByText('robin.png').waitFor();
       await shot(page, 'characters-form');
       await form.getByRole('button', { name: 'Create character' }).click();

@@ -13,6 +13,11 @@ export interface CoreEvents {
     status: 'generating' | 'completed' | 'failed' | 'canceled';
     error: string | null;
   };
+  /**
+   * A step of a running login, for a live trace in the desktop window. Nothing emits it yet: the login
+   * engine keeps its steps until the login ends (LoginResult.steps).
+   */
+  'login.step': { orgId: string; loginId: string; step: string; elapsedMs: number };
   'webhook.attempt': {
     orgId: string;
     generationId: string;

@@ -1,17 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../core/config/load-config.js';
 import { createCore, ensureFirstRun, type Core } from '../core/create-core.js';
-import { DesktopClient, resolveDesktopKey } from '../core/desktop/desktop-client.js';
+import { resolveDesktopKey } from '../core/desktop/desktop-key.js';
+import { createInProcessApi, type CoreApi } from '../core/desktop/in-process-api.js';
 import { buildServer } from '../core/http/build-server.js';
 import { ROUTE_MODULES } from '../core/http/modules/index.js';
-import { startServer } from '../core/run-server.js';
 import { APP_VERSION } from '../../shared/version.js';
 import type { AppInfo } from '../../shared/ipc-contract.js';
+import { listenForAgents, type PortInUseChoice } from './api-listen.js';
 import type { SettingsStore } from './settings.js';
 
 export interface RunningCore {
   core: Core;
-  client: DesktopClient;
+  /** The UI's way into the core: the HTTP API in process with the desktop key, and that key's organization. */
+  desktop: { api: CoreApi; orgId: string };
   info: AppInfo;
   /** Closes the HTTP server (if listening) and disposes the core. Idempotent. */
   close(): Promise<void>;
@@ -19,17 +21,20 @@ export interface RunningCore {
 
 /**
  * Builds the core in the app's data dir, runs first-run setup, starts the agents' API on
- * 127.0.0.1, and gives the UI a DesktopClient over the same Fastify app. When the port is taken the
- * UI still works (in process) and AppInfo.serverError says why agents cannot connect.
+ * 127.0.0.1, and gives the UI the same Fastify app in process (desktop/in-process-api.ts). When the
+ * port is taken the person chooses (api-listen.ts); without the API the UI still works (in process) and
+ * AppInfo.serverError says why agents cannot connect. Port and the rest: config.json and environment.
  */
 export async function startCore(opts: {
   dataDir: string;
   settings: SettingsStore;
   /** The desktop app never falls back silently: with no keychain it asks the person (file or quit). */
   askWithoutKeychain: (reason: string) => Promise<'file' | 'quit'>;
+  /** Asked when the configured API port is taken; without it the app runs without the API. */
+  portInUse?: (port: number) => Promise<PortInUseChoice>;
 }): Promise<RunningCore | null> {
   const settings = opts.settings.get();
-  const config = loadConfig({ dataDir: opts.dataDir, port: settings.serverPort });
+  const config = loadConfig({ dataDir: opts.dataDir });
   if (!process.env.AGENT_STUDIO_SECRETS_BACKEND) config.secrets.backend = settings.secretsBackend;
   const core = createCore(config);
   const keychainProblem =
@@ -50,21 +55,18 @@ export async function startCore(opts: {
     let app: FastifyInstance;
     let serverUrl: string | null = null;
     let host: string | undefined;
-    let serverError: string | null = null;
     let close: () => Promise<void>;
-    try {
-      const server = await startServer(core);
+    const { server, serverError, quit } = await listenForAgents(core, opts.portInUse);
+    if (quit) {
+      await core.dispose();
+      return null;
+    }
+    if (server) {
       app = server.app;
       serverUrl = server.url;
       host = new URL(server.url).host;
       close = () => server.close();
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      serverError =
-        e.code === 'EADDRINUSE'
-          ? `Port ${config.server.port} is in use, so agents cannot reach this app (the UI still works). Choose another port in settings.json or stop the other process.`
-          : `The local API could not start: ${e.message}`;
-      core.log.warn({ err: e.message }, 'desktop: API server not listening');
+    } else {
       app = await buildServer(core, { modules: ROUTE_MODULES });
       core.startBackgroundWork();
       close = async () => {
@@ -86,7 +88,7 @@ export async function startCore(opts: {
     let closing: Promise<void> | null = null;
     return {
       core,
-      client: new DesktopClient({ app, key: desktopKey.key, host }),
+      desktop: { api: createInProcessApi({ app, key: desktopKey.key, host }), orgId: desktopKey.orgId },
       info,
       close: () => (closing ??= close()),
     };

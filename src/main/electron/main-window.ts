@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { BrowserWindow, screen } from 'electron';
 import type { SettingsStore } from './settings.js';
+import { placeWindow } from './window-state.js';
 
 export interface MainWindowOptions {
   preloadPath: string;
@@ -10,20 +11,16 @@ export interface MainWindowOptions {
 }
 
 export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
-  const saved = opts.settings.get().window;
-  const visible =
-    saved?.x !== undefined && saved.y !== undefined
-      ? screen
-          .getAllDisplays()
-          .some(
-            ({ workArea: a }) =>
-              saved.x! >= a.x - 50 && saved.y! >= a.y - 50 && saved.x! < a.x + a.width && saved.y! < a.y + a.height,
-          )
-      : false;
+  const primary = screen.getPrimaryDisplay();
+  const others = screen.getAllDisplays().filter((d) => d.id !== primary.id);
+  const place = placeWindow(
+    opts.settings.get().window,
+    [primary, ...others].map((d) => d.workArea),
+  );
   const win = new BrowserWindow({
-    width: saved?.width ?? 1280,
-    height: saved?.height ?? 820,
-    ...(visible ? { x: saved!.x, y: saved!.y } : {}),
+    width: place.width,
+    height: place.height,
+    ...(place.x !== undefined ? { x: place.x, y: place.y } : {}),
     minWidth: 900,
     minHeight: 600,
     show: false,
@@ -44,10 +41,16 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
       disableBlinkFeatures: 'Auxclick',
     },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (place.maximized) win.maximize();
+    win.show();
+  });
+  // Normal bounds, so a maximized window comes back maximized and un-maximizes to its old size.
   win.on('close', () => {
     const b = win.getNormalBounds();
-    opts.settings.update({ window: { width: b.width, height: b.height, x: b.x, y: b.y } });
+    opts.settings.update({
+      window: { width: b.width, height: b.height, x: b.x, y: b.y, maximized: win.isMaximized() },
+    });
   });
   void win.loadURL(opts.url);
   return win;

@@ -1,19 +1,26 @@
 import Store from 'electron-store';
 import { z } from 'zod';
 
-/** What the desktop app keeps between launches (the core's own config lives in `<dataDir>/config.json`). */
+/**
+ * What the desktop app keeps between launches. The core's own settings (port, browser, ...) are the
+ * headless ones: `<dataDir>/config.json` and AGENT_STUDIO_* environment variables, so both run alike.
+ */
 export const SettingsSchema = z.object({
-  /** Port of the local API for agents. */
-  serverPort: z.number().int().min(0).max(65535).default(4780),
   secretsBackend: z.enum(['keychain', 'file']).default('keychain'),
+  /** Size and position in normal (not maximized) state, and whether the window was maximized. */
   window: z
     .object({
       width: z.number().int().min(640).max(10_000),
       height: z.number().int().min(480).max(10_000),
       x: z.number().int().optional(),
       y: z.number().int().optional(),
+      maximized: z.boolean().optional(),
     })
     .optional(),
+  /** Closing the window leaves the app (and the agents' API) running in the tray / menu bar. */
+  keepRunningInTray: z.boolean().default(true),
+  /** The tools the last missing-tools notice named, so the same notice is shown once, not on every start. */
+  missingToolsNoticed: z.array(z.string()).default([]),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -1,7 +1,15 @@
-// The renderer's only door to the app: window.agentStudio (installed by the preload), with each
-// IPC result unwrapped: a value, or a thrown ApiError carrying the service's code and message.
+// The renderer's only door to the app: window.agentStudio (installed by the preload), typed from the
+// shared contract. `invoke` unwraps each IPC result: the value, or a thrown ApiError carrying the
+// service's code and message. Argument and result types are inferred from the contract's zod schemas.
 import type { IpcResult } from '../../shared/errors.js';
-import type { AgentStudioApi, Domain } from '../../shared/ipc-contract.js';
+import type {
+  AgentStudioBridge,
+  ChannelArgsTuple,
+  ChannelName,
+  ChannelResult,
+  IpcEventName,
+  IpcEventPayload,
+} from '../../shared/ipc-contract.js';
 
 export class ApiError extends Error {
   constructor(
@@ -14,52 +22,40 @@ export class ApiError extends Error {
   }
 }
 
-type Unwrap<F> = F extends (...args: infer A) => Promise<IpcResult<infer R>> ? (...args: A) => Promise<R> : never;
-export type Api = { [D in Domain]: { [M in keyof AgentStudioApi[D]]: Unwrap<AgentStudioApi[D][M]> } } & {
-  events: AgentStudioApi['events'];
-};
-
 /** False when the page runs outside the desktop app (no preload). */
 export function hasBridge(): boolean {
-  return typeof (window as { agentStudio?: AgentStudioApi }).agentStudio === 'object';
+  return typeof (window as { agentStudio?: AgentStudioBridge }).agentStudio === 'object';
 }
 
-function bridge(): AgentStudioApi {
-  const b = (window as { agentStudio?: AgentStudioApi }).agentStudio;
+function bridge(): AgentStudioBridge {
+  const b = (window as { agentStudio?: AgentStudioBridge }).agentStudio;
   if (!b) throw new ApiError('no_bridge', 'The app bridge is missing: open Agent Studio from the desktop app.');
   return b;
 }
 
-async function unwrap<T>(p: Promise<IpcResult<T>>): Promise<T> {
-  let res: IpcResult<T>;
+/** Calls a contract channel: resolves with its value, or rejects with an ApiError. */
+export async function invoke<C extends ChannelName>(
+  channel: C,
+  ...args: ChannelArgsTuple<C>
+): Promise<ChannelResult<C>> {
+  let res: IpcResult<ChannelResult<C>>;
   try {
-    res = await p;
+    res = await bridge().invoke(channel, ...args);
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     throw new ApiError('ipc_error', (err as Error).message);
   }
   if (res.ok) return res.value;
   throw new ApiError(res.error.code, res.error.message, res.error.details);
 }
 
-export const api: Api = new Proxy({} as Api, {
-  get(_target, domain: string) {
-    if (domain === 'events') return bridge().events;
-    return new Proxy(
-      {},
-      {
-        get(_t, method: string) {
-          return (args?: unknown) => {
-            const fn = (
-              bridge() as unknown as Record<string, Record<string, (a?: unknown) => Promise<IpcResult<unknown>>>>
-            )[domain]?.[method];
-            if (!fn) return Promise.reject(new ApiError('unknown_channel', `${domain}.${method} is not available`));
-            return unwrap(fn(args));
-          };
-        },
-      },
-    );
-  },
-});
+/** Subscribes to a contract event; returns the unsubscribe function (a no-op without the bridge). */
+export function onAppEvent<E extends IpcEventName>(
+  event: E,
+  listener: (payload: IpcEventPayload<E>) => void,
+): () => void {
+  return hasBridge() ? bridge().on(event, listener) : () => {};
+}
 
 /** A message for any thrown value. */
 export function errorMessage(err: unknown): string {

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AppInfo } from '../../shared/ipc-contract.js';
-import { api, errorMessage } from '../lib/api';
+import { errorMessage, invoke } from '../lib/api';
 import type { AppState } from './app-store';
 
 export interface AppInfoSlice {
@@ -14,7 +14,7 @@ export const createAppInfoSlice: StateCreator<AppState, [], [], AppInfoSlice> = 
   appInfoError: null,
   async loadAppInfo() {
     try {
-      set({ appInfo: await api.app.getInfo(), appInfoError: null });
+      set({ appInfo: await invoke('app:getInfo'), appInfoError: null });
     } catch (err) {
       set({ appInfoError: errorMessage(err) });
     }

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { Character, CharacterInput } from '../../shared/ipc-contract.js';
-import { api, errorMessage } from '../lib/api';
+import { errorMessage, invoke } from '../lib/api';
 import type { AppState } from './app-store';
 import { initialLoadable, type Loadable } from './loadable';
 
@@ -23,7 +23,7 @@ export const createCharactersSlice: StateCreator<AppState, [], [], CharactersSli
     const effective = q.length >= MIN_CHARACTER_QUERY ? q : '';
     set((s) => ({ characterQuery: effective, characters: { ...s.characters, status: 'loading', error: null } }));
     try {
-      const page = await api.characters.list({ limit: 60, ...(effective ? { q: effective } : {}) });
+      const page = await invoke('characters:list', { query: { limit: 60, ...(effective ? { q: effective } : {}) } });
       if (get().characterQuery !== effective) return;
       set({ characters: { status: 'ready', data: page.data, error: null } });
     } catch (err) {
@@ -31,7 +31,7 @@ export const createCharactersSlice: StateCreator<AppState, [], [], CharactersSli
     }
   },
   async createCharacter(input) {
-    const created = await api.characters.create(input);
+    const created = await invoke('characters:create', { body: input });
     await get().searchCharacters(get().characterQuery);
     return created;
   },

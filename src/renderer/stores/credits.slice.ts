@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import { api } from '../lib/api';
+import { invoke } from '../lib/api';
 import type { AppState } from './app-store';
 
 export interface CreditsSlice {
@@ -12,7 +12,7 @@ export const createCreditsSlice: StateCreator<AppState, [], [], CreditsSlice> = 
   balance: null,
   async loadBalance() {
     try {
-      set({ balance: (await api.credits.get()).balance });
+      set({ balance: (await invoke('credits:get')).balance });
     } catch {
       set({ balance: null });
     }

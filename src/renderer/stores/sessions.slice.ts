@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { SessionSummary } from '../../shared/ipc-contract.js';
-import { api, errorMessage } from '../lib/api';
+import { errorMessage, invoke } from '../lib/api';
 import type { AppState } from './app-store';
 import { initialLoadable, type Loadable } from './loadable';
 
@@ -16,14 +16,14 @@ export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> 
   async loadSessions() {
     set((s) => ({ sessions: { ...s.sessions, status: 'loading', error: null } }));
     try {
-      const page = await api.sessions.list();
+      const page = await invoke('sessions:list');
       set({ sessions: { status: 'ready', data: page.data, error: null } });
     } catch (err) {
       set((s) => ({ sessions: { ...s.sessions, status: 'error', error: errorMessage(err) } }));
     }
   },
   async deleteSession(id) {
-    await api.sessions.delete({ id });
+    await invoke('sessions:delete', { params: { id } });
     set({ sessions: { ...get().sessions, data: get().sessions.data.filter((x) => x.id !== id) } });
   },
 });

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { Template, TemplateCategory, TemplateInput } from '../../shared/ipc-contract.js';
-import { api, errorMessage } from '../lib/api';
+import { errorMessage, invoke } from '../lib/api';
 import type { AppState } from './app-store';
 import { initialLoadable, type Loadable } from './loadable';
 
@@ -25,7 +25,7 @@ export const createTemplatesSlice: StateCreator<AppState, [], [], TemplatesSlice
     const category = get().templateCategory;
     set((s) => ({ templates: { ...s.templates, status: 'loading', error: null } }));
     try {
-      const page = await api.templates.list({ limit: 100, ...(category ? { category } : {}) });
+      const page = await invoke('templates:list', { query: { limit: 100, ...(category ? { category } : {}) } });
       // A slower answer for another filter must not overwrite the current one.
       if (get().templateCategory !== category) return;
       set({ templates: { status: 'ready', data: page.data, error: null } });
@@ -35,8 +35,8 @@ export const createTemplatesSlice: StateCreator<AppState, [], [], TemplatesSlice
   },
   async saveTemplate(id, input) {
     const saved = id
-      ? await api.templates.update({ id, template: input })
-      : await api.templates.create({ template: input });
+      ? await invoke('templates:update', { params: { id }, body: input })
+      : await invoke('templates:create', { body: input });
     const list = get().templates.data;
     const exists = list.some((t) => t.id === saved.id);
     set({
@@ -48,7 +48,7 @@ export const createTemplatesSlice: StateCreator<AppState, [], [], TemplatesSlice
     return saved;
   },
   async deleteTemplate(id) {
-    await api.templates.delete({ id });
+    await invoke('templates:delete', { params: { id } });
     set((s) => ({
       templates: { ...s.templates, data: s.templates.data.filter((t) => t.id !== id) },
       selectedTemplateId: s.selectedTemplateId === id ? null : s.selectedTemplateId,

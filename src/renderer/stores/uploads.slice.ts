@@ -1,9 +1,9 @@
 import type { StateCreator } from 'zustand';
-import type { PickedFile, UploadedFile, UploadProgress } from '../../shared/ipc-contract.js';
-import { api, errorMessage } from '../lib/api';
+import type { PickedFile, UploadedFile, UploadKind, UploadProgress } from '../../shared/ipc-contract.js';
+import { errorMessage, invoke } from '../lib/api';
 import type { AppState } from './app-store';
 
-export type UploadKind = 'image' | 'video' | 'audio' | 'any';
+export type { UploadKind };
 
 export interface UploadItem {
   file: PickedFile;
@@ -31,7 +31,7 @@ export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = 
   return {
     uploads: [],
     async pickFile(kind, origin = 'uploads') {
-      const file = await api.uploads.pickFile({ kind });
+      const file = await invoke('uploads:pickFile', { kind });
       if (file)
         set((s) => ({
           uploads: [{ file, status: 'picked', loaded: 0, result: null, error: null, origin }, ...s.uploads],
@@ -41,7 +41,7 @@ export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = 
     async upload(token) {
       patch(token, { status: 'uploading', error: null, loaded: 0 });
       try {
-        const result = await api.uploads.upload({ token });
+        const result = await invoke('uploads:upload', { file: token });
         patch(token, { status: 'done', result, loaded: result.size });
         return result;
       } catch (err) {
@@ -50,9 +50,10 @@ export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = 
       }
     },
     applyUploadProgress(p) {
-      const item = get().uploads.find((u) => u.file.token === p.token);
+      if (!p.id) return;
+      const item = get().uploads.find((u) => u.file.token === p.id);
       if (!item || item.status === 'done' || item.status === 'failed') return;
-      patch(p.token, { loaded: p.loaded });
+      patch(p.id, { loaded: p.loaded });
     },
     async pickAndUpload(kind, origin) {
       const file = await get().pickFile(kind, origin);

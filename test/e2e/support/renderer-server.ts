@@ -14,41 +14,14 @@ const TYPES: Record<string, string> = {
 
 export interface RendererServer {
   url: string;
-  proxyPrefix: string;
   close(): Promise<void>;
 }
 
-/**
- * Serves the built renderer from `dir` on 127.0.0.1:0 (as the app:// protocol does in Electron) and
- * forwards `/__api/*` to the API server, so the page only ever talks to its own origin.
- */
-export async function startRendererServer(opts: { dir: string; apiUrl: string }): Promise<RendererServer> {
+/** Serves the built renderer from `dir` on 127.0.0.1:0, as the app:// protocol does in Electron. */
+export async function startRendererServer(opts: { dir: string }): Promise<RendererServer> {
   const root = path.resolve(opts.dir);
-  const api = new URL(opts.apiUrl);
-  const proxyPrefix = '/__api';
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname.startsWith(`${proxyPrefix}/`)) {
-      const upstream = http.request(
-        {
-          host: api.hostname,
-          port: api.port,
-          method: req.method,
-          path: url.pathname.slice(proxyPrefix.length) + url.search,
-          headers: { ...req.headers, host: api.host },
-        },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        },
-      );
-      upstream.on('error', (err) => {
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: 'proxy_error', message: err.message }));
-      });
-      req.pipe(upstream);
-      return;
-    }
     const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
     const file = path.resolve(root, `.${rel}`);
     if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
@@ -66,7 +39,6 @@ export async function startRendererServer(opts: { dir: string; apiUrl: string })
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    proxyPrefix,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

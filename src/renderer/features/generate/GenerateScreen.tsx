@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { MAX_VIDEOS_PER_REQUEST } from '../../../shared/video.schema.js';
-import type { GenerateResult, Template } from '../../../shared/ipc-contract.js';
+import type { GenerateResponse, Template } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { Field } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorBanner, Loading } from '../../components/StatusViews';
-import { api } from '../../lib/api';
+import { invoke } from '../../lib/api';
 import { categoryLabel, formatSeconds } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { VariableInput, type VariableValue } from './VariableInput';
@@ -91,7 +91,7 @@ function GenerateForm({ template }: { template: Template }) {
   const [count, setCount] = useState(1);
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<unknown>(null);
-  const [result, setResult] = useState<GenerateResult | null>(null);
+  const [result, setResult] = useState<GenerateResponse | null>(null);
 
   useEffect(() => {
     if (acceptsCharacters && characters.status === 'idle') void searchCharacters('');
@@ -139,12 +139,14 @@ function GenerateForm({ template }: { template: Template }) {
     setBusy(true);
     try {
       setResult(
-        await api.generate.fromTemplate({
-          templateId: template.id,
-          variables,
-          ...(Object.keys(characterVariables).length ? { character_variables: characterVariables } : {}),
-          ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
-          num_videos: count,
+        await invoke('generate:fromTemplate', {
+          params: { id: template.id },
+          body: {
+            variables,
+            ...(Object.keys(characterVariables).length ? { character_variables: characterVariables } : {}),
+            ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
+            num_videos: count,
+          },
         }),
       );
       void loadBalance();

@@ -1,6 +1,12 @@
 import { useState } from 'react';
-import type { LoginTestResult } from '../../../shared/ipc-contract.js';
+import type { StorageState } from '../../../shared/ipc-contract.js';
 import { formatCookieExpiry } from '../../lib/format';
+
+/** A login as the form shows it: the storageState, the wall time seen here, and whether the cache served it. */
+export interface LoginTestResult extends StorageState {
+  duration_ms: number;
+  from_cache: boolean;
+}
 
 /** Metadata of a login result; cookie values stay masked until the user asks to reveal them. */
 export function LoginResultView({ result }: { result: LoginTestResult }) {
@@ -23,7 +29,7 @@ export function LoginResultView({ result }: { result: LoginTestResult }) {
           </div>
           <div>
             <dt>Source</dt>
-            <dd>{result.from_cache === null ? '—' : result.from_cache ? 'Cache' : 'Fresh browser login'}</dd>
+            <dd>{result.from_cache ? 'Cache' : 'Fresh browser login'}</dd>
           </div>
           <div>
             <dt>Took</dt>

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { LOGIN_TEST_METHODS, type LoginTestResult } from '../../../shared/ipc-contract.js';
+import { LOGIN_METHODS } from '../../../shared/login.schema.js';
 import { Field } from '../../components/Field';
 import { ErrorBanner } from '../../components/StatusViews';
-import { api, ApiError, errorMessage } from '../../lib/api';
-import { LoginResultView } from './LoginResultView';
+import { ApiError, errorMessage, invoke } from '../../lib/api';
+import { LoginResultView, type LoginTestResult } from './LoginResultView';
 
 const METHOD_LABELS: Record<string, string> = {
   password: 'Password',
@@ -16,7 +16,7 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
   const [url, setUrl] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [method, setMethod] = useState<(typeof LOGIN_TEST_METHODS)[number]>('password');
+  const [method, setMethod] = useState<(typeof LOGIN_METHODS)[number]>('password');
   const [useCache, setUseCache] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
@@ -34,7 +34,11 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
     setError(null);
     setResult(null);
     try {
-      setResult(await api.sessions.testLogin({ url: url.trim(), username, password, method, useCache }));
+      const started = Date.now();
+      const { body, headers } = await invoke('sessions:testLogin', {
+        body: { domain: url.trim(), cred: { username, password }, loginMethod: method, useCache },
+      });
+      setResult({ ...body, duration_ms: Date.now() - started, from_cache: headers['x-session-cache'] === 'hit' });
       onDone();
     } catch (err) {
       setError({ code: err instanceof ApiError ? err.code : 'error', message: errorMessage(err) });
@@ -69,7 +73,7 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
         </Field>
         <Field label="Login method">
           <select value={method} onChange={(e) => setMethod(e.target.value as typeof method)}>
-            {LOGIN_TEST_METHODS.map((m) => (
+            {LOGIN_METHODS.map((m) => (
               <option key={m} value={m}>
                 {METHOD_LABELS[m] ?? m}
               </option>

@@ -1,0 +1,136 @@
+// The app's life around the core: one instance, the main window, the tray, the missing-tools notice,
+// and a quit that waits for the core to close (bounded). index.ts builds the core and the IPC.
+import path from 'node:path';
+import { app, BrowserWindow, type Tray } from 'electron';
+import { resolveResourcesDir } from '../core/video/resources.js';
+import { closeWithin } from './close-within.js';
+import { showMissingToolsNotice } from './dialogs.js';
+import type { RunningCore } from './lifecycle.js';
+import { createMainWindow } from './main-window.js';
+import type { SettingsStore } from './settings.js';
+import { findMissingTools, isNewNotice, withPackageManagerPath } from './system-tools.js';
+import { createAppTray } from './tray.js';
+
+/** The core closes its server, browsers and renders within this, or the app quits without it. */
+export const CORE_CLOSE_TIMEOUT_MS = 10_000;
+
+/**
+ * AGENT_STUDIO_DATA_DIR moves the app's data folder, as it does for the headless server (tests give
+ * each run its own). Must run before the single-instance lock, which is per data folder.
+ */
+export function useDataDirFromEnv(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.AGENT_STUDIO_DATA_DIR) app.setPath('userData', path.resolve(env.AGENT_STUDIO_DATA_DIR));
+}
+
+export class DesktopShell {
+  private window: BrowserWindow | null = null;
+  private tray: Tray | null = null;
+  private running: RunningCore | null = null;
+  private settings: SettingsStore | null = null;
+  /** 'closing' while the core closes after a quit request; 'closed' lets the next quit through. */
+  private shutdown: 'no' | 'closing' | 'closed' = 'no';
+
+  constructor(private readonly opts: { preloadPath: string; rendererUrl: string }) {}
+
+  readonly mainWindow = (): BrowserWindow | null => this.window;
+
+  /** Call once this process holds the single-instance lock, before the app is ready. */
+  install(): void {
+    // A second launch (or a click on the Dock icon) brings this window back instead.
+    app.on('second-instance', () => this.showWindow());
+    app.on('activate', () => this.showWindow());
+    app.on('window-all-closed', () => {
+      // With the tray the app and the agents' API keep running; the tray or a new launch reopens the window.
+      if (this.tray && this.settings?.get().keepRunningInTray) return;
+      if (process.platform !== 'darwin') app.quit();
+    });
+    app.on('before-quit', (event) => this.beforeQuit(event));
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
+    // Finder and the Dock start apps with launchd's short PATH, without Homebrew's ffmpeg.
+    if (process.platform === 'darwin') process.env.PATH = withPackageManagerPath(process.env.PATH, 'darwin');
+  }
+
+  /** Once the core runs: the window, the tray, and the one-time notice about missing programs. */
+  start(running: RunningCore, settings: SettingsStore): void {
+    this.running = running;
+    this.settings = settings;
+    this.openWindow();
+    try {
+      this.tray = createAppTray({
+        iconsDir: path.join(resolveResourcesDir() ?? '', 'icons'),
+        apiUrl: running.info.serverUrl,
+        keepRunning: () => settings.get().keepRunningInTray,
+        setKeepRunning: (on) => settings.update({ keepRunningInTray: on }),
+        openWindow: () => this.showWindow(),
+        quit: () => app.quit(),
+      });
+    } catch (err) {
+      // No tray: closing the window quits as it would with the setting off.
+      running.core.log.warn({ err: (err as Error).message }, 'desktop: no tray icon');
+    }
+    this.noticeMissingTools(running, settings).catch((err: Error) =>
+      running.core.log.warn({ err: err.message }, 'desktop: missing-tools check failed'),
+    );
+  }
+
+  showWindow(): void {
+    if (!this.running) return; // still starting: start() opens the window
+    if (!this.window) return this.openWindow();
+    if (this.window.isMinimized()) this.window.restore();
+    this.window.show();
+    this.window.focus();
+  }
+
+  private openWindow(): void {
+    if (!this.settings) return;
+    const win = createMainWindow({
+      preloadPath: this.opts.preloadPath,
+      url: this.opts.rendererUrl,
+      settings: this.settings,
+    });
+    win.on('closed', () => {
+      if (this.window === win) this.window = null;
+    });
+    this.window = win;
+  }
+
+  private beforeQuit(event: Electron.Event): void {
+    if (this.shutdown === 'closed' || !this.running) return;
+    event.preventDefault();
+    if (this.shutdown === 'closing') return;
+    this.shutdown = 'closing';
+    // Look gone at once; the windows close (and save their state) when the quit goes through.
+    this.tray?.destroy();
+    this.tray = null;
+    for (const win of BrowserWindow.getAllWindows()) win.hide();
+    // Close the server and dispose the core before exiting: in-flight requests finish, the SQLite WAL is
+    // checkpointed and no browser process outlives the app. A stuck close does not keep the app alive.
+    void closeWithin(this.running.close(), CORE_CLOSE_TIMEOUT_MS).then((outcome) => {
+      if (outcome === 'timed-out')
+        console.error(`Agent Studio: the core did not close within ${CORE_CLOSE_TIMEOUT_MS} ms; quitting anyway`);
+      else if (outcome instanceof Error) console.error(`Agent Studio: closing the core failed: ${outcome.message}`);
+      this.shutdown = 'closed';
+      app.quit();
+    });
+  }
+
+  private async noticeMissingTools(running: RunningCore, settings: SettingsStore): Promise<void> {
+    const missing = findMissingTools({
+      browser: running.core.config.browser,
+      env: process.env,
+      platform: process.platform,
+    });
+    const show = isNewNotice(missing, settings.get().missingToolsNoticed);
+    // Remember what is missing now: a tool installed later and lost again is noticed again.
+    settings.update({ missingToolsNoticed: missing.map((tool) => tool.id) });
+    if (!show) return;
+    const win = this.window;
+    // Over the window once it is visible: a dialog parented to a hidden window can open behind it.
+    if (win && !win.isVisible())
+      await new Promise<void>((resolve) => {
+        win.once('show', () => resolve());
+        win.once('closed', () => resolve());
+      });
+    await showMissingToolsNotice(win && !win.isDestroyed() ? win : null, missing);
+  }
+}

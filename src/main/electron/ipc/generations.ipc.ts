@@ -1,5 +1,0 @@
-import { registerDomain, type IpcContext } from './ipc-context.js';
-
-export function registerGenerationsIpc(ctx: IpcContext): void {
-  registerDomain('generations', ctx.client.generations, ctx);
-}
