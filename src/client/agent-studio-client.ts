@@ -4,7 +4,7 @@
 // its answer fails loudly here (code `invalid_response`) instead of handing back a wrong shape.
 import type { z } from 'zod';
 import type { CreateGenerationRequestSchema } from '../shared/create-generation.schema.js';
-import type { LoginRequestSchema } from '../shared/login.schema.js';
+import type { InboxMessageSchema, LoginRequestSchema } from '../shared/login.schema.js';
 import type { StoredUpload } from '../shared/uploads.schema.js';
 import type {
   CharacterCreateSchema,
@@ -22,6 +22,7 @@ import { CLIENT_ROUTES, type ClientRouteName } from './client-routes.js';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780';
 
 export type LoginInput = z.input<typeof LoginRequestSchema>;
+export type InboxInput = z.input<typeof InboxMessageSchema>;
 export type TemplateListQuery = z.input<typeof TemplateListQuerySchema>;
 export type TemplateWriteInput = z.input<typeof TemplateWriteSchema>;
 export type TemplatePatchInput = z.input<typeof TemplatePatchSchema>;
@@ -227,6 +228,11 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     baseUrl,
     /** POST /api/login: logs in with a real browser and returns Playwright storageState. */
     login: (body: LoginInput) => call('login', { body }),
+    /**
+     * POST /api/login/inbox: hands an email or SMS (e.g. from your SMS forwarder) to this
+     * organization's logins waiting for a code or sign-in link addressed to `to`.
+     */
+    deliverToInbox: (body: InboxInput) => call('deliverToInbox', { body }),
     sessions: {
       list: () => call('listSessions'),
       delete: (id: string) => call('deleteSession', { id }),

@@ -4,7 +4,13 @@
 import type { z } from 'zod';
 import { CreateGenerationRequestSchema } from '../shared/create-generation.schema.js';
 import { CreditsSchema } from '../shared/credits.schema.js';
-import { LoginRequestSchema, SessionListSchema, StorageStateSchema } from '../shared/login.schema.js';
+import {
+  InboxMessageSchema,
+  InboxReceiptSchema,
+  LoginRequestSchema,
+  SessionListSchema,
+  StorageStateSchema,
+} from '../shared/login.schema.js';
 import { PresignedUploadSchema, StoredUploadSchema } from '../shared/uploads.schema.js';
 import {
   CharacterCreateSchema,
@@ -40,6 +46,13 @@ export interface ClientRoute {
 
 export const CLIENT_ROUTES = {
   login: { method: 'POST', path: '/api/login', status: 200, body: LoginRequestSchema, response: StorageStateSchema },
+  deliverToInbox: {
+    method: 'POST',
+    path: '/api/login/inbox',
+    status: 202,
+    body: InboxMessageSchema,
+    response: InboxReceiptSchema,
+  },
   listSessions: { method: 'GET', path: '/api/sessions', status: 200, response: SessionListSchema },
   deleteSession: { method: 'DELETE', path: '/api/sessions/:id', status: 204 },
 

@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore, type Core } from './core/create-core.js';
 import { AppError } from './core/errors.js';
+import { zodMessage } from './core/http/route.js';
 import { PROVIDER_KEYS, isKeyedProvider } from './core/video/pipeline/providers/provider-registry.js';
+import { MailboxCreateSchema } from '../shared/mailboxes.schema.js';
 import { SCOPES } from '../shared/scopes.js';
 
 const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR]
@@ -20,6 +22,11 @@ commands:
   webhooks rotate --org NAME                             a new signing secret; the old one signs 24 h more
   providers set-key fal|replicate                        store a video provider's API key, read from stdin
   providers delete-key fal|replicate                     remove a stored provider key
+  mailboxes add --address A [--address B] --host H --port P [--secure] --username U [--name N] [--org NAME]
+                                                         add an IMAP mailbox for login codes and links; the
+                                                         password is read from $MAILBOX_PASSWORD or stdin
+  mailboxes list [--org NAME] [--json]                   list mailboxes (never their passwords)
+  mailboxes remove ID                                    remove a mailbox and its stored password
 
 scopes: * (all), ${SCOPES.join(', ')}`;
 
@@ -32,6 +39,11 @@ const OPTIONS = {
   amount: { type: 'string' },
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
+  address: { type: 'string', multiple: true },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  secure: { type: 'boolean' },
+  username: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -46,7 +58,78 @@ function requireOrg(core: Core, ref: string | undefined) {
   return org;
 }
 
-async function run(core: Core, cmd: string[], v: Record<string, string | boolean | undefined>): Promise<void> {
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+/** `--org NAME`, or the only organization when there is just one. */
+function orgOrOnly(core: Core, ref: string | undefined) {
+  if (ref) return requireOrg(core, ref);
+  const orgs = core.orgs.list();
+  if (orgs.length === 1) return orgs[0];
+  throw new UsageError(
+    orgs.length ? '--org NAME is required (there are several organizations)' : 'no organization yet',
+  );
+}
+
+async function mailboxes(core: Core, action: string | undefined, rest: string[], v: Values): Promise<void> {
+  const service = core.login.mailboxes.service;
+  if (action === 'add') {
+    const org = orgOrOnly(core, v.org as string | undefined);
+    const settings = (password: string) =>
+      MailboxCreateSchema.safeParse({
+        name: v.name,
+        addresses: v.address ?? [],
+        imap: {
+          host: v.host,
+          port: v.port === undefined ? undefined : Number(v.port),
+          secure: v.secure,
+          username: v.username,
+          password,
+        },
+      });
+    const flagsOf = (r: ReturnType<typeof settings>) =>
+      r.success
+        ? ''
+        : zodMessage(r.error)
+            .replace(/\baddresses(\.\d+)?/g, '--address')
+            .replace(/\bimap\./g, '--');
+    // Checked before asking for the password, so nobody types it for a command that fails anyway.
+    const flags = settings('-');
+    if (!flags.success) throw new UsageError(flagsOf(flags));
+    // Never from argv: arguments end up in shell history and in every process listing.
+    const password = process.env.MAILBOX_PASSWORD || (await readSecretFromStdin('IMAP password'));
+    if (!password) throw new UsageError('no password: set MAILBOX_PASSWORD or pipe it on stdin');
+    const parsed = settings(password);
+    if (!parsed.success) throw new UsageError(flagsOf(parsed));
+    const m = await service.create(org.id, parsed.data);
+    const where = core.secrets.backend === 'keychain' ? 'the OS keychain' : 'the encrypted secrets file';
+    out(
+      `added mailbox '${m.name}' of ${org.name} for ${m.addresses.join(', ')} (${m.imap.username} at ${m.imap.host}:${m.imap.port}${m.imap.secure ? ', TLS' : ''}); its password is in ${where}:`,
+    );
+    return out(m.id);
+  }
+  if (action === 'list') {
+    const org = v.org ? requireOrg(core, String(v.org)) : undefined;
+    const list = org ? service.list(org.id).map((m) => ({ ...m, orgId: org.id })) : service.listAll();
+    if (v.json) return out(JSON.stringify(list, null, 2));
+    const orgNames = new Map(core.orgs.list().map((o) => [o.id, o.name]));
+    for (const m of list) {
+      const imap = `${m.imap.username}@${m.imap.host}:${m.imap.port}${m.imap.secure ? ' tls' : ''}`;
+      out(`${m.id}  ${orgNames.get(m.orgId) ?? m.orgId}  ${m.name}  ${m.addresses.join(',')}  ${imap}`);
+    }
+    if (!list.length) out('no mailboxes');
+    return;
+  }
+  if (action === 'remove') {
+    const id = rest[0];
+    if (!id || rest.length > 1) throw new UsageError('mailboxes remove takes one mailbox id (see: mailboxes list)');
+    const m = service.find(id);
+    if (!m || !(await service.delete(m.orgId, id))) throw new AppError(404, 'not_found', `No mailbox with id ${id}`);
+    return out(`removed mailbox ${id} ('${m.name}') and its password`);
+  }
+  throw new UsageError(`unknown command: mailboxes ${action ?? ''}`.trim());
+}
+
+async function run(core: Core, cmd: string[], v: Values): Promise<void> {
   const [group, action, ...rest] = cmd;
   const key = `${group ?? ''} ${action ?? ''}`.trim();
   switch (key) {
@@ -146,6 +229,10 @@ async function run(core: Core, cmd: string[], v: Record<string, string | boolean
       const where = core.secrets.backend === 'keychain' ? 'the OS keychain' : 'the encrypted secrets file';
       return out(`saved the ${label} key in ${where}`);
     }
+    case 'mailboxes add':
+    case 'mailboxes list':
+    case 'mailboxes remove':
+      return mailboxes(core, action, rest, v);
     default:
       throw new UsageError(cmd.length ? `unknown command: ${cmd.join(' ')}` : 'missing command');
   }
@@ -190,7 +277,7 @@ async function readSecretFromStdin(what: string): Promise<string> {
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, allowNegative: true, strict: true });
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
     return 2;

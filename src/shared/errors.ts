@@ -12,6 +12,10 @@ export const LOGIN_FAILURE_REASONS = [
   'account_locked',
   'site_unreachable',
   'timeout',
+  'invalid_code',
+  'code_timeout',
+  'mailbox_unavailable',
+  'credentials_required',
 ] as const;
 export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
 
@@ -24,6 +28,10 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
   account_locked: { status: 423, code: 'ACCOUNT_LOCKED' },
   site_unreachable: { status: 502, code: 'SITE_UNREACHABLE' },
   timeout: { status: 504, code: 'LOGIN_TIMEOUT' },
+  invalid_code: { status: 401, code: 'AUTHENTICATION_FAILED' },
+  code_timeout: { status: 504, code: 'LOGIN_TIMEOUT' },
+  mailbox_unavailable: { status: 502, code: 'MAILBOX_UNAVAILABLE' },
+  credentials_required: { status: 422, code: 'CREDENTIALS_REQUIRED' },
 };
 
 /** The IPC result envelope. */

@@ -13,6 +13,11 @@ export const LoginRequestSchema = z
     cred: z.object({
       username: z.string().max(512).default(''),
       password: z.string().max(4096).default(''),
+      totpSecret: z
+        .string()
+        .max(2048)
+        .optional()
+        .describe('Authenticator secret (base32, or an otpauth:// URI) for loginMethod totp and sites that ask a TOTP'),
     }),
     loginMethod: z.string().min(1).default('password'),
     domain: httpUrl,
@@ -67,8 +72,40 @@ export const SessionSummarySchema = z
   .meta({ id: 'SessionSummary' });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 export const SessionListSchema = z.object({ data: z.array(SessionSummarySchema) });
+export const SessionIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 export type SessionList = z.infer<typeof SessionListSchema>;
 
 export const LoginErrorSchema = z
   .object({ error: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
   .meta({ id: 'LoginError' });
+
+/** An email address or an E.164 phone number (+ and 7-15 digits; spaces, dashes and brackets allowed). */
+const inboxAddress = z
+  .string()
+  .trim()
+  .min(3)
+  .max(320)
+  .refine((s) => /^[^\s@]+@[^\s@]+$/.test(s) || /^\+[1-9][\d\s().-]{6,20}$/.test(s), {
+    message: 'to must be an email address or an E.164 phone number (+ country code and number)',
+  });
+
+export const InboxMessageSchema = z
+  .object({
+    to: z.union([inboxAddress, z.array(inboxAddress).min(1).max(20)]),
+    from: z.string().max(320).optional(),
+    subject: z.string().max(2000).optional(),
+    text: z.string().max(1_000_000).optional(),
+    html: z.string().max(2_000_000).optional(),
+  })
+  .refine((m) => !!(m.text || m.html || m.subject), { message: 'a message needs text, html or a subject' })
+  .meta({
+    id: 'InboxMessage',
+    description: 'An email or SMS for logins that wait for a code or sign-in link (POST /api/login/inbox)',
+  });
+export type InboxMessage = z.infer<typeof InboxMessageSchema>;
+
+export const InboxReceiptSchema = z
+  .object({
+    delivered: z.number().int().describe('How many pending logins of this organization received it (0: none waits)'),
+  })
+  .meta({ id: 'InboxReceipt' });

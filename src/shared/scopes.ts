@@ -3,6 +3,8 @@ export const SCOPES = [
   'login:write', // POST /api/login
   'sessions:read', // GET /api/sessions
   'sessions:write', // DELETE /api/sessions/:id
+  'mailboxes:read', // GET /api/mailboxes
+  'mailboxes:write', // POST /api/mailboxes, DELETE /api/mailboxes/:id, POST /api/mailboxes/:id/test
   'templates:read', // list/get templates, generate, presign uploads (spec names this one)
   'templates:write', // create, edit, delete the org's templates
   'characters:read', // GET /api/characters

@@ -62,6 +62,8 @@ export const ConfigSchema = z.object({
   login: z
     .object({
       timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
+      /** How long a login waits for an emailed/texted code or sign-in link (not counted in timeoutMs). */
+      codeTimeoutMs: z.number().int().min(1000).max(900_000).default(120_000),
       /** A cached session older than this is never returned, even if its cookies live longer. */
       cacheMaxAgeSec: z
         .number()

@@ -7,7 +7,9 @@ import { pageActivity } from './engine/page-activity.js';
 import { NetworkTracker } from './engine/network-tracker.js';
 import { LoginFlowError, safeUrl, type LoginRequest, type Logger, type SessionStorageState } from './login-types.js';
 import { httpAuthStep } from './steps/http-auth.step.js';
+import { codeStep } from './steps/code.step.js';
 import { identifierStep } from './steps/identifier.step.js';
+import { linkStep } from './steps/link.step.js';
 import { passwordStep } from './steps/password.step.js';
 import { followedSignInLinks, signInLinkStep } from './steps/sign-in-link.step.js';
 import { StaleFormError, StepContext, type LoginStep } from './steps/step-context.js';
@@ -22,9 +24,17 @@ const SETTLE_BOUND_MS = 15_000;
 
 /**
  * The steps a login is made of, in order of preference: the first one that applies to what the
- * page shows runs. The password step ends the flow (it runs stay-signed-in and captures the session).
+ * page shows runs. A password, code or link step that succeeds ends the flow (it runs
+ * stay-signed-in and captures the session).
  */
-const LOGIN_STEPS: readonly LoginStep[] = [passwordStep, identifierStep, httpAuthStep, signInLinkStep];
+const LOGIN_STEPS: readonly LoginStep[] = [
+  passwordStep,
+  identifierStep,
+  linkStep,
+  codeStep,
+  httpAuthStep,
+  signInLinkStep,
+];
 
 export interface LoginFlowDeps {
   ctx: BrowserContext;
@@ -76,6 +86,8 @@ export class LoginFlow {
       if (!next) {
         const blocked = await this.session.blockedOnPage();
         if (blocked) throw blocked;
+        // A second factor was asked for and no step could answer it (e.g. a push approval).
+        if (this.session.secondFactor) throw this.session.failure(this.session.secondFactor);
         throw new LoginFlowError(
           'login_form_not_found',
           followedSignInLinks(this.session)
@@ -164,7 +176,9 @@ export class LoginFlow {
       const scan = await this.session.finder.scan(page);
       const now = Date.now();
       const kind = scan.form?.candidate.kind;
-      if (kind === 'password') return scan;
+      if (kind === 'password' || scan.codePrompt) return scan;
+      // A magic-link login past its identifier step: the mail, not the page, decides what comes next.
+      if (!kind && this.deps.req.method === 'magic_link' && this.session.counted('identifier-submits') > 0) return scan;
       if (kind === 'identifier') {
         // Give a password field that renders a moment later the chance to show up.
         identifierSince ??= now;

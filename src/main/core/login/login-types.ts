@@ -1,4 +1,5 @@
 import type { Cookie } from 'playwright-core';
+import type { CodeSources } from './codes/code-sources.js';
 
 /** pino-compatible subset: `log.info({ key: 1 }, 'message')` or `log.info('message')`. */
 export interface Logger {
@@ -20,15 +21,25 @@ export type LoginFailureReason =
   | 'captcha_blocked'
   | 'account_locked'
   | 'site_unreachable'
-  | 'timeout';
+  | 'timeout'
+  | 'invalid_code'
+  | 'code_timeout'
+  | 'mailbox_unavailable'
+  | 'credentials_required';
 
 export interface LoginRequest {
   url: string;
   username: string;
   password: string;
   additionalFields?: Record<string, string>;
-  /** Whole-login budget. Default 60000. */
+  /** Whole-login budget. Default 60000. Waiting for a code or a link does not count (codeTimeoutMs). */
   timeoutMs?: number;
+  /** The login method asked for; decides which code source a code prompt is answered from. Default password. */
+  method?: 'password' | 'otp_email' | 'magic_link' | 'totp' | 'otp_sms';
+  /** Where codes and sign-in links come from (mailboxes, the inbox endpoint, a TOTP secret). */
+  codes?: CodeSources;
+  /** How long a code or link is waited for. Default 120000. */
+  codeTimeoutMs?: number;
 }
 
 export interface OriginStorage {

@@ -1,9 +1,12 @@
 import type { BrowserContext } from 'playwright-core';
 import type { BaseCore } from '../create-core.js';
 import { BrowserPool } from './browser-pool.js';
+import { InboxHub } from './codes/inbox-hub.js';
 import { resolveBrowserExecutable } from './browser-resolver.js';
 import { LoginEngine } from './login-engine.js';
 import { LoginService, type ContextProvider } from './login.service.js';
+import { createMailboxes, type Mailboxes } from './mailboxes/index.js';
+import { mailboxFeed } from './mailboxes/mailbox-feed.js';
 import { SessionCache } from './session-cache.js';
 
 /** The login service's parts, built by the composition root. */
@@ -11,6 +14,10 @@ export interface LoginFeature {
   service: LoginService;
   cache: SessionCache;
   browsers: LazyBrowserPool;
+  /** Logins waiting for a code or link; POST /api/login/inbox hands messages to it. */
+  inbox: InboxHub;
+  /** IMAP mailboxes that otp_email and magic_link logins read codes and links from. */
+  mailboxes: Mailboxes;
   dispose(): Promise<void>;
 }
 
@@ -49,14 +56,20 @@ export function createLoginFeature(base: BaseCore): LoginFeature {
       }),
   );
   const cache = new SessionCache({ db: base.db, secrets: base.secrets, maxAgeSec: config.login.cacheMaxAgeSec });
+  const inbox = new InboxHub();
+  const mailboxes = createMailboxes({ db: base.db, secrets: base.secrets, log });
   const service = new LoginService({
     browsers,
     engine: new LoginEngine({ log: log.child({ component: 'login' }), blockResources: config.browser.blockResources }),
     cache,
     log: log.child({ component: 'login' }),
     timeoutMs: config.login.timeoutMs,
+    codeTimeoutMs: config.login.codeTimeoutMs,
+    inbox,
+    mailboxes: mailboxFeed(mailboxes.service, mailboxes.watchers),
   });
-  const feature: LoginFeature = { service, cache, browsers, dispose: () => browsers.dispose() };
+  const dispose = async () => void (await Promise.all([mailboxes.dispose(), browsers.dispose()]));
+  const feature: LoginFeature = { service, cache, browsers, inbox, mailboxes, dispose };
   base.onDispose(() => feature.dispose());
   return feature;
 }

@@ -1,6 +1,12 @@
-import { z } from 'zod';
 import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
-import { LoginRequestSchema, SessionListSchema, StorageStateSchema } from '../../../shared/login.schema.js';
+import {
+  InboxMessageSchema,
+  InboxReceiptSchema,
+  LoginRequestSchema,
+  SessionIdParamsSchema,
+  SessionListSchema,
+  StorageStateSchema,
+} from '../../../shared/login.schema.js';
 import type { RouteModule } from '../http/build-server.js';
 import { defineRoute } from '../http/route.js';
 import { AppError, notFound } from '../errors.js';
@@ -21,7 +27,7 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
       scope: 'login:write',
       summary: 'Log in to a website with a real browser and return its Playwright storageState',
       description:
-        'Body fields: cred {username, password}, loginMethod (password; oauth_google, otp_email and magic_link answer 400 LOGIN_METHOD_NOT_AVAILABLE in this version), ' +
+        'Body fields: cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (password, otp_email, magic_link, totp, otp_sms; oauth_google and oauth_github answer 400 LOGIN_METHOD_NOT_AVAILABLE in this version), ' +
         'domain (full http/https URL of the login page), additionalFields (string map matched to extra fields by name, id, label or placeholder), ' +
         'useCache (default true). The answer is exactly Playwright storageState; the headers X-Session-Cache (hit|miss) and X-Session-Id say where it came from. ' +
         `A fresh login always replaces the cached entry. Failures: ${failureDocs}; 400 INVALID_REQUEST for bad input.`,
@@ -39,16 +45,25 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
         400: { description: 'Invalid request, or a login method not available yet (LOGIN_METHOD_NOT_AVAILABLE)' },
         401: {
           description:
-            'AUTHENTICATION_FAILED: wrong credentials (details.reason invalid_credentials) or a bad API key (details.reason invalid_api_key)',
+            'AUTHENTICATION_FAILED: wrong credentials (details.reason invalid_credentials), a code or sign-in link the site rejected (invalid_code) or a bad API key (invalid_api_key)',
         },
-        422: { description: 'LOGIN_FORM_NOT_FOUND, MFA_REQUIRED or CAPTCHA_BLOCKED' },
+        422: {
+          description:
+            'LOGIN_FORM_NOT_FOUND, MFA_REQUIRED (the message says what to pass), CAPTCHA_BLOCKED or CREDENTIALS_REQUIRED (the site asks a password that was not given)',
+        },
         423: { description: 'ACCOUNT_LOCKED' },
-        502: { description: 'SITE_UNREACHABLE' },
+        502: {
+          description:
+            'SITE_UNREACHABLE, or MAILBOX_UNAVAILABLE (a mailbox that should deliver the code cannot be read; details name it)',
+        },
         503: {
           description:
             'BROWSER_NOT_FOUND or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)',
         },
-        504: { description: 'LOGIN_TIMEOUT' },
+        504: {
+          description:
+            'LOGIN_TIMEOUT (details.reason timeout, or code_timeout when no code or link arrived within login.codeTimeoutMs)',
+        },
       },
     },
     async ({ body, auth, reply }) => {
@@ -90,12 +105,45 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
       scope: 'sessions:write',
       summary: 'Forget a cached session (the next login for it is fresh)',
       tags: ['login'],
-      params: z.object({ id: z.string().min(1).max(64) }),
+      params: SessionIdParamsSchema,
       responses: { 204: { description: 'Deleted' }, 404: { description: 'No such session in this organization' } },
     },
     ({ params, auth, reply }) => {
       if (!core.login.cache.delete(auth.orgId, params.id)) throw notFound(`No cached session ${params.id}`);
       return reply.status(204).send();
+    },
+  );
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/login/inbox',
+      api: 'login',
+      scope: 'login:write',
+      summary: 'Hand an email or SMS to logins waiting for a code or sign-in link',
+      description:
+        'For mail without IMAP access, a phone that forwards SMS, or an SMS gateway webhook relay: the message goes to ' +
+        "this organization's pending logins addressed to `to` (an email address, or an E.164 number for otp_sms). " +
+        'Messages are not stored: one that no login waits for is dropped (delivered: 0).',
+      tags: ['login'],
+      body: InboxMessageSchema,
+      responses: { 202: { description: 'Handed over', schema: InboxReceiptSchema } },
+    },
+    ({ body, auth, reply }) => {
+      const to = (Array.isArray(body.to) ? body.to : [body.to]).map((t) => t.toLowerCase());
+      const delivered = core.login.inbox.deliver(auth.orgId, {
+        to,
+        from: body.from,
+        subject: body.subject,
+        text: body.text,
+        html: body.html,
+        receivedAt: Date.now(),
+        via: 'the inbox endpoint',
+      });
+      reply.status(202);
+      return { delivered };
     },
   );
 

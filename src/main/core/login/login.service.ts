@@ -8,6 +8,8 @@ import {
 } from '../../../shared/login.schema.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { CodeSourceInputError, openCodeSources, type MailboxFeed } from './codes/code-sources.js';
+import type { InboxHub } from './codes/inbox-hub.js';
 import type { LoginRequest as EngineRequest, LoginResult } from './login-types.js';
 import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
 
@@ -25,7 +27,9 @@ export interface LoginOutcome {
 }
 
 /** Login methods whose strategy is built. The others answer 400 LOGIN_METHOD_NOT_AVAILABLE. */
-const BUILT_METHODS = new Set(['password']);
+export const BUILT_METHODS: ReadonlySet<string> = new Set(['password', 'otp_email', 'magic_link', 'totp', 'otp_sms']);
+type BuiltMethod = NonNullable<EngineRequest['method']>;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * POST /api/login: cache lookup, single-flight fresh login in an isolated browser context, cache
@@ -42,6 +46,10 @@ export class LoginService {
       cache: SessionCache;
       log: Logger;
       timeoutMs: number;
+      codeTimeoutMs: number;
+      /** Pending logins waiting for a code or link (POST /api/login/inbox delivers to it). */
+      inbox: InboxHub;
+      mailboxes?: MailboxFeed;
     },
   ) {}
 
@@ -70,48 +78,82 @@ export class LoginService {
 
   private checkMethod(req: LoginRequest): void {
     const method = req.loginMethod;
-    if (
-      (ANNOUNCED_LOGIN_METHODS as readonly string[]).includes(method) ||
-      ((LOGIN_METHODS as readonly string[]).includes(method) && !BUILT_METHODS.has(method))
-    ) {
+    const known = [...LOGIN_METHODS, ...ANNOUNCED_LOGIN_METHODS] as readonly string[];
+    if (known.includes(method) && !BUILT_METHODS.has(method)) {
       throw new AppError(
         400,
         'login_method_not_available',
         `The login method "${method}" is not available yet in this version. Available: ${[...BUILT_METHODS].join(', ')}.`,
-        {
-          loginMethod: method,
-          available: [...BUILT_METHODS],
-        },
+        { loginMethod: method, available: [...BUILT_METHODS] },
       );
     }
     if (!BUILT_METHODS.has(method)) {
       throw new AppError(
         400,
         'validation_error',
-        `Unknown loginMethod "${method}". Supported values: ${LOGIN_METHODS.join(', ')}.`,
+        `Unknown loginMethod "${method}". Supported values: ${[...BUILT_METHODS].join(', ')}.`,
         {
           loginMethod: method,
         },
       );
     }
-    if (method === 'password' && !req.cred.password) {
-      throw new AppError(400, 'validation_error', 'cred.password is required for loginMethod "password".', {
-        field: 'cred.password',
-      });
+    const invalid = (field: string, message: string): AppError =>
+      new AppError(400, 'validation_error', message, { field });
+    if ((method === 'password' || method === 'totp') && !req.cred.password)
+      throw invalid('cred.password', `cred.password is required for loginMethod "${method}".`);
+    if (method === 'totp' && !req.cred.totpSecret)
+      throw invalid(
+        'cred.totpSecret',
+        'cred.totpSecret (base32 or an otpauth:// URI) is required for loginMethod "totp".',
+      );
+    if ((method === 'otp_email' || method === 'magic_link') && !EMAIL.test(req.cred.username)) {
+      if (!EMAIL.test(req.additionalFields.email ?? ''))
+        throw invalid(
+          'cred.username',
+          `loginMethod "${method}" needs an email address: cred.username, or additionalFields.email when the username is not one.`,
+        );
     }
+    if (method === 'otp_sms' && !req.additionalFields.phone)
+      throw invalid(
+        'additionalFields.phone',
+        'additionalFields.phone (E.164, e.g. +15550100) is required for loginMethod "otp_sms".',
+      );
   }
 
   private async fresh(identity: CacheIdentity, credentials: CredentialHash, req: LoginRequest): Promise<LoginOutcome> {
     const started = Date.now();
-    const result = await this.deps.browsers.withContext((ctx) =>
-      this.deps.engine.login(ctx, {
-        url: req.domain,
+    let codes;
+    try {
+      codes = openCodeSources({
+        orgId: identity.orgId,
+        hub: this.deps.inbox,
+        mailboxes: this.deps.mailboxes,
         username: req.cred.username,
-        password: req.cred.password,
         additionalFields: req.additionalFields,
-        timeoutMs: this.deps.timeoutMs,
-      }),
-    );
+        totpSecret: req.cred.totpSecret,
+      });
+    } catch (err) {
+      if (err instanceof CodeSourceInputError)
+        throw new AppError(400, 'validation_error', err.message, { field: err.field });
+      throw err;
+    }
+    let result: LoginResult;
+    try {
+      result = await this.deps.browsers.withContext((ctx) =>
+        this.deps.engine.login(ctx, {
+          url: req.domain,
+          username: req.cred.username,
+          password: req.cred.password,
+          additionalFields: req.additionalFields,
+          timeoutMs: this.deps.timeoutMs,
+          method: req.loginMethod as BuiltMethod,
+          codes,
+          codeTimeoutMs: this.deps.codeTimeoutMs,
+        }),
+      );
+    } finally {
+      codes.dispose();
+    }
     const ms = Date.now() - started;
     if (!result.ok) {
       this.deps.log.info({ orgId: identity.orgId, origin: identity.origin, reason: result.reason, ms }, 'login failed');

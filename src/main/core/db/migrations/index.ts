@@ -8,6 +8,7 @@ import { m0007 } from './0007-jobs.js';
 import { m0009 } from './0009-generation-results.js';
 import { m0010 } from './0010-template-provider.js';
 import { m0008 } from './0008-webhooks.js';
+import { m0011 } from './0011-mailboxes.js';
 
 export interface Migration {
   version: number;
@@ -16,4 +17,16 @@ export interface Migration {
 }
 
 /** Numbered migrations, applied in order, each once, each in a transaction. Never edit a shipped one. */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];
+export const MIGRATIONS: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+  m0011,
+];

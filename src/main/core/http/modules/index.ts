@@ -1,5 +1,6 @@
 import type { RouteModule } from '../build-server.js';
 import { loginRoutes } from '../../login/login.routes.js';
+import { mailboxesRoutes } from '../../login/mailboxes/mailboxes.routes.js';
 import { mcpRoutes } from '../../mcp/mcp.routes.js';
 import { registerCharactersRoutes } from '../../video/characters/characters.routes.js';
 import { registerGenerateRoutes } from '../../video/generations/generate.routes.js';
@@ -15,6 +16,7 @@ export const webhookRoutes: RouteModule = (app, registry, core) =>
 /** Feature route modules, in registration order. */
 export const ROUTE_MODULES: RouteModule[] = [
   loginRoutes,
+  mailboxesRoutes,
   registerUploadsRoutes,
   registerTemplatesRoutes,
   registerGenerateRoutes,

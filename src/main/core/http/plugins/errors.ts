@@ -8,7 +8,7 @@ import { SecretStoreUnavailableError } from '../../secrets/secret-store.js';
 import type { Logger } from '../../logger.js';
 import { zodMessage } from '../route.js';
 
-const LOGIN_PATHS = /^\/(api\/)?(login|sessions|signup|refresh)(\/|\?|$)/;
+const LOGIN_PATHS = /^\/(api\/)?(login|sessions|mailboxes|signup|refresh)(\/|\?|$)/;
 const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i;
 
 /**

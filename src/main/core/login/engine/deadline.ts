@@ -8,7 +8,7 @@ export class LoginTimeoutError extends Error {
 
 /** A time budget plus an optional caller AbortSignal, checked at every step of the login flow. */
 export class Deadline {
-  private readonly endsAt: number;
+  private endsAt: number;
 
   constructor(
     readonly totalMs: number,
@@ -19,6 +19,14 @@ export class Deadline {
 
   remaining(): number {
     return Math.max(0, this.endsAt - Date.now());
+  }
+
+  /**
+   * Moves the end by `ms` (negative: back). Waiting for a code or a link has its own bound
+   * (login.codeTimeoutMs) and does not use up the login's budget.
+   */
+  extend(ms: number): void {
+    this.endsAt += ms;
   }
 
   /** A per-operation timeout that never exceeds the remaining budget (min 1 ms). */
@@ -59,7 +67,12 @@ export class Deadline {
     work.catch(() => {});
     return new Promise<T>((resolve, reject) => {
       const signal = this.signal;
-      const timer = setTimeout(() => finish(() => reject(new LoginTimeoutError(this.totalMs))), this.remaining());
+      // Re-armed when it fires early: the end may have moved (extend).
+      const expire = (): void => {
+        if (this.remaining() > 0) timer = setTimeout(expire, this.remaining());
+        else finish(() => reject(new LoginTimeoutError(this.totalMs)));
+      };
+      let timer = setTimeout(expire, this.remaining());
       const onAbort = (): void => finish(() => reject(signal?.reason ?? new DOMException('aborted', 'AbortError')));
       const finish = (f: () => void): void => {
         clearTimeout(timer);

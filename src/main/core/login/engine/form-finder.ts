@@ -6,10 +6,12 @@ import {
   type ScannedButton,
   type ScannedField,
 } from './form-scan.js';
+import { scanCodePrompt, type CodePrompt } from './code-scan.js';
 import { markerSelector, nextScanId, runInFrame } from './page-script.js';
 import { findSignInControls } from './sign-in-scan.js';
 
 export type { FormCandidate, FrameScan, ScannedButton, ScannedField } from './form-scan.js';
+export type { CodeChannel, CodePrompt } from './code-scan.js';
 export { scanLoginForm } from './form-scan.js';
 
 export interface LocatedForm {
@@ -22,10 +24,17 @@ export interface PageScan {
   /** Best password form, or failing that the best identifier-first form, across all frames. */
   form?: LocatedForm;
   signInLinks: { frame: Frame; button: ScannedButton }[];
+  /** A one-time-code prompt, looked for only when there is no login form. */
+  codePrompt?: LocatedCodePrompt;
   pageFields: { frame: Frame; field: ScannedField }[];
   rejected: string[];
   visiblePasswordCount: number;
   hiddenPasswordCount: number;
+}
+
+export interface LocatedCodePrompt {
+  frame: Frame;
+  prompt: CodePrompt;
 }
 
 /** Locator for an element the in-page scanner marked. */
@@ -70,25 +79,44 @@ export class FormFinder {
     // No login form: look for what leads to one (sign-in links, a tab or toggle that shows a hidden form).
     if (!out.form) {
       const linksId = nextScanId();
-      const found = await Promise.all(
-        scans.map(async ({ frame, scan }) =>
-          scan
-            ? {
-                frame,
-                controls: await runInFrame<Record<string, never>, ScannedButton[]>(
+      const [found, code] = await Promise.all([
+        Promise.all(
+          scans.map(async ({ frame, scan }) =>
+            scan
+              ? {
                   frame,
-                  findSignInControls,
-                  {},
-                  linksId,
-                ),
-              }
-            : { frame, controls: undefined },
+                  controls: await runInFrame<Record<string, never>, ScannedButton[]>(
+                    frame,
+                    findSignInControls,
+                    {},
+                    linksId,
+                  ),
+                }
+              : { frame, controls: undefined },
+          ),
         ),
-      );
+        this.scanCodePrompt(page),
+      ]);
       for (const { frame, controls } of found)
         for (const button of controls ?? []) out.signInLinks.push({ frame, button });
+      out.codePrompt = code;
     }
     out.signInLinks.sort((a, b) => b.button.score - a.button.score);
     return out;
+  }
+
+  /** The best one-time-code prompt across frames (no marks are cleared: a watched field stays marked). */
+  async scanCodePrompt(page: Page): Promise<LocatedCodePrompt | undefined> {
+    const id = nextScanId();
+    const found = await Promise.all(
+      page.frames().map(async (frame) => ({
+        frame,
+        prompt: await runInFrame<Record<string, never>, CodePrompt | null>(frame, scanCodePrompt, {}, id),
+      })),
+    );
+    let best: LocatedCodePrompt | undefined;
+    for (const { frame, prompt } of found)
+      if (prompt && (!best || prompt.score > best.prompt.score)) best = { frame, prompt };
+    return best;
   }
 }

@@ -48,6 +48,8 @@ const STRONG = { PATIENCE_MS: 1500, LEAVING_MS: 500, LEAVING_PATIENCE_MS: 6000, 
 /** Weak evidence (only the password field went away): the network quiet longer, a longer confirmation. */
 const WEAK = { QUIET_MS: 400, CONFIRM_MS: 300 } as const;
 
+export type OutcomePhase = 'password' | 'identifier' | 'code' | 'link';
+
 export interface DetectorDeps {
   page: Page;
   context: BrowserContext;
@@ -153,8 +155,8 @@ export class OutcomeDetector {
     return [...new Set([...after.signals.messages, ...after.signals.observed])].filter((m) => !seen.has(m));
   }
 
-  /** Blocked states first: CAPTCHA, lockout, MFA. */
-  private blocked(before: Snapshot, after: Snapshot): Outcome | undefined {
+  /** Blocked states first: CAPTCHA, lockout, MFA (not after a code or link: that was the second factor). */
+  private blocked(before: Snapshot, after: Snapshot, phase: OutcomePhase): Outcome | undefined {
     const s = after.signals;
     // A CAPTCHA counts when it is new, or the login UI is still up behind it (not on a dashboard).
     const loginUiUp = s.loginPasswords > 0 || s.watchedState === 'visible-filled' || s.watchedState === 'visible-empty';
@@ -176,6 +178,7 @@ export class OutcomeDetector {
         evidence: [s.locked],
       };
     }
+    if (phase === 'code' || phase === 'link') return undefined;
     const otpAppeared = s.otpInputs > before.signals.otpInputs || (s.otpInputs > 0 && s.loginPasswords === 0);
     if (otpAppeared || (s.mfaText && s.mfaText !== before.signals.mfaText)) {
       const what = s.mfaText ? `'${s.mfaText}'` : 'a one-time-code field';
@@ -192,12 +195,15 @@ export class OutcomeDetector {
   /**
    * Polls evidence until the result is clear. `phase: 'password'` decides success/failure of the
    * final submit; `phase: 'identifier'` only decides whether the flow advanced (e.g. a password
-   * field appeared) or the identifier was rejected.
+   * field appeared) or the identifier was rejected. `code` judges a submitted one-time code (the
+   * code prompt is the form), `link` a sign-in link that was opened (any new error text fails it).
    */
   async waitForOutcome(
     before: Snapshot,
     opts: {
-      phase: 'password' | 'identifier';
+      phase: OutcomePhase;
+      /** For `code`: whether the page still asks for a code (the second look before a success). */
+      promptShown?: () => Promise<boolean>;
       watchMarker?: string;
       navBase: number;
       requestBase: number;
@@ -241,7 +247,7 @@ export class OutcomeDetector {
       const elapsed = now - start;
       if (!after.complete) continue; // the document was replaced while we looked
       const s = after.signals;
-      const blocked = this.blocked(before, after);
+      const blocked = this.blocked(before, after, opts.phase);
       if (blocked) return blocked;
 
       const fresh = this.newMessages(before, after).filter((m) => this.error.test(m));
@@ -272,8 +278,10 @@ export class OutcomeDetector {
         continue;
       }
 
-      const formGone = s.loginPasswords === 0;
-      if (fresh.length && (!formGone || strong.length)) return this.invalid(strong[0] ?? fresh[0], evidence);
+      const codeUp = s.watchedState === 'visible-filled' || s.watchedState === 'visible-empty' || s.otpInputs > 0;
+      const formGone = opts.phase === 'code' ? !codeUp : s.loginPasswords === 0;
+      if (fresh.length && (!formGone || strong.length || opts.phase !== 'password'))
+        return this.invalid(strong[0] ?? fresh[0], evidence);
       // A document that just committed is empty until parsed: that is no evidence of anything.
       const docReady = (after.readyState !== 'loading' || net.msSinceNavigation() > 8000) && !net.documentPending();
       const strongEvidence = cookies.length > 0 || storage.length > 0;
@@ -298,8 +306,11 @@ export class OutcomeDetector {
         if (ready) {
           // Second look. Sent back to the start of a (two-step) login without a clear message: not a success.
           const nav = confirming ? lookNav : net.navigationCount();
-          if (await (confirming ?? this.loginFormShown()))
-            return this.invalid(fresh[0] ?? null, ['back at a login form', ...evidence]);
+          const secondLook =
+            opts.phase === 'code' && opts.promptShown
+              ? Promise.all([opts.promptShown(), this.loginFormShown()]).then(([a, b]) => a || b)
+              : (confirming ?? this.loginFormShown());
+          if (await secondLook) return this.invalid(fresh[0] ?? null, ['back at a login form', ...evidence]);
           if (nav === net.navigationCount() && !net.documentPending())
             return { kind: 'success', evidence: ['password field gone', ...evidence] };
           candidate = undefined; // the page moved on meanwhile: judge the next document

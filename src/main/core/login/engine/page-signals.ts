@@ -185,7 +185,13 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
       }
     }
   }
-  const messages = [...texts].filter((t) => re.error.test(t) || re.locked.test(t) || re.captchaText.test(t));
+  // A question with its answer link is help, not an error: "Wrong address? Use a different email",
+  // "Didn't get the email? Try again" (the short unpunctuated fragment after it is the link's label).
+  const withoutHelp = (t: string): string => t.replace(/[^.!?]*\?(\s+[^.!?]{1,40}$)?/g, ' ');
+  const messages = [...texts].filter((t) => {
+    const u = withoutHelp(t);
+    return re.error.test(u) || re.locked.test(u) || re.captchaText.test(t);
+  });
 
   let locked: string | null = null;
   for (const t of texts)

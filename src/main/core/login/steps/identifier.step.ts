@@ -1,5 +1,6 @@
 import { markedLocator, type PageScan } from '../engine/form-finder.js';
 import { LoginFlowError } from '../login-types.js';
+import { askedSecondFactor } from './password.step.js';
 import type { LoginStep, StepContext, StepResult } from './step-context.js';
 
 const MAX_IDENTIFIER_SUBMITS = 2;
@@ -34,6 +35,8 @@ export const identifierStep: LoginStep = {
       await ctx.fillExtras(form, scan, new Set([field.id]));
     }, [field]);
     const outcome = await ctx.submitAndWait(form, loc, 'identifier', field.id);
+    // Passwordless sites answer the identifier with a code prompt.
+    if (outcome.kind === 'failure' && outcome.reason === 'mfa_required') return askedSecondFactor(ctx, outcome);
     if (outcome.kind === 'failure') throw ctx.failure(outcome);
     if (outcome.kind === 'unsubmitted')
       throw new LoginFlowError('login_form_not_found', 'The username step could not be submitted');

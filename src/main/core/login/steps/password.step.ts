@@ -1,5 +1,6 @@
 import { markedLocator, type LocatedForm, type PageScan } from '../engine/form-finder.js';
 import type { ScannedField } from '../engine/form-scan.js';
+import type { Outcome } from '../engine/outcome-detector.js';
 import { captureStorageState } from '../engine/storage-capture.js';
 import { LoginFlowError, type SessionStorageState } from '../login-types.js';
 import type { LoginStep, StepContext, StepResult } from './step-context.js';
@@ -28,6 +29,8 @@ export const passwordStep: LoginStep = {
     const form = scan.form!;
     const pw = form.candidate.password!;
     ctx.step(ctx.describeForm(form));
+    if (!ctx.deps.req.password)
+      throw new LoginFlowError('credentials_required', 'The site asks for a password: pass it in cred.password');
     const user = pickUsername(form, ctx);
     const pwLoc = markedLocator(form.frame, pw.id);
     await ctx.guardFill(
@@ -49,6 +52,7 @@ export const passwordStep: LoginStep = {
     ctx.pendingExtras.clear();
 
     const outcome = await ctx.submitAndWait(form, pwLoc, 'password', pw.id);
+    if (outcome.kind === 'failure' && outcome.reason === 'mfa_required') return askedSecondFactor(ctx, outcome);
     if (outcome.kind === 'failure') throw ctx.failure(outcome);
     if (outcome.kind !== 'success') {
       throw new LoginFlowError(
@@ -57,23 +61,41 @@ export const passwordStep: LoginStep = {
       );
     }
     ctx.step(`login succeeded (${outcome.evidence.join('; ')})`);
-    await ctx.settle();
-    // Usually there is no stay-signed-in interstitial: capture the session while looking for one,
-    // and capture again only when one was answered (the click may change the session).
-    const [answered, captured] = await Promise.all([
-      answerStayPrompt({
-        page: ctx.page,
-        deadline: ctx.deadline,
-        net: ctx.net,
-        filler: ctx.filler,
-        step: (s) => ctx.step(s),
-        settle: () => ctx.settle(),
-      }),
-      captureStorageState(ctx.deps.ctx, ctx.page).catch(() => undefined),
-    ]);
-    return captureSession(ctx, answered ? undefined : captured);
+    return finishLogin(ctx);
   },
 };
+
+/** A second-factor prompt after a submit: the flow looks at it next (a code step may answer it). */
+export function askedSecondFactor(
+  ctx: StepContext,
+  outcome: Extract<Outcome, { kind: 'failure' }>,
+): Extract<StepResult, { kind: 'next' }> {
+  ctx.secondFactor = outcome;
+  ctx.step(`the site asks for a second factor (${outcome.evidence.join('; ')})`);
+  return { kind: 'next' };
+}
+
+/**
+ * After a successful submit (password, code or sign-in link): let the page settle, answer a
+ * stay-signed-in interstitial, and capture the session.
+ */
+export async function finishLogin(ctx: StepContext): Promise<Extract<StepResult, { kind: 'done' }>> {
+  await ctx.settle();
+  // Usually there is no stay-signed-in interstitial: capture the session while looking for one,
+  // and capture again only when one was answered (the click may change the session).
+  const [answered, captured] = await Promise.all([
+    answerStayPrompt({
+      page: ctx.page,
+      deadline: ctx.deadline,
+      net: ctx.net,
+      filler: ctx.filler,
+      step: (s) => ctx.step(s),
+      settle: () => ctx.settle(),
+    }),
+    captureStorageState(ctx.deps.ctx, ctx.page).catch(() => undefined),
+  ]);
+  return captureSession(ctx, answered ? undefined : captured);
+}
 
 /** The login's result: `captured` when already taken after the last change to the page, else read now. */
 export async function captureSession(

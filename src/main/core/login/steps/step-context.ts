@@ -6,7 +6,7 @@ import { FormFinder, type LocatedForm, type PageScan } from '../engine/form-find
 import type { ScannedField } from '../engine/form-scan.js';
 import type { RequestInterceptor } from '../engine/request-interceptor.js';
 import type { NetworkTracker } from '../engine/network-tracker.js';
-import { OutcomeDetector, type Outcome } from '../engine/outcome-detector.js';
+import { OutcomeDetector, type Outcome, type OutcomePhase } from '../engine/outcome-detector.js';
 import {
   LoginFlowError,
   redact,
@@ -53,6 +53,8 @@ export class StepContext {
   readonly extras: Record<string, string>;
   readonly pendingExtras: Set<string>;
   readonly secrets: string[];
+  /** The page asked for a second factor after a submit; a code step may answer it, else it is the failure. */
+  secondFactor?: Extract<Outcome, { kind: 'failure' }>;
   /** Per-step counters (identifier submits, sign-in links clicked ...), keyed by the step. */
   private readonly counters = new Map<string, number>();
   private readonly memos = new Map<string, Set<string>>();
@@ -81,6 +83,11 @@ export class StepContext {
   }
   get deadline(): Deadline {
     return this.deps.deadline;
+  }
+
+  /** How often `count(key)` was called, without counting. */
+  counted(key: string): number {
+    return this.counters.get(key) ?? 0;
   }
 
   count(key: string): number {
@@ -163,8 +170,9 @@ export class StepContext {
   async submitAndWait(
     form: LocatedForm,
     field: Locator,
-    phase: 'password' | 'identifier',
+    phase: OutcomePhase,
     watchMarker: string,
+    promptShown?: () => Promise<boolean>,
   ): Promise<Outcome> {
     const modes = form.candidate.submit ? (['button', 'enter', 'request'] as const) : (['enter', 'request'] as const);
     let outcome: Outcome = { kind: 'unsubmitted' };
@@ -184,7 +192,14 @@ export class StepContext {
         this.deadline.check();
         this.step(`submit by ${mode} reported an error; checking the page`);
       }
-      outcome = await this.detector.waitForOutcome(before, { phase, watchMarker, navBase, requestBase, activityBase });
+      outcome = await this.detector.waitForOutcome(before, {
+        phase,
+        watchMarker,
+        navBase,
+        requestBase,
+        activityBase,
+        promptShown,
+      });
       this.reportAuthChallenges();
       if (outcome.kind !== 'unsubmitted') return outcome;
     }
@@ -197,6 +212,7 @@ export class StepContext {
       captcha_blocked: 'detected a CAPTCHA',
       account_locked: 'detected account lockout text',
       mfa_required: 'detected a second-factor prompt',
+      invalid_code: 'the site rejected the code',
     };
     this.step(`${trace[outcome.reason] ?? outcome.reason}: ${outcome.evidence.join('; ')}`);
     return new LoginFlowError(outcome.reason, redact(outcome.message, this.secrets));

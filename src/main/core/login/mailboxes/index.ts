@@ -1,0 +1,25 @@
+import type { Db } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import type { SecretStore } from '../../secrets/secret-store.js';
+import { MailboxWatchers } from './imap-watcher.js';
+import { MailboxesRepo } from './mailboxes.repo.js';
+import { MailboxesService } from './mailboxes.service.js';
+
+export { MailboxError, type MailboxErrorKind } from './mailbox-error.js';
+export type { MailboxSubscriber, MailboxSubscription } from './imap-watcher.js';
+export { MailboxWatchers, MailboxesService };
+
+/** The mailboxes part of the login feature: settings and passwords, and the IMAP watchers. */
+export interface Mailboxes {
+  service: MailboxesService;
+  watchers: MailboxWatchers;
+  /** Closes every IMAP connection. */
+  dispose(): Promise<void>;
+}
+
+export function createMailboxes(deps: { db: Db; secrets: SecretStore; log: Logger }): Mailboxes {
+  const log = deps.log.child({ component: 'mailboxes' });
+  const service = new MailboxesService({ repo: new MailboxesRepo(deps.db), secrets: deps.secrets, log });
+  const watchers = new MailboxWatchers({ password: (m) => service.password(m), log });
+  return { service, watchers, dispose: () => watchers.dispose() };
+}

@@ -1,0 +1,37 @@
+import type { MailboxFeed, MailboxSubscription } from '../codes/code-sources.js';
+import type { MailboxWatchers } from './imap-watcher.js';
+import { MailboxError } from './mailbox-error.js';
+import type { MailboxesService } from './mailboxes.service.js';
+
+/**
+ * The login's view of the mailboxes: every mailbox of the organization that receives mail for an
+ * address, watched from now on. A mailbox that cannot be connected to or logged in to is reported
+ * through onError (the login then answers 502 naming it), never with its password.
+ */
+export function mailboxFeed(service: MailboxesService, watchers: MailboxWatchers): MailboxFeed {
+  return {
+    async subscribe(orgId, address, handlers): Promise<MailboxSubscription> {
+      const matching = service.match(orgId, address);
+      const subs = await Promise.all(
+        matching.map((mailbox) =>
+          watchers
+            .subscribe(mailbox, {
+              onMessage: (m) => handlers.onMessage(m),
+              onError: (err) => handlers.onError(mailbox.name, err.message),
+            })
+            .catch((err: unknown) => {
+              const message = err instanceof MailboxError ? err.message : `Mailbox '${mailbox.name}' could not be read`;
+              handlers.onError(mailbox.name, message);
+              return undefined;
+            }),
+        ),
+      );
+      return {
+        names: matching.map((m) => m.name),
+        close: () => {
+          for (const s of subs) void s?.unsubscribe().catch(() => {});
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { performance } from 'node:perf_hooks';
+import type { Mailbox, MailboxCreate, MailboxTestResult } from '../../../../shared/mailboxes.schema.js';
+import { newId } from '../../ids.js';
+import type { Logger } from '../../logger.js';
+import type { SecretStore } from '../../secrets/secret-store.js';
+import { addressMatches } from './address-match.js';
+import { closeQuietly, newImapClient } from './imap-session.js';
+import { describeImapFailure, MailboxError, type ImapStage } from './mailbox-error.js';
+import type { MailboxesRepo, StoredMailbox } from './mailboxes.repo.js';
+
+/** The secret-store account of a mailbox's password (the store itself is namespaced per installation). */
+export const passwordAccount = (mailboxId: string) => `mailboxes.password:${mailboxId}`;
+
+export interface MailboxesServiceDeps {
+  repo: MailboxesRepo;
+  secrets: SecretStore;
+  log: Logger;
+  connectTimeoutMs?: number;
+  now?: () => number;
+}
+
+/** The API's view of a mailbox: no organization id, and there is never a password to leave out. */
+export function publicMailbox(m: StoredMailbox): Mailbox {
+  return { id: m.id, name: m.name, addresses: m.addresses, imap: { ...m.imap }, created_at: m.created_at };
+}
+
+/** Mailboxes of an organization: settings in SQLite, passwords in the secret store. */
+export class MailboxesService {
+  constructor(private readonly deps: MailboxesServiceDeps) {}
+
+  private now() {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** Stores the password first: a row never exists without its secret. Nothing is connected to yet. */
+  async create(orgId: string, input: MailboxCreate): Promise<Mailbox> {
+    const addresses = [...new Set(input.addresses.map((a) => a.toLowerCase()))];
+    const mailbox: StoredMailbox = {
+      id: newId('mbx', 16),
+      orgId,
+      name: input.name ?? addresses[0],
+      addresses,
+      imap: {
+        host: input.imap.host,
+        port: input.imap.port,
+        secure: input.imap.secure ?? input.imap.port === 993,
+        username: input.imap.username,
+      },
+      created_at: this.now(),
+    };
+    await this.deps.secrets.set(passwordAccount(mailbox.id), input.imap.password);
+    try {
+      this.deps.repo.insert(mailbox);
+    } catch (err) {
+      await this.deps.secrets.delete(passwordAccount(mailbox.id)).catch(() => false);
+      throw err;
+    }
+    this.deps.log.info(
+      { mailboxId: mailbox.id, orgId, host: mailbox.imap.host, port: mailbox.imap.port },
+      'mailbox added',
+    );
+    return publicMailbox(mailbox);
+  }
+
+  list(orgId: string): Mailbox[] {
+    return this.deps.repo.list(orgId).map(publicMailbox);
+  }
+
+  /** Every organization's mailboxes, with their organization (the CLI). */
+  listAll(): StoredMailbox[] {
+    return this.deps.repo.listAll();
+  }
+
+  get(orgId: string, id: string): StoredMailbox | null {
+    return this.deps.repo.get(orgId, id);
+  }
+
+  /** By id in any organization (the CLI). */
+  find(id: string): StoredMailbox | null {
+    return this.deps.repo.find(id);
+  }
+
+  /**
+   * Deletes the password, then the row: when the secret store is unreachable the call fails and the
+   * mailbox stays listed, rather than leaving a password behind that nothing refers to.
+   */
+  async delete(orgId: string, id: string): Promise<boolean> {
+    if (!this.deps.repo.get(orgId, id)) return false;
+    await this.deps.secrets.delete(passwordAccount(id));
+    const deleted = this.deps.repo.delete(orgId, id);
+    if (deleted) this.deps.log.info({ mailboxId: id, orgId }, 'mailbox removed');
+    return deleted;
+  }
+
+  /** The organization's mailboxes that receive mail for `address` (oldest first). */
+  match(orgId: string, address: string): StoredMailbox[] {
+    return this.deps.repo.list(orgId).filter((m) => m.addresses.some((p) => addressMatches(p, address)));
+  }
+
+  /** The mailbox's IMAP password; a MailboxError (kind auth) when the secret store no longer has it. */
+  async password(mailbox: Pick<Mailbox, 'id' | 'name'>): Promise<string> {
+    const password = await this.deps.secrets.get(passwordAccount(mailbox.id));
+    if (!password)
+      throw new MailboxError(
+        mailbox.id,
+        mailbox.name,
+        'auth',
+        'its password is missing from the secret store; remove the mailbox and add it again',
+      );
+    return password;
+  }
+
+  /**
+   * Connects, logs in and opens INBOX (read-only), then logs out. A failure is an answer, not an
+   * exception: `ok: false` with the problem (refused, timed out, login failed, TLS), never the password.
+   */
+  async test(mailbox: Mailbox): Promise<MailboxTestResult> {
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    let password: string;
+    try {
+      password = await this.password(mailbox);
+    } catch (err) {
+      if (err instanceof MailboxError) return { ok: false, message: err.problem, ms: ms() };
+      throw err; // the secret store is unavailable: a 503 that says how to reach it
+    }
+    const client = newImapClient(mailbox, password, { idle: false, connectTimeoutMs: this.deps.connectTimeoutMs });
+    let stage: ImapStage = 'connect';
+    try {
+      await client.connect();
+      stage = 'open';
+      const inbox = await client.mailboxOpen('INBOX', { readOnly: true });
+      const { host, port, username } = mailbox.imap;
+      return {
+        ok: true,
+        message: `connected to ${host}:${port}, logged in as ${username} and opened INBOX`,
+        ms: ms(),
+        messages: inbox.exists,
+      };
+    } catch (err) {
+      const { kind, problem } = describeImapFailure(err, mailbox.imap, password, stage);
+      this.deps.log.info({ mailboxId: mailbox.id, kind, problem }, 'mailbox test failed');
+      return { ok: false, message: problem, ms: ms() };
+    } finally {
+      await closeQuietly(client);
+    }
+  }
+}
