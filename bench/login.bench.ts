@@ -6,6 +6,7 @@ import { MANUAL_SCRIPTS } from '../test/fixtures/sites/manual-scripts.js';
 import { spawnServer } from '../test/helpers/spawn.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { startTestServer } from '../test/helpers/test-server.js';
+import { runCodeArrivalBench } from './login-codes.bench.js';
 import { load } from './lib/load.js';
 import { percentile, round, rssSampler } from './lib/stats.js';
 
@@ -185,7 +186,14 @@ export async function runLoginBench(): Promise<Record<string, unknown>> {
   try {
     const { fresh, concurrent } = await freshAndConcurrent(site);
     const cache = await cached(site);
-    return { site: SITE, fresh_login: fresh, cached_login: cache, concurrent_logins: concurrent };
+    const codes = await runCodeArrivalBench();
+    return {
+      site: SITE,
+      fresh_login: fresh,
+      cached_login: cache,
+      concurrent_logins: concurrent,
+      code_arrival_to_login: codes,
+    };
   } finally {
     await site.close();
   }

@@ -16,6 +16,11 @@ export const LOGIN_FAILURE_REASONS = [
   'code_timeout',
   'mailbox_unavailable',
   'credentials_required',
+  'unexpected_identity_provider',
+  // POST /signup (account creation)
+  'user_exists',
+  'signup_rejected',
+  'signup_form_not_found',
 ] as const;
 export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
 
@@ -32,6 +37,10 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
   code_timeout: { status: 504, code: 'LOGIN_TIMEOUT' },
   mailbox_unavailable: { status: 502, code: 'MAILBOX_UNAVAILABLE' },
   credentials_required: { status: 422, code: 'CREDENTIALS_REQUIRED' },
+  unexpected_identity_provider: { status: 422, code: 'UNEXPECTED_IDENTITY_PROVIDER' },
+  user_exists: { status: 409, code: 'USER_EXISTS' },
+  signup_rejected: { status: 422, code: 'SIGNUP_REJECTED' },
+  signup_form_not_found: { status: 422, code: 'SIGNUP_FORM_NOT_FOUND' },
 };
 
 /** The IPC result envelope. */

@@ -5,6 +5,10 @@ export const LOGIN_METHODS = ['password', 'oauth_google', 'otp_email', 'magic_li
 /** Announced by the spec as "in development": answered with a clear 400, never a 500. */
 export const ANNOUNCED_LOGIN_METHODS = ['oauth_github', 'otp_sms', 'totp'] as const;
 
+/** Storage a login can capture on request (`include`), besides cookies and localStorage. */
+export const STORAGE_EXTRAS = ['indexedDB', 'sessionStorage'] as const;
+export type StorageExtra = (typeof STORAGE_EXTRAS)[number];
+
 /** The login page; `min(1)` first so an empty string says "required". */
 const httpUrl = z.string().trim().min(1, 'domain is required').pipe(httpUrlString('domain'));
 
@@ -23,6 +27,52 @@ export const LoginRequestSchema = z
     domain: httpUrl,
     additionalFields: z.record(z.string().max(256), z.string().max(4096)).default({}),
     useCache: z.boolean().default(true),
+    // Session lifecycle (README "Session lifecycle").
+    storeCredentials: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: keep cred and additionalFields in the OS keychain so POST /refresh and health checks can log in again; ' +
+          'false: forget any kept for this identity; omitted: leave as is',
+      ),
+    checkUrl: httpUrlString('checkUrl')
+      .optional()
+      .describe(
+        'Page that only works logged in, opened to validate the session (default: the page the login landed on)',
+      ),
+    healthCheckIntervalSec: z
+      .number()
+      .int()
+      .min(60)
+      .max(30 * 86400)
+      .nullable()
+      .optional()
+      .describe('Validate the session in the background this often (seconds, min 60); null turns it off'),
+    include: z
+      .array(z.enum(STORAGE_EXTRAS))
+      .max(10)
+      .default([])
+      .describe(
+        'Storage to capture besides cookies and localStorage: "indexedDB" (origins[].indexedDB, restored by ' +
+          'browser.newContext({ storageState })) and "sessionStorage" (origins[].sessionStorage, restored by an init ' +
+          'script; see the README "Full storage"). A cached session is served only when it was captured with them.',
+      ),
+    // A person in the loop (README "A person in the loop").
+    interactive: z
+      .boolean()
+      .default(false)
+      .describe(
+        'true: when the login stops at a CAPTCHA or a second factor with no automatic way through, the desktop app ' +
+          'shows it in a browser window for a person to finish, and the request waits (interactiveTimeoutSec). ' +
+          'The headless server answers the typed error with details.interactive "unavailable"',
+      ),
+    interactiveTimeoutSec: z
+      .number()
+      .int()
+      .min(5)
+      .max(1800)
+      .default(300)
+      .describe('How long an interactive login waits for the person (seconds, 5 to 1800)'),
   })
   .meta({ id: 'LoginRequest' });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
@@ -40,10 +90,55 @@ export const CookieSchema = z
   })
   .meta({ id: 'Cookie' });
 
+const NameValueSchema = z.object({ name: z.string(), value: z.string() });
+const keyPath = {
+  keyPath: z.string().optional(),
+  keyPathArray: z.array(z.string()).optional(),
+};
+
+/** Exactly the entries of Playwright's `context.storageState({ indexedDB: true })` (playwright-core 1.65). */
+export const IndexedDBDatabaseSchema = z
+  .object({
+    name: z.string(),
+    version: z.number().int(),
+    stores: z.array(
+      z.object({
+        name: z.string(),
+        autoIncrement: z.boolean(),
+        ...keyPath,
+        records: z.array(
+          z.object({
+            key: z.unknown().optional().describe('The key when the store has no keyPath and it is plain JSON'),
+            keyEncoded: z.unknown().optional().describe("Playwright's encoding of any other key (Date, binary…)"),
+            value: z.unknown().optional().describe('The value when it is plain JSON'),
+            valueEncoded: z.unknown().optional().describe("Playwright's encoding of any other value (Date, Map…)"),
+          }),
+        ),
+        indexes: z.array(z.object({ name: z.string(), ...keyPath, multiEntry: z.boolean(), unique: z.boolean() })),
+      }),
+    ),
+  })
+  .meta({
+    id: 'IndexedDBDatabase',
+    description: "One IndexedDB database of an origin, in Playwright's storageState format",
+  });
+export type IndexedDBDatabase = z.infer<typeof IndexedDBDatabaseSchema>;
+
 export const OriginStateSchema = z
   .object({
     origin: z.string(),
-    localStorage: z.array(z.object({ name: z.string(), value: z.string() })),
+    localStorage: z.array(NameValueSchema),
+    indexedDB: z
+      .array(IndexedDBDatabaseSchema)
+      .optional()
+      .describe('Only with include "indexedDB" (then on every origin, possibly empty)'),
+    sessionStorage: z
+      .array(NameValueSchema)
+      .optional()
+      .describe(
+        'Only with include "sessionStorage" (then on every origin, possibly empty). Playwright ignores this field: ' +
+          'restore it with an init script (README "Full storage")',
+      ),
   })
   .meta({ id: 'OriginState' });
 
@@ -54,6 +149,10 @@ export const StorageStateSchema = z
     description: 'Playwright storageState: pass it to browser.newContext({ storageState })',
   });
 export type StorageState = z.infer<typeof StorageStateSchema>;
+
+/** What the last look at a cached session found (see SessionSummary.status). */
+export const SESSION_STATUSES = ['unchecked', 'valid', 'invalid', 'renewed'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const SessionSummarySchema = z
   .object({
@@ -68,12 +167,51 @@ export const SessionSummarySchema = z
     origin_count: z.number(),
     cookie_names: z.array(z.string()),
     fresh: z.boolean().describe('Whether useCache:true would return it now'),
+    status: z
+      .enum(SESSION_STATUSES)
+      .describe(
+        'unchecked (never validated), valid / invalid (last validation), renewed (made by a re-login with stored credentials)',
+      ),
+    last_checked_at: z.number().nullable().describe('Unix ms of the last validation, or null'),
+    health_check_interval_sec: z.number().nullable().describe('Background validation interval, or null (off)'),
+    next_check_at: z.number().nullable().describe('Unix ms of the next background validation, or null'),
+    stored_credentials: z.boolean().describe('Whether credentials are kept to renew it (POST /refresh)'),
   })
   .meta({ id: 'SessionSummary' });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 export const SessionListSchema = z.object({ data: z.array(SessionSummarySchema) });
 export const SessionIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 export type SessionList = z.infer<typeof SessionListSchema>;
+
+export const RefreshRequestSchema = z
+  .object({
+    domain: httpUrl.describe(
+      'A URL of the site (its origin picks the session), e.g. the login page given to /api/login',
+    ),
+    username: z.string().min(1, 'username is required').max(512),
+    loginMethod: z.string().min(1).default('password'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('true: log in again without first checking whether the cached session still works'),
+  })
+  .meta({ id: 'RefreshRequest' });
+export type RefreshRequest = z.infer<typeof RefreshRequestSchema>;
+
+export const SessionValidationSchema = z
+  .object({
+    session_id: z.string(),
+    valid: z.boolean(),
+    status: z.enum(SESSION_STATUSES),
+    checked_url: z.string().describe('The page opened (origin and path; the query is left out)'),
+    evidence: z.array(z.string()).describe('What the check saw, in order'),
+    checked_at: z.number().describe('Unix ms'),
+    dropped: z
+      .boolean()
+      .describe('true when the dead session was deleted (it had no stored credentials to renew it with)'),
+  })
+  .meta({ id: 'SessionValidation' });
+export type SessionValidation = z.infer<typeof SessionValidationSchema>;
 
 export const LoginErrorSchema = z
   .object({ error: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) })
@@ -109,3 +247,17 @@ export const InboxReceiptSchema = z
     delivered: z.number().int().describe('How many pending logins of this organization received it (0: none waits)'),
   })
   .meta({ id: 'InboxReceipt' });
+
+export const LoginMethodInfoSchema = z
+  .object({
+    id: z.string().describe('The loginMethod value'),
+    label: z.string(),
+    description: z.string(),
+    /** Request fields this method needs besides domain: e.g. cred.password, cred.totpSecret, additionalFields.phone. */
+    needs: z.array(z.string()),
+    /** Fields the method may use when the site asks for them. */
+    optional: z.array(z.string()),
+  })
+  .meta({ id: 'LoginMethodInfo' });
+export const LoginMethodListSchema = z.object({ data: z.array(LoginMethodInfoSchema) }).meta({ id: 'LoginMethodList' });
+export type LoginMethodInfo = z.infer<typeof LoginMethodInfoSchema>;

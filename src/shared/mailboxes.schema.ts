@@ -86,6 +86,9 @@ export const MailboxSchema = z
   .meta({ id: 'Mailbox', description: 'A mailbox (its password is never part of any answer)' });
 export type Mailbox = z.infer<typeof MailboxSchema>;
 
+/** The `:id` of /api/mailboxes/:id. */
+export const MailboxIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+
 export const MailboxListSchema = z.object({ data: z.array(MailboxSchema) }).meta({ id: 'MailboxList' });
 export type MailboxList = z.infer<typeof MailboxListSchema>;
 

@@ -15,6 +15,7 @@ export const MCP_TOOL_NAMES = [
   'list_sessions',
   'list_templates',
   'login',
+  'refresh_session',
   'upload_file',
   'validate_session',
   'wait_for_generation',

@@ -94,10 +94,11 @@ describe('MCP over Streamable HTTP', () => {
     const sessions = dataOf<{ data: { id: string; origin: string }[] }>(await callTool(client, 'list_sessions'));
     const session = sessions.data.find((s) => s.id === out.session_id);
     expect(session?.origin).toBe(site.origin);
-    const checked = dataOf<{ valid: boolean; state: string; checked: string }>(
+    // validate_session opens the site with the session (POST /api/sessions/:id/validate)
+    const checked = dataOf<{ valid: boolean; session_id: string; dropped: boolean }>(
       await callTool(client, 'validate_session', { id: out.session_id }),
     );
-    expect(checked).toMatchObject({ valid: true, state: 'fresh', checked: 'cache' });
+    expect(checked).toMatchObject({ valid: true, session_id: out.session_id, dropped: false });
   });
 
   it('uploads a PNG, generates a video and waits for it with progress notifications', async () => {

@@ -134,22 +134,32 @@ describe('HTTP foundation', () => {
       expect(res.status, domain).toBe(400);
       expect((await res.json()).message).toMatch(/domain/);
     }
-    for (const loginMethod of ['oauth_google', 'otp_email', 'magic_link', 'totp']) {
+    // Each method says what it needs before any browser starts.
+    const needs: [string, Record<string, unknown>, string][] = [
+      ['totp', { cred: { username: 'a', password: 'b' } }, 'cred.totpSecret'],
+      ['otp_sms', { cred: { username: 'a' } }, 'additionalFields.phone'],
+      ['magic_link', { cred: { username: 'not-an-email' } }, 'cred.username'],
+      ['oauth_google', { cred: { username: 'a@example.com' } }, 'cred.password'],
+      ['otp_sms', { cred: { username: 'a' }, additionalFields: { phone: '555-0100' } }, 'additionalFields.phone'],
+    ];
+    for (const [loginMethod, over, field] of needs) {
       const res = await t.request('/api/login', {
         method: 'POST',
-        json: { ...base, loginMethod, domain: 'http://127.0.0.1:9/login' },
+        json: { loginMethod, domain: 'http://127.0.0.1:9/login', ...over },
       });
+      const body = await res.json();
       expect(res.status, loginMethod).toBe(400);
-      expect(await res.json()).toMatchObject({ error: 'LOGIN_METHOD_NOT_AVAILABLE', details: { loginMethod } });
+      expect(body, loginMethod).toMatchObject({ error: 'INVALID_REQUEST', details: { field } });
     }
     const unknown = await t.request('/api/login', {
       method: 'POST',
       json: { ...base, loginMethod: 'carrier_pigeon', domain: 'http://127.0.0.1:9/' },
     });
     expect(unknown.status).toBe(400);
+    // POST /signup is built (test/integration/signup.test.ts): an empty body is a 400 naming the fields.
     const signup = await t.request('/signup', { method: 'POST', json: {} });
-    expect(signup.status).toBe(404);
-    expect((await signup.json()).error).toBe('NOT_AVAILABLE');
+    expect(signup.status).toBe(400);
+    expect(await signup.json()).toMatchObject({ error: 'INVALID_REQUEST', message: expect.stringMatching(/cred/) });
   });
 
   it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {

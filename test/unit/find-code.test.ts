@@ -110,7 +110,9 @@ The Microsoft account team`,
   ['SMS with sender tag only', { text: 'Acme: 771204' }, '771204'],
   [
     'WhatsApp-style SMS with a split code',
-    { text: 'Your WhatsApp code: 384-291\nYou can also tap on this link to verify your phone: v.whatsapp.com/384291\nDon\'t share this code with others' },
+    {
+      text: "Your WhatsApp code: 384-291\nYou can also tap on this link to verify your phone: v.whatsapp.com/384291\nDon't share this code with others",
+    },
     '384291',
   ],
   [
@@ -149,7 +151,9 @@ The Microsoft account team`,
   ],
   [
     'Spanish código',
-    { text: 'Hola:\n\nTu código de verificación es 306118. Caduca en 10 minutos.\n\nSi no has solicitado este código, ignora este mensaje.' },
+    {
+      text: 'Hola:\n\nTu código de verificación es 306118. Caduca en 10 minutos.\n\nSi no has solicitado este código, ignora este mensaje.',
+    },
     '306118',
   ],
   ['Portuguese código', { text: 'Seu código de verificação do Nubank é 778201. Não compartilhe.' }, '778201'],
@@ -188,7 +192,11 @@ Questions? Reply to this email.`,
     },
     '771942',
   ],
-  ['four-digit code that looks like a year, after its word', { text: 'Your Uber code is 2019. Never share it.' }, '2019'],
+  [
+    'four-digit code that looks like a year, after its word',
+    { text: 'Your Uber code is 2019. Never share it.' },
+    '2019',
+  ],
   ['four-digit code that looks like a year, before its word', { text: '1987 is your Acme login code' }, '1987'],
   [
     'label and code in two cells of one row',
@@ -215,20 +223,50 @@ const DECOYS: Array<[name: string, msg: Msg, expected: string | undefined]> = [
     'magic link mail with address and year',
     {
       subject: 'Verify your email to sign in',
-      html: mailHtml('<p>Click the button below to verify your email and sign in.</p><p><a href="https://acme.com/auth/verify?token=84422991">Verify email</a></p>'),
+      html: mailHtml(
+        '<p>Click the button below to verify your email and sign in.</p><p><a href="https://acme.com/auth/verify?token=84422991">Verify email</a></p>',
+      ),
     },
     undefined,
   ],
-  ['receipt with prices and order number', { subject: 'Your receipt', text: 'Order #123456\nTotal: €12.50\nPaid: $1999\n1.999,00 EUR\nRef: 884422' }, undefined],
-  ['shipping notice, no code words', { text: 'Order 554433 shipped on 2026-11-23 at 12:30. Tracking: 1Z999AA10123456784' }, undefined],
-  ['newsletter footer', { text: 'Read our November 2026 update.\n\n© 2026 Acme Inc.\n100 Main Street, Springfield, IL 62701' }, undefined],
-  ['German footer with zip and register', { text: 'Bitte bestätigen Sie Ihre E-Mail-Adresse.\n\nBeispiel GmbH\nHauptstraße 5\n10115 Berlin\nHRB 123456' }, undefined],
-  ['phone number near code word', { text: 'Questions about your verification? Call us at +1 555 010 0199 or (555) 123-4567.' }, undefined],
-  ['promo code', { text: 'Use code SAVE20 for 20% off your next order. Promo code valid until December 2026.' }, undefined],
+  [
+    'receipt with prices and order number',
+    { subject: 'Your receipt', text: 'Order #123456\nTotal: €12.50\nPaid: $1999\n1.999,00 EUR\nRef: 884422' },
+    undefined,
+  ],
+  [
+    'shipping notice, no code words',
+    { text: 'Order 554433 shipped on 2026-11-23 at 12:30. Tracking: 1Z999AA10123456784' },
+    undefined,
+  ],
+  [
+    'newsletter footer',
+    { text: 'Read our November 2026 update.\n\n© 2026 Acme Inc.\n100 Main Street, Springfield, IL 62701' },
+    undefined,
+  ],
+  [
+    'German footer with zip and register',
+    { text: 'Bitte bestätigen Sie Ihre E-Mail-Adresse.\n\nBeispiel GmbH\nHauptstraße 5\n10115 Berlin\nHRB 123456' },
+    undefined,
+  ],
+  [
+    'phone number near code word',
+    { text: 'Questions about your verification? Call us at +1 555 010 0199 or (555) 123-4567.' },
+    undefined,
+  ],
+  [
+    'promo code',
+    { text: 'Use code SAVE20 for 20% off your next order. Promo code valid until December 2026.' },
+    undefined,
+  ],
   ['postal code and barcode', { text: 'Postal code: 94105\nBarcode 40081234 on your parcel.' }, undefined],
   ['two six-digit numbers without code words', { text: 'Ticket 448812 moved to queue 551002' }, undefined],
   ['SMS with two bare numbers', { text: '123456 654321' }, undefined],
-  ['code mail that also lists an invoice number', { text: 'Invoice number: 445566\nYour security code is 3391' }, '3391'],
+  [
+    'code mail that also lists an invoice number',
+    { text: 'Invoice number: 445566\nYour security code is 3391' },
+    '3391',
+  ],
   [
     'code mail with year, price and phone around',
     {
@@ -237,12 +275,20 @@ const DECOYS: Array<[name: string, msg: Msg, expected: string | undefined]> = [
     },
     '810442',
   ],
-  ['year right after a code word is still a year in prose', { text: 'Verification of your account since 2019 is complete.' }, undefined],
+  [
+    'year right after a code word is still a year in prose',
+    { text: 'Verification of your account since 2019 is complete.' },
+    undefined,
+  ],
   ['price next to a code word', { text: 'Verify your purchase: 1499 € (USD 1620) for the annual plan.' }, undefined],
   ['duration next to a code word', { text: 'Your previous login code expired after 1440 minutes.' }, undefined],
   ['word-and-number token next to a code word', { text: 'Your COVID19 verification is complete.' }, undefined],
   ['promotion code at checkout', { text: 'Enter code SPRING25 at checkout.' }, undefined],
-  ['numbers inside a text-part URL', { text: 'Open https://acme.com/verify?code=330022&uid=8812 to sign in.' }, undefined],
+  [
+    'numbers inside a text-part URL',
+    { text: 'Open https://acme.com/verify?code=330022&uid=8812 to sign in.' },
+    undefined,
+  ],
   ['year a few words after a code word', { text: 'Verification update for 2026: new rules.' }, undefined],
   ['time and date only', { text: 'Your verification appointment: 2026-11-23, 12:30 – 13:45.' }, undefined],
 ];

@@ -81,6 +81,24 @@ const CASES: Array<[name: string, msg: Msg, target: { url: string }, expected: s
     MAGIC,
   ],
   [
+    'redirector that encodes the wrapped URL twice',
+    {
+      html: `<a href="https://r.mailer-example.net/x?u=${encodeURIComponent(encodeURIComponent(MAGIC))}">Sign in</a>`,
+    },
+    TARGET,
+    MAGIC,
+  ],
+  [
+    'anchor whose text is the URL itself: its token is what marks it',
+    {
+      html: mail(
+        '<p>Paste this into your browser:</p><p><a href="https://app.acme.com/m/Ab12Cd34Ef56Gh78Ij90">https://app.acme.com/m/Ab12Cd34Ef56Gh78Ij90</a></p>',
+      ),
+    },
+    TARGET,
+    'https://app.acme.com/m/Ab12Cd34Ef56Gh78Ij90',
+  ],
+  [
     'redirector that wraps another site is ignored',
     {
       html: `<p><a href="https://click.mailer-example.net/r?u=${encodeURIComponent('https://evil.example/login?token=Ab12Cd34Ef56Gh78')}">Sign in</a></p>`,
@@ -162,6 +180,22 @@ Unsubscribe: https://app.acme.com/unsubscribe?u=98aa71c3e0d94f5b`,
     undefined,
   ],
   [
+    'neutral link text, but the host or path says help, preferences or password reset',
+    {
+      html: `<p>To continue, <a href="https://help.acme.com/a/Ab12Cd34Ef56Gh78Ij90">click here</a>.</p>
+<p><a href="https://app.acme.com/email_preferences/Zy98Xw76Vu54Ts32Rq10">click here</a></p>
+<p><a href="https://app.acme.com/users/reset-password?t=Mn34Bv56Cx78Za90Lk12">click here</a></p>`,
+    },
+    TARGET,
+    undefined,
+  ],
+  [
+    'a sign-up invitation is not a sign-in link',
+    { html: '<p><a href="https://app.acme.com/invite/Ab12Cd34Ef56Gh78Ij90">Create your account</a></p>' },
+    TARGET,
+    undefined,
+  ],
+  [
     'a tracking image wrapped in a link is not the sign-in link',
     {
       html: `<a href="https://app.acme.com/o/Hx81Kd92LmQ7Pz3Rt0Vw.gif"><img src="https://app.acme.com/o/p.gif" alt=""></a>`,
@@ -186,6 +220,27 @@ describe('findSignInLink', () => {
     const html = `<a href="https://app.acme.com/docs/getting-started?ref=Ab12Cd34Ef56Gh78">Read the guide</a>
 <a href="https://app.acme.com/login/email?token=Zy98Xw76Vu54Ts32">Continue to Acme</a>`;
     expect(findSignInLink({ html }, TARGET)).toBe('https://app.acme.com/login/email?token=Zy98Xw76Vu54Ts32');
+  });
+
+  it('chooses by link text when the URLs look alike (tracked links)', () => {
+    const html = `<p>Ju shared a page with you: <a href="https://app.acme.com/e/Ab12Cd34Ef56Gh78Ij90">Q3 planning</a></p>
+<p><a href="https://app.acme.com/e/Zy98Xw76Vu54Ts32Rq10">Log in to Acme</a></p>`;
+    expect(findSignInLink({ html }, TARGET)).toBe('https://app.acme.com/e/Zy98Xw76Vu54Ts32Rq10');
+  });
+
+  it('reads the line before a bare URL that stands alone on its line', () => {
+    const text = `Ju shared a page with you:
+https://app.acme.com/e/Ab12Cd34Ef56Gh78Ij90
+
+Sign in with this link:
+https://app.acme.com/e/Zy98Xw76Vu54Ts32Rq10`;
+    expect(findSignInLink({ text }, TARGET)).toBe('https://app.acme.com/e/Zy98Xw76Vu54Ts32Rq10');
+  });
+
+  it('does not read "sign in" inside other words ("Design inspiration")', () => {
+    const html = `<a href="https://app.acme.com/blog/Ab12Cd34Ef56Gh78Ij90">Design inspiration</a>
+<a href="https://app.acme.com/e/Zy98Xw76Vu54Ts32Rq10">Continue to Acme</a>`;
+    expect(findSignInLink({ html }, TARGET)).toBe('https://app.acme.com/e/Zy98Xw76Vu54Ts32Rq10');
   });
 
   it('takes a bare home-page link for nothing', () => {

@@ -81,6 +81,8 @@ describe('BrowserPool', () => {
     expect(max).toBe(2);
     expect(started).toEqual([0, 1, 2, 3, 4]);
     expect(browsers.size).toBe(1);
+    // Contexts close after the answers (not awaited by the callers); their slots free once they have.
+    await until(() => pool.stats().running === 0, 'the contexts to close');
     expect(pool.stats()).toMatchObject({ running: 0, queued: 0 });
   });
 
@@ -97,6 +99,7 @@ describe('BrowserPool', () => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
+    await until(() => pool.stats().running === 0, 'the contexts to close');
     expect(first!.pages()).toEqual([]);
     expect(pool.stats()).toMatchObject({ running: 0, queued: 0 });
   });

@@ -1,11 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  TotpSecretError,
-  nextUsableTotp,
-  parseTotpSecret,
-  totpCode,
-} from '../../src/main/core/login/codes/totp.js';
+import { TotpSecretError, nextUsableTotp, parseTotpSecret, totpCode } from '../../src/main/core/login/codes/totp.js';
 
 // RFC 6238 appendix B: the ASCII seeds "1234567890" repeated to 20, 32 and 64 bytes, in base32.
 const SHA1_SEED = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';

@@ -12,6 +12,7 @@ import type { SecretStore } from './secrets/secret-store.js';
 import { ApiKeysService } from './tenancy/api-keys.service.js';
 import { CreditsService } from './tenancy/credits.service.js';
 import { OrgsService } from './tenancy/orgs.service.js';
+import type { InteractiveFinisher } from './login/interactive/interactive-finisher.js';
 import { createLoginFeature, type LoginFeature } from './login/login.feature.js';
 import { createVideoFeature, type VideoFeature } from './video/video.feature.js';
 
@@ -52,6 +53,11 @@ export interface Core extends BaseCore {
 export interface CoreOverrides {
   /** Replace the secret store (tests of the file backend, or the Electron shell's choice). */
   secrets?: SecretStore;
+  /**
+   * Lets a person finish logins stopped at a CAPTCHA or second factor (`interactive: true`): the desktop
+   * app gives a visible-browser one; the headless server none (README "A person in the loop").
+   */
+  interactiveFinisher?: (base: BaseCore) => InteractiveFinisher;
 }
 
 function installIdOf(settings: SettingsRepo): string {
@@ -130,7 +136,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     },
   };
   try {
-    const login = createLoginFeature(base);
+    const login = createLoginFeature(base, { interactive: overrides.interactiveFinisher?.(base) });
     const video = createVideoFeature(base);
     // Registered last, so disposed first: running jobs stop before the stores they use close.
     disposers.push(() => jobs.dispose());
@@ -140,6 +146,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
       started = true;
       video.start();
       jobs.start();
+      login.lifecycle.healthChecks.start();
     };
     return Object.assign(base, { login, video, startBackgroundWork });
   } catch (err) {

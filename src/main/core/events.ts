@@ -13,10 +13,7 @@ export interface CoreEvents {
     status: 'generating' | 'completed' | 'failed' | 'canceled';
     error: string | null;
   };
-  /**
-   * A step of a running login, for a live trace in the desktop window. Nothing emits it yet: the login
-   * engine keeps its steps until the login ends (LoginResult.steps).
-   */
+  /** A step of a running fresh login that has an id (X-Login-Id), for a live trace in the desktop window. */
   'login.step': { orgId: string; loginId: string; step: string; elapsedMs: number };
   'webhook.attempt': {
     orgId: string;

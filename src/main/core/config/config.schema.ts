@@ -64,6 +64,18 @@ export const ConfigSchema = z.object({
       timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
       /** How long a login waits for an emailed/texted code or sign-in link (not counted in timeoutMs). */
       codeTimeoutMs: z.number().int().min(1000).max(900_000).default(120_000),
+      /**
+       * The identity providers' own origins: their password is typed only there (a login that is sent
+       * anywhere else stops with unexpected_identity_provider). Change for tests or a company proxy.
+       */
+      oauth: z
+        .object({
+          google: z
+            .object({ origins: z.array(z.string().url()).min(1).default(['https://accounts.google.com']) })
+            .prefault({}),
+          github: z.object({ origins: z.array(z.string().url()).min(1).default(['https://github.com']) }).prefault({}),
+        })
+        .prefault({}),
       /** A cached session older than this is never returned, even if its cookies live longer. */
       cacheMaxAgeSec: z
         .number()

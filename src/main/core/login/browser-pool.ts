@@ -141,13 +141,22 @@ export class BrowserPool {
         ...opts.contextOptions,
       });
       this.openContexts.add(ctx);
-      return await fn(ctx);
-    } finally {
-      if (ctx) {
-        this.openContexts.delete(ctx);
-        await ctx.close().catch(() => {});
-      }
+    } catch (err) {
       this.release();
+      throw err;
+    }
+    const context = ctx;
+    try {
+      return await fn(context);
+    } finally {
+      // The answer does not wait for the context to close (tens of ms); its slot is freed once it has.
+      void context
+        .close()
+        .catch(() => {})
+        .finally(() => {
+          this.openContexts.delete(context);
+          this.release();
+        });
     }
   }
 

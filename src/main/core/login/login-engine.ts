@@ -4,6 +4,7 @@ import { DOM_WATCH_SCRIPT } from './engine/page-activity.js';
 import { RequestInterceptor } from './engine/request-interceptor.js';
 import { LoginFlow, unreachableCode } from './login-flow.js';
 import { NAVIGATION_WATCH_SCRIPT } from './engine/page-signals.js';
+import { captureStorageState } from './engine/storage-capture.js';
 import {
   createNoopLogger,
   LoginFlowError,
@@ -17,9 +18,11 @@ import {
 export type { LoginFailureReason, LoginRequest, LoginResult, Logger } from './login-types.js';
 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 60_000;
+/** Stops a person can get past in a visible browser window (interactive logins). */
+export const PERSON_CAN_FINISH: ReadonlySet<LoginFailureReason> = new Set(['captcha_blocked', 'mfa_required']);
 
 /** Without the DevTools protocol (not Chromium): images, media and fonts are skipped through Playwright routing. */
-function blockHeavy(route: Route): Promise<void> {
+export function blockHeavy(route: Route): Promise<void> {
   const req = route.request();
   if (['image', 'media', 'font'].includes(req.resourceType()) && !/captcha/i.test(req.url()))
     return route.abort('blockedbyclient');
@@ -64,7 +67,8 @@ export class LoginEngine {
       deadline.check();
       page = await ctx.newPage();
       const [, attached] = await Promise.all([
-        page.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}`),
+        // On the context, so popup windows (an identity provider's) have them too.
+        ctx.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}`),
         RequestInterceptor.attach(ctx, page, {
           credentials: { username: req.username, password: req.password },
           blockHeavy: this.blockResources,
@@ -82,10 +86,21 @@ export class LoginEngine {
         steps.push(`gave up after ${timeoutMs} ms`);
         return fail('timeout', err.message);
       }
-      if (err instanceof LoginFlowError) return fail(err.reason, err.message);
+      if (err instanceof LoginFlowError) {
+        const failure = fail(err.reason, err.message);
+        if (req.keepPartialState && page && !page.isClosed() && PERSON_CAN_FINISH.has(err.reason) && !failure.ok)
+          failure.partialState = await captureStorageState(ctx, page).catch(() => undefined);
+        return failure;
+      }
       const message = err instanceof Error ? err.message : String(err);
       const code = unreachableCode(message);
       if (code) return fail('site_unreachable', `Could not reach the site: ${code}`);
+      // A browser action that never completed (an element that never became clickable): the page
+      // did not let the login go on; that is the site's answer, not a crash of ours.
+      if (err instanceof Error && err.name === 'TimeoutError') {
+        steps.push('a browser action did not complete in time');
+        return fail('timeout', 'The page did not respond to a browser action in time');
+      }
       this.log.error({ url: safeUrl(req.url), err: err instanceof Error ? err.name : 'error' }, 'login crashed');
       throw err;
     } finally {

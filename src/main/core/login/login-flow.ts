@@ -10,6 +10,15 @@ import { httpAuthStep } from './steps/http-auth.step.js';
 import { codeStep } from './steps/code.step.js';
 import { identifierStep } from './steps/identifier.step.js';
 import { linkStep } from './steps/link.step.js';
+import {
+  idpButtonStep,
+  noteOauthPage,
+  onlyOnProvider,
+  providerChoiceStep,
+  returnedFromProviderStep,
+  unexpectedInPopupStep,
+  unexpectedProviderStep,
+} from './steps/oauth.steps.js';
 import { passwordStep } from './steps/password.step.js';
 import { followedSignInLinks, signInLinkStep } from './steps/sign-in-link.step.js';
 import { StaleFormError, StepContext, type LoginStep } from './steps/step-context.js';
@@ -36,6 +45,15 @@ const LOGIN_STEPS: readonly LoginStep[] = [
   signInLinkStep,
 ];
 
+/** The steps of a login through an identity provider, in a popup window (until it closes). */
+const PROVIDER_POPUP_STEPS: readonly LoginStep[] = [
+  unexpectedInPopupStep,
+  onlyOnProvider(passwordStep),
+  onlyOnProvider(identifierStep),
+  codeStep,
+  providerChoiceStep,
+];
+
 export interface LoginFlowDeps {
   ctx: BrowserContext;
   page: Page;
@@ -60,7 +78,23 @@ export class LoginFlow {
     close.catch(() => {});
   };
 
+  /** The steps for this login: password-style, or through an identity provider (redirect or popup). */
+  private readonly loginSteps: readonly LoginStep[];
+
   constructor(private readonly deps: LoginFlowDeps) {
+    this.loginSteps = deps.req.oauth
+      ? [
+          unexpectedProviderStep,
+          onlyOnProvider(passwordStep),
+          onlyOnProvider(identifierStep),
+          codeStep,
+          providerChoiceStep,
+          returnedFromProviderStep,
+          idpButtonStep((popup) => this.runPopup(popup)),
+          httpAuthStep,
+          signInLinkStep,
+        ]
+      : LOGIN_STEPS;
     this.net = new NetworkTracker(deps.page);
     this.session = new StepContext({ ...deps, net: this.net, dialogMessages: () => [...this.dialogMessages] });
     deps.page.on('dialog', this.onDialog);
@@ -82,7 +116,7 @@ export class LoginFlow {
       const scan = await this.waitForLoginUi();
       this.session.reportAuthChallenges();
       this.reportRejections(scan);
-      const next = LOGIN_STEPS.find((s) => s.applies(scan, this.session));
+      const next = this.loginSteps.find((s) => s.applies(scan, this.session));
       if (!next) {
         const blocked = await this.session.blockedOnPage();
         if (blocked) throw blocked;
@@ -106,6 +140,53 @@ export class LoginFlow {
       }
     }
     throw new LoginFlowError('login_form_not_found', `No login completed within ${MAX_STEPS} steps`);
+  }
+
+  /** The identity provider's pages in a popup window: a flow of its own on that page, until the window closes. */
+  private async runPopup(popup: Page): Promise<void> {
+    const nested = new LoginFlow({ ...this.deps, page: popup, interceptor: undefined });
+    try {
+      await nested.runProvider();
+    } finally {
+      nested.dispose();
+    }
+  }
+
+  /** Runs provider steps on this (popup) page until it closes or, back on the site, closes itself. */
+  async runProvider(): Promise<void> {
+    const popup = this.deps.page;
+    let staleForms = 0;
+    for (let i = 0; i < MAX_STEPS; i++) {
+      if (popup.isClosed()) return;
+      try {
+        const scan = await this.waitForLoginUi();
+        if (popup.isClosed()) return;
+        noteOauthPage(this.session);
+        if (this.session.memo('provider visited').size && !this.session.onProvider() && !scan.form) {
+          // The site's callback page in the popup hands the result to the opener and closes the window.
+          await popup.waitForEvent('close', { timeout: this.deps.deadline.cap(5000) }).catch(() => {});
+          return;
+        }
+        const next = PROVIDER_POPUP_STEPS.find((s) => s.applies(scan, this.session));
+        if (!next) {
+          if (!this.session.memo('provider visited').size) continue;
+          throw new LoginFlowError(
+            'login_form_not_found',
+            "Nothing to do on the identity provider's page in the popup",
+          );
+        }
+        await next.run(scan, this.session);
+      } catch (err) {
+        if (popup.isClosed()) return;
+        if (!(err instanceof StaleFormError)) throw err;
+        if (++staleForms > 2)
+          throw new LoginFlowError('login_form_not_found', 'The form kept changing while it was being filled');
+      }
+    }
+    throw new LoginFlowError(
+      'login_form_not_found',
+      `The identity provider's popup did not finish within ${MAX_STEPS} steps`,
+    );
   }
 
   private async open(): Promise<void> {
@@ -173,10 +254,12 @@ export class LoginFlow {
     let consentTried = false;
     for (;;) {
       deadline.check();
-      const scan = await this.session.finder.scan(page);
+      const scan = await this.session.finder.scan(page, { provider: this.deps.req.oauth?.provider });
+      if (this.deps.req.oauth) noteOauthPage(this.session);
       const now = Date.now();
       const kind = scan.form?.candidate.kind;
-      if (kind === 'password' || scan.codePrompt) return scan;
+      // A popup window that closed itself (an identity provider's, after consent) has nothing more to show.
+      if (kind === 'password' || scan.codePrompt || scan.idpButtons.length || page.isClosed()) return scan;
       // A magic-link login past its identifier step: the mail, not the page, decides what comes next.
       if (!kind && this.deps.req.method === 'magic_link' && this.session.counted('identifier-submits') > 0) return scan;
       if (kind === 'identifier') {

@@ -1,4 +1,5 @@
 import type { Cookie } from 'playwright-core';
+import type { IndexedDBDatabase, StorageExtra } from '../../../shared/login.schema.js';
 import type { CodeSources } from './codes/code-sources.js';
 
 /** pino-compatible subset: `log.info({ key: 1 }, 'message')` or `log.info('message')`. */
@@ -25,7 +26,8 @@ export type LoginFailureReason =
   | 'invalid_code'
   | 'code_timeout'
   | 'mailbox_unavailable'
-  | 'credentials_required';
+  | 'credentials_required'
+  | 'unexpected_identity_provider';
 
 export interface LoginRequest {
   url: string;
@@ -35,16 +37,34 @@ export interface LoginRequest {
   /** Whole-login budget. Default 60000. Waiting for a code or a link does not count (codeTimeoutMs). */
   timeoutMs?: number;
   /** The login method asked for; decides which code source a code prompt is answered from. Default password. */
-  method?: 'password' | 'otp_email' | 'magic_link' | 'totp' | 'otp_sms';
+  method?: 'password' | 'otp_email' | 'magic_link' | 'totp' | 'otp_sms' | 'oauth_google' | 'oauth_github';
+  /**
+   * Sign in through an identity provider: its button on the site, then its pages. The username and
+   * password are the provider's and are typed only on `origins` (its own origins).
+   */
+  oauth?: { provider: 'google' | 'github'; origins: string[] };
   /** Where codes and sign-in links come from (mailboxes, the inbox endpoint, a TOTP secret). */
   codes?: CodeSources;
   /** How long a code or link is waited for. Default 120000. */
   codeTimeoutMs?: number;
+  /**
+   * Keep what the login reached when it stops at a CAPTCHA or a second factor it cannot answer
+   * (LoginFailure.partialState), so a person can finish it (interactive logins).
+   */
+  keepPartialState?: boolean;
+  /** Each step as it happens (the trace is also in the result). Lines are secret-free. */
+  onStep?: (line: string) => void;
+  /** Storage to capture besides cookies and localStorage (IndexedDB, sessionStorage). Default none. */
+  include?: readonly StorageExtra[];
 }
 
 export interface OriginStorage {
   origin: string;
   localStorage: { name: string; value: string }[];
+  /** Only when the request included "indexedDB": Playwright's format. */
+  indexedDB?: IndexedDBDatabase[];
+  /** Only when the request included "sessionStorage". */
+  sessionStorage?: { name: string; value: string }[];
 }
 
 export interface SessionStorageState {
@@ -54,7 +74,15 @@ export interface SessionStorageState {
 
 export type LoginResult =
   | { ok: true; storageState: SessionStorageState; finalUrl: string; steps: string[] }
-  | { ok: false; reason: LoginFailureReason; message: string; finalUrl?: string; steps: string[] };
+  | {
+      ok: false;
+      reason: LoginFailureReason;
+      message: string;
+      finalUrl?: string;
+      steps: string[];
+      /** With keepPartialState, for captcha_blocked and mfa_required: the cookies and storage so far. */
+      partialState?: SessionStorageState;
+    };
 
 export type LoginFailure = Extract<LoginResult, { ok: false }>;
 

@@ -1,13 +1,16 @@
 import type { BrowserContext } from 'playwright-core';
 import type { BaseCore } from '../create-core.js';
-import { BrowserPool } from './browser-pool.js';
+import { BrowserPool, type WithContextOptions } from './browser-pool.js';
 import { InboxHub } from './codes/inbox-hub.js';
 import { resolveBrowserExecutable } from './browser-resolver.js';
+import { createLifecycle, type Lifecycle } from './lifecycle/index.js';
 import { LoginEngine } from './login-engine.js';
+import type { InteractiveFinisher } from './interactive/interactive-finisher.js';
 import { LoginService, type ContextProvider } from './login.service.js';
 import { createMailboxes, type Mailboxes } from './mailboxes/index.js';
 import { mailboxFeed } from './mailboxes/mailbox-feed.js';
 import { SessionCache } from './session-cache.js';
+import { createSignupService, type SignupService } from './signup/index.js';
 
 /** The login service's parts, built by the composition root. */
 export interface LoginFeature {
@@ -18,6 +21,10 @@ export interface LoginFeature {
   inbox: InboxHub;
   /** IMAP mailboxes that otp_email and magic_link logins read codes and links from. */
   mailboxes: Mailboxes;
+  /** Session validation, refresh with stored credentials, background health checks. */
+  lifecycle: Lifecycle;
+  /** POST /api/signup: account creation with email verification. */
+  signup: SignupService;
   dispose(): Promise<void>;
 }
 
@@ -28,7 +35,7 @@ export interface LoginFeature {
 export class LazyBrowserPool implements ContextProvider {
   private pool: BrowserPool | null = null;
   constructor(private readonly make: () => BrowserPool) {}
-  withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: { signal?: AbortSignal }): Promise<T> {
+  withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: WithContextOptions): Promise<T> {
     this.pool ??= this.make();
     return this.pool.withContext(fn, opts);
   }
@@ -40,7 +47,11 @@ export class LazyBrowserPool implements ContextProvider {
   }
 }
 
-export function createLoginFeature(base: BaseCore): LoginFeature {
+/**
+ * `interactive`: shows a login stopped at a CAPTCHA or second factor to a person (the desktop app gives
+ * one, README "A person in the loop"); without it such logins answer their typed error.
+ */
+export function createLoginFeature(base: BaseCore, opts: { interactive?: InteractiveFinisher } = {}): LoginFeature {
   const { config, log } = base;
   const browserLog = log.child({ component: 'browser' });
   const browsers = new LazyBrowserPool(
@@ -65,11 +76,36 @@ export function createLoginFeature(base: BaseCore): LoginFeature {
     log: log.child({ component: 'login' }),
     timeoutMs: config.login.timeoutMs,
     codeTimeoutMs: config.login.codeTimeoutMs,
+    oauthOrigins: { google: config.login.oauth.google.origins, github: config.login.oauth.github.origins },
+    inbox,
+    events: base.events,
+    mailboxes: mailboxFeed(mailboxes.service, mailboxes.watchers),
+    interactive: opts.interactive,
+  });
+  const lifecycle = createLifecycle({
+    cache,
+    logins: service,
+    browsers,
+    secrets: base.secrets,
+    log,
+    timeoutMs: config.login.timeoutMs,
+  });
+  const signup = createSignupService({
+    config,
+    log,
+    browsers,
+    cache,
     inbox,
     mailboxes: mailboxFeed(mailboxes.service, mailboxes.watchers),
+    events: base.events,
   });
   const dispose = async () => void (await Promise.all([mailboxes.dispose(), browsers.dispose()]));
-  const feature: LoginFeature = { service, cache, browsers, inbox, mailboxes, dispose };
+  const feature: LoginFeature = { service, cache, browsers, inbox, mailboxes, lifecycle, signup, dispose };
   base.onDispose(() => feature.dispose());
+  // Registered after the feature, so disposed before it: checks stop before the browsers close.
+  base.onDispose(() => lifecycle.dispose());
+  // Disposed before the feature: a login waiting for a person answers (closed) before the browsers go.
+  const interactive = opts.interactive;
+  if (interactive?.dispose) base.onDispose(() => interactive.dispose?.());
   return feature;
 }

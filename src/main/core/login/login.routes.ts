@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
 import {
   InboxMessageSchema,
@@ -9,7 +10,7 @@ import {
 } from '../../../shared/login.schema.js';
 import type { RouteModule } from '../http/build-server.js';
 import { defineRoute } from '../http/route.js';
-import { AppError, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 
 const failureDocs = Object.entries(LOGIN_FAILURE_STATUS)
   .map(([reason, { status, code }]) => `${status} ${code} (details.reason = ${reason})`)
@@ -27,7 +28,7 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
       scope: 'login:write',
       summary: 'Log in to a website with a real browser and return its Playwright storageState',
       description:
-        'Body fields: cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (password, otp_email, magic_link, totp, otp_sms; oauth_google and oauth_github answer 400 LOGIN_METHOD_NOT_AVAILABLE in this version), ' +
+        'Body fields: cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (password, otp_email, magic_link, totp, otp_sms, oauth_google, oauth_github), ' +
         'domain (full http/https URL of the login page), additionalFields (string map matched to extra fields by name, id, label or placeholder), ' +
         'useCache (default true). The answer is exactly Playwright storageState; the headers X-Session-Cache (hit|miss) and X-Session-Id say where it came from. ' +
         `A fresh login always replaces the cached entry. Failures: ${failureDocs}; 400 INVALID_REQUEST for bad input.`,
@@ -66,8 +67,9 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
         },
       },
     },
-    async ({ body, auth, reply }) => {
-      const outcome = await core.login.service.login(auth.orgId, body);
+    async ({ body, auth, reply, req }) => {
+      const loginId = loginIdOf(req.headers['x-login-id']);
+      const outcome = await core.login.lifecycle.sessions.login(auth.orgId, body, { loginId });
       reply.header('X-Session-Cache', outcome.cached ? 'hit' : 'miss');
       reply.header('X-Session-Id', outcome.sessionId);
       reply.header('Cache-Control', 'no-store');
@@ -108,8 +110,10 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
       params: SessionIdParamsSchema,
       responses: { 204: { description: 'Deleted' }, 404: { description: 'No such session in this organization' } },
     },
-    ({ params, auth, reply }) => {
-      if (!core.login.cache.delete(auth.orgId, params.id)) throw notFound(`No cached session ${params.id}`);
+    async ({ params, auth, reply }) => {
+      // The lifecycle also forgets credentials stored for the session.
+      if (!(await core.login.lifecycle.sessions.deleteSession(auth.orgId, params.id)))
+        throw notFound(`No cached session ${params.id}`);
       return reply.status(204).send();
     },
   );
@@ -147,26 +151,33 @@ export const loginRoutes: RouteModule = (app, registry, core) => {
     },
   );
 
-  // Announced by the spec, not available: a clear answer instead of a bare 404.
-  for (const name of ['signup', 'refresh']) {
-    defineRoute(
-      app,
-      registry,
-      {
-        method: 'POST',
-        url: `/api/${name}`,
-        aliases: [`/${name}`],
-        api: 'login',
-        scope: 'login:write',
-        summary: `Announced (${name === 'signup' ? 'account creation' : 'session refresh'}); not available in this version`,
-        tags: ['login'],
-        responses: { 404: { description: 'NOT_AVAILABLE' } },
-      },
-      () => {
-        throw new AppError(404, 'not_available', `POST /${name} is announced but not available in this version.`, {
-          endpoint: `/${name}`,
-        });
-      },
-    );
-  }
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'POST',
+      url: '/api/login/:id/cancel',
+      api: 'login',
+      scope: 'login:write',
+      summary: 'Cancel a running fresh login started with the header X-Login-Id',
+      description:
+        'The waiting POST /api/login answers 409 LOGIN_CANCELLED (details.reason cancelled). A login with an id ' +
+        'publishes its steps as they happen (login.step events of the desktop window).',
+      tags: ['login'],
+      params: z.object({ id: z.string().min(1).max(64) }),
+      responses: { 204: { description: 'Cancelled' }, 404: { description: 'No running login with this id' } },
+    },
+    ({ params, auth, reply }) => {
+      if (!core.login.service.cancel(auth.orgId, params.id)) throw notFound(`No running login ${params.id}`);
+      return reply.status(204).send();
+    },
+  );
+
+  // POST /signup is built: signup.routes.ts; POST /refresh: lifecycle.routes.ts.
 };
+
+/** A caller-chosen login id (X-Login-Id): 1-64 characters of [A-Za-z0-9_.-]; anything else is ignored. */
+function loginIdOf(header: unknown): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return typeof value === 'string' && /^[\w.-]{1,64}$/.test(value) ? value : undefined;
+}

@@ -10,8 +10,13 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { CodeSourceInputError, openCodeSources, type MailboxFeed } from './codes/code-sources.js';
 import type { InboxHub } from './codes/inbox-hub.js';
+import { LOGIN_METHOD_INFO } from './login-methods.js';
+import { askPerson, type InteractiveFinisher } from './interactive/interactive-finisher.js';
+import { RunningLogins } from './running-logins.js';
+import type { CoreEventBus } from '../events.js';
 import type { LoginRequest as EngineRequest, LoginResult } from './login-types.js';
 import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
+import { normalizeInclude, normalizeState } from './storage-state.js';
 
 export interface ContextProvider {
   withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: { signal?: AbortSignal }): Promise<T>;
@@ -20,14 +25,21 @@ export interface LoginRunner {
   login(ctx: BrowserContext, req: EngineRequest, signal?: AbortSignal): Promise<LoginResult>;
 }
 
+export interface LoginRunOptions {
+  /** The caller's id for this login (X-Login-Id): step events carry it and it can be cancelled by it. */
+  loginId?: string;
+}
+
 export interface LoginOutcome {
   state: StorageState;
   cached: boolean;
   sessionId: string;
+  /** Where a fresh login landed (the session lifecycle validates there by default); absent on a cache hit. */
+  finalUrl?: string;
 }
 
 /** Login methods whose strategy is built. The others answer 400 LOGIN_METHOD_NOT_AVAILABLE. */
-export const BUILT_METHODS: ReadonlySet<string> = new Set(['password', 'otp_email', 'magic_link', 'totp', 'otp_sms']);
+export const BUILT_METHODS: ReadonlySet<string> = new Set(LOGIN_METHOD_INFO.map((m) => m.id));
 type BuiltMethod = NonNullable<EngineRequest['method']>;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -38,6 +50,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export class LoginService {
   /** In-flight fresh logins by everything that makes two requests identical (credentials only hashed). */
   private readonly inflight = new Map<string, Promise<LoginOutcome>>();
+  private readonly running = new RunningLogins();
 
   constructor(
     private readonly deps: {
@@ -47,13 +60,19 @@ export class LoginService {
       log: Logger;
       timeoutMs: number;
       codeTimeoutMs: number;
+      /** Each identity provider's own origins (login.oauth.<provider>.origins). */
+      oauthOrigins: { google: string[]; github: string[] };
+      /** Where live login steps go (login.step events), when a login has an id. */
+      events?: CoreEventBus;
       /** Pending logins waiting for a code or link (POST /api/login/inbox delivers to it). */
       inbox: InboxHub;
       mailboxes?: MailboxFeed;
+      /** Shows a login stopped at a CAPTCHA or second factor to a person (desktop app only). */
+      interactive?: InteractiveFinisher;
     },
   ) {}
 
-  async login(orgId: string, req: LoginRequest): Promise<LoginOutcome> {
+  async login(orgId: string, req: LoginRequest, opts: LoginRunOptions = {}): Promise<LoginOutcome> {
     this.checkMethod(req);
     const origin = new URL(req.domain).origin;
     const identity = { orgId, origin, username: req.cred.username, method: req.loginMethod };
@@ -61,17 +80,19 @@ export class LoginService {
       cred: req.cred,
       additionalFields: req.additionalFields,
     });
+    const include = normalizeInclude(req.include);
     if (req.useCache) {
-      const hit = await this.deps.cache.get(identity, credentials);
-      if (hit) return { state: hit.state, cached: true, sessionId: hit.id };
+      // Served only when captured with at least the storage `include` asks for, trimmed to it.
+      const hit = await this.deps.cache.get(identity, credentials, include);
+      if (hit) return { state: normalizeState(hit.state, include), cached: true, sessionId: hit.id };
     }
     // Identical concurrent requests share one login. The credential hash covers org, origin, username,
     // method, password, other cred fields and additionalFields: a wrong password never rides on a
     // right one's flight, nor the reverse.
-    const flightKey = JSON.stringify([req.domain, req.useCache, credentials.toString('hex')]);
+    const flightKey = JSON.stringify([req.domain, req.useCache, credentials.toString('hex'), include, req.interactive]);
     const running = this.inflight.get(flightKey);
     if (running) return running;
-    const flight = this.fresh(identity, credentials, req).finally(() => this.inflight.delete(flightKey));
+    const flight = this.fresh(identity, credentials, req, opts).finally(() => this.inflight.delete(flightKey));
     this.inflight.set(flightKey, flight);
     return flight;
   }
@@ -99,7 +120,7 @@ export class LoginService {
     }
     const invalid = (field: string, message: string): AppError =>
       new AppError(400, 'validation_error', message, { field });
-    if ((method === 'password' || method === 'totp') && !req.cred.password)
+    if ((method === 'password' || method === 'totp' || method.startsWith('oauth_')) && !req.cred.password)
       throw invalid('cred.password', `cred.password is required for loginMethod "${method}".`);
     if (method === 'totp' && !req.cred.totpSecret)
       throw invalid(
@@ -120,8 +141,25 @@ export class LoginService {
       );
   }
 
-  private async fresh(identity: CacheIdentity, credentials: CredentialHash, req: LoginRequest): Promise<LoginOutcome> {
+  /** Cancels a running fresh login started with this id (X-Login-Id); false when none runs. */
+  cancel(orgId: string, loginId: string): boolean {
+    return this.running.cancel(orgId, loginId);
+  }
+
+  private async fresh(
+    identity: CacheIdentity,
+    credentials: CredentialHash,
+    req: LoginRequest,
+    opts: LoginRunOptions,
+  ): Promise<LoginOutcome> {
     const started = Date.now();
+    const { loginId } = opts;
+    const run = loginId ? this.running.start(identity.orgId, loginId) : undefined;
+    // Each step as it happens, for the desktop window's live trace (secret-free lines, ids only).
+    const onStep = loginId
+      ? (step: string) =>
+          this.deps.events?.emit('login.step', { orgId: identity.orgId, loginId, step, elapsedMs: Date.now() - started })
+      : undefined;
     let codes;
     try {
       codes = openCodeSources({
@@ -139,8 +177,11 @@ export class LoginService {
     }
     let result: LoginResult;
     try {
-      result = await this.deps.browsers.withContext((ctx) =>
-        this.deps.engine.login(ctx, {
+      result = await this.deps.browsers.withContext(
+        (ctx) =>
+          this.deps.engine.login(
+            ctx,
+            {
           url: req.domain,
           username: req.cred.username,
           password: req.cred.password,
@@ -149,19 +190,54 @@ export class LoginService {
           method: req.loginMethod as BuiltMethod,
           codes,
           codeTimeoutMs: this.deps.codeTimeoutMs,
-        }),
+          include: normalizeInclude(req.include),
+          oauth: oauthOf(req.loginMethod, this.deps.oauthOrigins),
+          onStep,
+          keepPartialState: req.interactive && !!this.deps.interactive,
+            },
+            run?.signal,
+          ),
+        { signal: run?.signal },
       );
+    } catch (err) {
+      if (run?.signal.aborted)
+        throw new AppError(409, 'login_cancelled', 'The login was cancelled before it finished.', {
+          reason: 'cancelled',
+        });
+      throw err;
     } finally {
       codes.dispose();
+      run?.release();
     }
     const ms = Date.now() - started;
+    let captured = result.ok ? result.storageState : undefined;
     if (!result.ok) {
-      this.deps.log.info({ orgId: identity.orgId, origin: identity.origin, reason: result.reason, ms }, 'login failed');
-      const { status, code } = LOGIN_FAILURE_STATUS[result.reason];
-      throw new AppError(status, code.toLowerCase(), result.message, { reason: result.reason, steps: result.steps });
+      // interactive: a person may get past a CAPTCHA or second factor (README "A person in the loop").
+      const person = req.interactive
+        ? await askPerson(this.deps.interactive, result, {
+            loginUrl: req.domain,
+            timeoutSec: req.interactiveTimeoutSec,
+            include: normalizeInclude(req.include),
+            log: this.deps.log,
+          })
+        : undefined;
+      if (person && 'state' in person) captured = person.state;
+      else {
+        this.deps.log.info(
+          { orgId: identity.orgId, origin: identity.origin, reason: result.reason, ms },
+          'login failed',
+        );
+        const { status, code } = LOGIN_FAILURE_STATUS[result.reason];
+        throw new AppError(status, code.toLowerCase(), result.message + (person?.note ?? ''), {
+          reason: result.reason,
+          steps: result.steps,
+          ...(person ? { interactive: person.outcome } : {}),
+        });
+      }
     }
-    const state = normalizeState(result.storageState as unknown as StorageState);
-    const sessionId = await this.deps.cache.put(identity, state, credentials);
+    const include = normalizeInclude(req.include);
+    const state = normalizeState(captured as unknown as StorageState, include);
+    const sessionId = await this.deps.cache.put(identity, state, credentials, include);
     this.deps.log.info(
       {
         orgId: identity.orgId,
@@ -172,26 +248,12 @@ export class LoginService {
       },
       'login succeeded',
     );
-    return { state, cached: false, sessionId };
+    return { state, cached: false, sessionId, finalUrl: result.ok ? result.finalUrl : undefined };
   }
 }
 
-/** Exactly Playwright's storageState shape (drops any extra fields a newer Playwright may add). */
-function normalizeState(s: StorageState): StorageState {
-  return {
-    cookies: s.cookies.map((c) => ({
-      name: c.name,
-      value: c.value,
-      domain: c.domain,
-      path: c.path,
-      expires: c.expires,
-      httpOnly: c.httpOnly,
-      secure: c.secure,
-      sameSite: c.sameSite,
-    })),
-    origins: s.origins.map((o) => ({
-      origin: o.origin,
-      localStorage: o.localStorage.map(({ name, value }) => ({ name, value })),
-    })),
-  };
+function oauthOf(method: string, origins: { google: string[]; github: string[] }): EngineRequest['oauth'] {
+  if (method === 'oauth_google') return { provider: 'google', origins: origins.google.map((o) => new URL(o).origin) };
+  if (method === 'oauth_github') return { provider: 'github', origins: origins.github.map((o) => new URL(o).origin) };
+  return undefined;
 }

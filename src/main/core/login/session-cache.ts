@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import type { SessionSummary, StorageState } from '../../../shared/login.schema.js';
+import type { SessionStatus, SessionSummary, StorageExtra, StorageState } from '../../../shared/login.schema.js';
 import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
 import { open, seal } from '../secrets/aead.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { coversInclude } from './storage-state.js';
 
 export interface CacheIdentity {
   orgId: string;
@@ -34,6 +35,7 @@ const byKey = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a 
 interface Row {
   id: string;
   org_id: string;
+  cache_key: Buffer;
   origin: string;
   login_method: string;
   username_enc: Buffer;
@@ -46,6 +48,57 @@ interface Row {
   created_at: number;
   expires_at: number | null;
   last_used_at: number | null;
+  // Session lifecycle (migration 0012, see lifecycle/).
+  check_url_enc: Buffer | null;
+  status: SessionStatus;
+  last_checked_at: number | null;
+  health_check_interval_sec: number | null;
+  next_check_at: number | null;
+  credentials_stored: 0 | 1;
+}
+
+/** A cache entry with everything the lifecycle needs (lifecycle/session-lifecycle.ts). */
+export interface CacheEntry {
+  id: string;
+  orgId: string;
+  origin: string;
+  method: string;
+  /** Stable for an identity (hex of its lookup key): names its stored credentials, survives replacement. */
+  identityKey: string;
+  /** null when the payload cannot be opened (cache key rotated or data tampered). */
+  state: StorageState | null;
+  checkUrl: string | null;
+  status: SessionStatus;
+  lastCheckedAt: number | null;
+  healthCheckIntervalSec: number | null;
+  nextCheckAt: number | null;
+  credentialsStored: boolean;
+}
+
+/** Lifecycle fields a caller may change on an entry (undefined: left as is). */
+export interface LifecyclePatch {
+  checkUrl?: string;
+  status?: SessionStatus;
+  lastCheckedAt?: number;
+  /** Setting it (re)schedules the next check an interval from now; null turns checks off. */
+  healthCheckIntervalSec?: number | null;
+  nextCheckAt?: number | null;
+  credentialsStored?: boolean;
+}
+
+/**
+ * What the encrypted payload holds: the state and the storage it was captured with (`include`).
+ * Entries written before `include` existed hold the bare state: captured with nothing extra.
+ */
+interface CachedPayload {
+  v: 2;
+  include: StorageExtra[];
+  state: StorageState;
+}
+
+function readPayload(json: string): CachedPayload {
+  const parsed = JSON.parse(json) as CachedPayload | StorageState;
+  return 'v' in parsed && parsed.v === 2 ? parsed : { v: 2, include: [], state: parsed as StorageState };
 }
 
 const AUTH_COOKIE = /(sess|sid|auth|token|jwt|login|logged|remember|user|account|identity|^_?id$|csrf)/i;
@@ -133,27 +186,35 @@ export class SessionCache {
   }
 
   /**
-   * The cached state while it is fresh and was made with the same credentials, else null (the row is
-   * left for `put` to replace: a failed login with other credentials never touches it).
+   * The cached state while it is fresh, was made with the same credentials and captured at least the
+   * storage `include` asks for (IndexedDB, sessionStorage), else null (the row is left for `put` to
+   * replace: a failed login with other credentials never touches it). The state may hold more than
+   * `include` asks for: the caller trims it.
    */
-  async get(id: CacheIdentity, credentials: CredentialHash): Promise<{ id: string; state: StorageState } | null> {
+  async get(
+    id: CacheIdentity,
+    credentials: CredentialHash,
+    include: readonly StorageExtra[] = [],
+  ): Promise<{ id: string; state: StorageState } | null> {
     const key = await this.cacheKey();
     const row = this.deps.db
       .prepare('SELECT * FROM login_sessions WHERE cache_key = ? AND org_id = ?')
       .get(this.lookupKey(key, id), id.orgId) as Row | undefined;
     if (!row || !this.isFresh(row) || !sameCredentials(row.credential_hash, credentials)) return null;
-    let state: StorageState;
+    if (row.status === 'invalid') return null; // the last check found it dead: log in fresh (or POST /refresh)
+    let payload: CachedPayload;
     try {
-      state = JSON.parse(open(key, row.payload, `${row.id}:${row.org_id}`).toString('utf8')) as StorageState;
+      payload = readPayload(open(key, row.payload, `${row.id}:${row.org_id}`).toString('utf8'));
     } catch {
       return null; // unreadable (key rotated or tampered): treat as a miss, a fresh login replaces it
     }
+    if (!coversInclude(payload.include, include)) return null; // a fresh login captures them
     // Coarse last-used stamp (at most one write a minute per entry) keeps cache hits read-only.
     const now = this.now();
     if (row.last_used_at === null || now - row.last_used_at > 60_000) {
       this.deps.db.prepare('UPDATE login_sessions SET last_used_at = ? WHERE id = ?').run(now, row.id);
     }
-    return { id: row.id, state };
+    return { id: row.id, state: payload.state };
   }
 
   private isFresh(row: Pick<Row, 'created_at' | 'expires_at'>): boolean {
@@ -162,18 +223,30 @@ export class SessionCache {
     return now - row.created_at < this.deps.maxAgeSec * 1000;
   }
 
-  /** Stores (replacing any entry of the same identity) and returns the entry id. */
-  async put(id: CacheIdentity, state: StorageState, credentials: CredentialHash): Promise<string> {
+  /** Stores (replacing any entry of the same identity) and returns the entry id. `include`: what was captured. */
+  async put(
+    id: CacheIdentity,
+    state: StorageState,
+    credentials: CredentialHash,
+    include: readonly StorageExtra[] = [],
+  ): Promise<string> {
     const key = await this.cacheKey();
     const rowId = newId('ses', 16);
     const names = [...new Set(state.cookies.map((c) => c.name))].slice(0, 100);
     const lookup = this.lookupKey(key, id);
     const db = this.deps.db;
+    const now = this.now();
     db.transaction(() => {
+      // The identity's health-check schedule and stored-credentials flag outlive the entry they were set on.
+      const kept = db
+        .prepare('SELECT health_check_interval_sec, credentials_stored FROM login_sessions WHERE cache_key = ?')
+        .get(lookup) as Pick<Row, 'health_check_interval_sec' | 'credentials_stored'> | undefined;
+      const interval = kept?.health_check_interval_sec ?? null;
       db.prepare('DELETE FROM login_sessions WHERE cache_key = ?').run(lookup);
       db.prepare(
-        `INSERT INTO login_sessions (id, org_id, cache_key, username_enc, origin, login_method, payload, credential_hash, cookie_names, cookie_count, origin_count, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO login_sessions (id, org_id, cache_key, username_enc, origin, login_method, payload, credential_hash, cookie_names, cookie_count, origin_count, created_at, expires_at,
+           health_check_interval_sec, next_check_at, credentials_stored)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         rowId,
         id.orgId,
@@ -181,13 +254,20 @@ export class SessionCache {
         seal(key, id.username, `${rowId}:user`),
         id.origin,
         id.method,
-        seal(key, JSON.stringify(state), `${rowId}:${id.orgId}`),
+        seal(
+          key,
+          JSON.stringify({ v: 2, include: [...include], state } satisfies CachedPayload),
+          `${rowId}:${id.orgId}`,
+        ),
         credentials,
         JSON.stringify(names),
         state.cookies.length,
         state.origins.length,
-        this.now(),
+        now,
         sessionExpiry(state),
+        interval,
+        interval === null ? null : now + interval * 1000,
+        kept?.credentials_stored ?? 0,
       );
     })();
     return rowId;
@@ -219,12 +299,104 @@ export class SessionCache {
         origin_count: r.origin_count,
         cookie_names: JSON.parse(r.cookie_names) as string[],
         // an entry without a credential hash (older than migration 0005) is never served
-        fresh: this.isFresh(r) && r.credential_hash !== null,
+        fresh: this.isFresh(r) && r.credential_hash !== null && r.status !== 'invalid',
+        status: r.status,
+        last_checked_at: r.last_checked_at,
+        health_check_interval_sec: r.health_check_interval_sec,
+        next_check_at: r.next_check_at,
+        stored_credentials: r.credentials_stored === 1,
       };
     });
   }
 
   delete(orgId: string, id: string): boolean {
     return this.deps.db.prepare('DELETE FROM login_sessions WHERE id = ? AND org_id = ?').run(id, orgId).changes > 0;
+  }
+
+  // ---- Session lifecycle (validation, refresh, health checks: see lifecycle/) ----
+
+  /** The identity's entry whatever its credentials or age (refresh looks at it), or null. */
+  async find(id: CacheIdentity): Promise<CacheEntry | null> {
+    const key = await this.cacheKey();
+    const row = this.deps.db
+      .prepare('SELECT * FROM login_sessions WHERE cache_key = ? AND org_id = ?')
+      .get(this.lookupKey(key, id), id.orgId) as Row | undefined;
+    return row ? this.toEntry(key, row) : null;
+  }
+
+  /** One entry of the organization by id, or null. */
+  async entry(orgId: string, id: string): Promise<CacheEntry | null> {
+    const row = this.deps.db.prepare('SELECT * FROM login_sessions WHERE id = ? AND org_id = ?').get(id, orgId) as
+      Row | undefined;
+    return row ? this.toEntry(await this.cacheKey(), row) : null;
+  }
+
+  private toEntry(key: Buffer, row: Row): CacheEntry {
+    const openText = (sealed: Buffer | null, aad: string): string | null => {
+      if (!sealed) return null;
+      try {
+        return open(key, sealed, aad).toString('utf8');
+      } catch {
+        return null; // key rotated or tampered: the caller treats the entry as unusable
+      }
+    };
+    const payload = openText(row.payload, `${row.id}:${row.org_id}`);
+    return {
+      id: row.id,
+      orgId: row.org_id,
+      origin: row.origin,
+      method: row.login_method,
+      identityKey: row.cache_key.toString('hex'),
+      state: payload === null ? null : readPayload(payload).state,
+      checkUrl: openText(row.check_url_enc, `${row.id}:check-url`),
+      status: row.status,
+      lastCheckedAt: row.last_checked_at,
+      healthCheckIntervalSec: row.health_check_interval_sec,
+      nextCheckAt: row.next_check_at,
+      credentialsStored: row.credentials_stored === 1,
+    };
+  }
+
+  /** Changes an entry's lifecycle fields; false when the entry is gone (replaced or deleted meanwhile). */
+  async updateLifecycle(orgId: string, id: string, patch: LifecyclePatch): Promise<boolean> {
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    const set = (column: string, value: unknown) => {
+      sets.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (patch.checkUrl !== undefined)
+      set('check_url_enc', seal(await this.cacheKey(), patch.checkUrl, `${id}:check-url`));
+    if (patch.status !== undefined) set('status', patch.status);
+    if (patch.lastCheckedAt !== undefined) set('last_checked_at', patch.lastCheckedAt);
+    if (patch.healthCheckIntervalSec !== undefined) {
+      const interval = patch.healthCheckIntervalSec;
+      set('health_check_interval_sec', interval);
+      if (patch.nextCheckAt === undefined)
+        set('next_check_at', interval === null ? null : this.now() + interval * 1000);
+    }
+    if (patch.nextCheckAt !== undefined) set('next_check_at', patch.nextCheckAt);
+    if (patch.credentialsStored !== undefined) set('credentials_stored', patch.credentialsStored ? 1 : 0);
+    if (!sets.length) return true;
+    const sql = `UPDATE login_sessions SET ${sets.join(', ')} WHERE id = ? AND org_id = ?`;
+    return this.deps.db.prepare(sql).run(...values, id, orgId).changes > 0;
+  }
+
+  /** Entries whose health check is due at `now`, the longest overdue first. */
+  dueForCheck(now: number, limit: number): { id: string; orgId: string }[] {
+    const rows = this.deps.db
+      .prepare(
+        'SELECT id, org_id FROM login_sessions WHERE next_check_at IS NOT NULL AND next_check_at <= ? ORDER BY next_check_at LIMIT ?',
+      )
+      .all(now, limit) as { id: string; org_id: string }[];
+    return rows.map((r) => ({ id: r.id, orgId: r.org_id }));
+  }
+
+  /** When the next health check of any entry is due (Unix ms), or null when none is scheduled. */
+  nextCheckAt(): number | null {
+    const row = this.deps.db
+      .prepare('SELECT MIN(next_check_at) AS at FROM login_sessions WHERE next_check_at IS NOT NULL')
+      .get() as { at: number | null };
+    return row.at;
   }
 }

@@ -24,7 +24,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     {
       capabilities: { tools: {} },
       instructions:
-        'Agent Studio runs a login service (login, list_sessions, validate_session) and a video service ' +
+        'Agent Studio runs a login service (login, list_sessions, validate_session, refresh_session) and a video service ' +
         '(list_templates, get_template, upload_file, generate_video, create_generation, get_generation, ' +
         'wait_for_generation) on this machine. Errors start with the API error code, e.g. "not_found: ...".',
     },

@@ -4,7 +4,13 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CreateGenerationRequestSchema } from '../../../shared/create-generation.schema.js';
-import { LoginRequestSchema, type SessionSummary, type StorageState } from '../../../shared/login.schema.js';
+import {
+  LoginRequestSchema,
+  RefreshRequestSchema,
+  type SessionSummary,
+  type SessionValidation,
+  type StorageState,
+} from '../../../shared/login.schema.js';
 import {
   GenerateRequestSchema,
   GenerationIdParamsSchema,
@@ -124,33 +130,57 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
   server.registerTool(
     'validate_session',
     {
-      title: 'Check a cached login session',
+      title: 'Check a cached login session on its site',
       description:
-        'Reports what the session cache knows about a session (fresh or expired, when its auth cookie expires). ' +
-        'It does not open the site: a session the site revoked early still shows as fresh.',
+        'POST /api/sessions/:id/validate: opens the page the login landed on (or its checkUrl) with the cached session ' +
+        'in a fresh browser context and reports whether it still works, with the evidence. A dead session is dropped ' +
+        'from the cache unless credentials are stored for it (then refresh_session renews it).',
       inputSchema: z.object({
         id: z.string().min(1).max(64).describe('Session id (list_sessions, or login’s session_id)'),
       }),
     },
     safe('validate_session', async ({ id }) => {
-      const res = await api.call({ method: 'GET', url: '/api/sessions' });
-      const session = (res.body as { data: SessionSummary[] }).data.find((s) => s.id === id);
-      if (!session) throw new ApiCallError(404, 'NOT_FOUND', `No cached session ${id} in this organization.`);
-      const expiresInSec = session.expires_at === null ? null : Math.round((session.expires_at - Date.now()) / 1000);
-      const result = {
-        id: session.id,
-        origin: session.origin,
-        username: session.username,
-        valid: session.fresh,
-        state: session.fresh ? 'fresh' : 'expired',
-        expires_at: session.expires_at,
-        expires_in_sec: expiresInSec,
-        checked: 'cache',
+      const res = await api.call({ method: 'POST', url: `/api/sessions/${encodeURIComponent(id)}/validate` });
+      const v = res.body as SessionValidation;
+      const verdict = v.valid ? 'works' : v.dropped ? 'is dead and was dropped' : 'is dead (kept: credentials stored)';
+      return ok(`Session ${id} ${verdict} (checked ${v.checked_url}): ${v.evidence.join('; ')}.`, v);
+    }),
+  );
+
+  server.registerTool(
+    'refresh_session',
+    {
+      title: 'Renew a login session with stored credentials',
+      description:
+        'POST /api/refresh: returns the cached session of (site, username, loginMethod) when it still works, else logs ' +
+        'in again with the credentials stored by a login with storeCredentials: true. Like login, `path` writes the ' +
+        'storageState to that file (mode 0600) instead of returning it.',
+      inputSchema: RefreshRequestSchema.extend({
+        path: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Absolute file path to write the storageState JSON to (mode 0600) instead of returning it'),
+      }),
+    },
+    safe('refresh_session', async ({ path: file, ...body }) => {
+      const res = await api.call({ method: 'POST', url: '/api/refresh', json: body });
+      const state = res.body as StorageState;
+      const session = {
+        session_id: String(res.headers['x-session-id'] ?? ''),
+        refresh: String(res.headers['x-session-refresh'] ?? ''),
       };
-      return ok(
-        `Session ${id} for ${session.origin} is ${result.state} (checked in the cache, not on the site).`,
-        result,
-      );
+      const summary = `${session.refresh}: ${state.cookies.length} cookies, ${state.origins.length} origins`;
+      if (file) {
+        const saved = await saveStorageState(file, state);
+        return ok(`Session ${summary}; storageState written to ${saved}.`, {
+          path: saved,
+          cookie_count: state.cookies.length,
+          origin_count: state.origins.length,
+          ...session,
+        });
+      }
+      return ok(`Session ${summary}. The storageState is the structured content.`, state);
     }),
   );
 

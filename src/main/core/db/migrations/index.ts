@@ -9,6 +9,7 @@ import { m0009 } from './0009-generation-results.js';
 import { m0010 } from './0010-template-provider.js';
 import { m0008 } from './0008-webhooks.js';
 import { m0011 } from './0011-mailboxes.js';
+import { m0012 } from './0012-session-lifecycle.js';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0009,
   m0010,
   m0011,
+  m0012,
 ];

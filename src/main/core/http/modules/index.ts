@@ -1,6 +1,9 @@
 import type { RouteModule } from '../build-server.js';
+import { lifecycleRoutes } from '../../login/lifecycle.routes.js';
+import { loginMethodsRoutes } from '../../login/login-methods.routes.js';
 import { loginRoutes } from '../../login/login.routes.js';
 import { mailboxesRoutes } from '../../login/mailboxes/mailboxes.routes.js';
+import { signupRoutes } from '../../login/signup.routes.js';
 import { mcpRoutes } from '../../mcp/mcp.routes.js';
 import { registerCharactersRoutes } from '../../video/characters/characters.routes.js';
 import { registerGenerateRoutes } from '../../video/generations/generate.routes.js';
@@ -16,6 +19,9 @@ export const webhookRoutes: RouteModule = (app, registry, core) =>
 /** Feature route modules, in registration order. */
 export const ROUTE_MODULES: RouteModule[] = [
   loginRoutes,
+  signupRoutes,
+  loginMethodsRoutes,
+  lifecycleRoutes,
   mailboxesRoutes,
   registerUploadsRoutes,
   registerTemplatesRoutes,

@@ -6,6 +6,8 @@ import { parseTotpSecret, type TotpSpec } from './totp.js';
 export interface MailboxSubscription {
   /** Names of the mailboxes read, for the step trace. */
   names: string[];
+  /** Looks for new mail now (a login starts waiting), rather than at the server's next IDLE notice. */
+  checkNow(): void;
   close(): void;
 }
 
@@ -40,6 +42,8 @@ export interface CodeSources {
   totp?: TotpSpec;
   dispose(): void;
 }
+
+const MAILBOX_POLL_MS = 1000;
 
 class QueueSource implements MessageSource {
   private readonly subscription: Promise<MailboxSubscription | undefined>;
@@ -83,8 +87,17 @@ class QueueSource implements MessageSource {
   }
 
   async wait<T>(pick: (m: InboundMessage) => T | undefined, opts: { timeoutMs: number; signal?: AbortSignal }) {
-    await this.subscription;
-    return this.queue.wait(pick, opts);
+    const sub = await this.subscription;
+    if (!sub?.names.length) return this.queue.wait(pick, opts);
+    // The mail is often there already (sites send it before their page answers): look now, and
+    // every second while waiting, in case the server's IDLE notice is slow or lost.
+    sub.checkNow();
+    const poll = setInterval(() => sub.checkNow(), MAILBOX_POLL_MS);
+    try {
+      return await this.queue.wait(pick, opts);
+    } finally {
+      clearInterval(poll);
+    }
   }
 
   dispose(): void {

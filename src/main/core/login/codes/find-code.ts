@@ -250,30 +250,24 @@ interface Near {
 }
 
 const KEYWORD_REACH = 600;
+// What may stand between a code word and its code: "code: ", "code is ", "Code lautet ", "验证码为", "인증번호 ["
+const RIGHT_AFTER = /^[\s:：=\-[(（【「"'“]*(?:is|ist|lautet|est|es|é|è|は|为|是)?[\s:：=\-[(（【「"'“]*$/iu;
 
 function nearestKeyword(doc: string, keywords: Span[], start: number, end: number): Near {
   let cost = Infinity;
   let adjacent = false;
   let rightAfter = false;
-  // Only code words within reach matter (beyond ~170 the score is below MIN_SCORE); sorted, so skip ahead.
-  let lo = 0;
-  let hi = keywords.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (keywords[mid].end < start - KEYWORD_REACH) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < keywords.length && keywords[i].start <= end + KEYWORD_REACH; i++) {
-    const k = keywords[i];
-    const gap = (k.end <= start ? doc.slice(k.end, start) : k.start >= end ? doc.slice(end, k.start) : '').replace(
-      MARKS,
-      '',
-    );
+  for (const k of keywords) {
+    // only code words within reach matter (further away the score is below MIN_SCORE); they are sorted
+    if (k.end < start - KEYWORD_REACH) continue;
+    if (k.start > end + KEYWORD_REACH) break;
+    const between = k.end <= start ? doc.slice(k.end, start) : k.start >= end ? doc.slice(end, k.start) : '';
+    const gap = between.replace(MARKS, '');
     const breaks = (gap.match(/\s*\n\s*/g) ?? []).length;
     const c = gap.replace(/\s+/g, ' ').length + 15 * breaks;
     if (c < cost) cost = c;
     if (breaks === 0 && gap.length <= 25) adjacent = true;
-    if (k.end <= start && /^[\s:：=\-]*(?:is|ist|est|es|è|:)?[\s:：=\-]*$/iu.test(gap)) rightAfter = true;
+    if (k.end <= start && RIGHT_AFTER.test(gap)) rightAfter = true;
   }
   return { cost, adjacent, rightAfter };
 }
@@ -295,27 +289,20 @@ function looksLikeSomethingElse(value: string, numeric: boolean, ctx: Context, n
       ctx.ownElement;
     if (!shownAsCode) return true;
   }
-  const zipLength = value.length === 4 || value.length === 5;
-  if (
-    zipLength &&
-    !adjacent &&
-    (STATE_BEFORE.test(before) || (/(?:^|[,\n])\s*$/.test(before) && CITY_AFTER.test(after)))
-  )
-    return true;
-  return false;
+  if (value.length > 5 || adjacent) return false;
+  return STATE_BEFORE.test(before) || (/(?:^|[,\n])\s*$/.test(before) && CITY_AFTER.test(after));
 }
 
 function isYearValue(value: string): boolean {
   return value.length === 4 && Number(value) >= 1900 && Number(value) <= 2099;
 }
 
-/** 100 at a code word, minus half the cost; a code right at its word, alone on its line or in its own element wins. */
+/** 100 at a code word, minus half the cost; alone on its line or in its own element adds, six digits a little. */
 function score(value: string, numeric: boolean, ctx: Context, near: Near): number {
   if (near.cost === Infinity) return 0;
   let s = 100 - near.cost * 0.5;
   if (ctx.aloneOnLine) s += 20;
   else if (ctx.ownElement) s += 12;
   if (numeric) s += value.length === 6 ? 6 : 3;
-  // "2019" near a code word could still be a year in a sentence; a code right at its word is kept
   return s;
 }

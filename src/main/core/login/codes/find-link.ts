@@ -207,19 +207,31 @@ const EXCLUDED_TEXT = new RegExp(
     String.raw`einstellungen|settings|paramètres|manage (?:your )?(?:email|notification|subscription)`,
     String.raw`privacy|datenschutz|confidentialité|privacidad|terms|(?<![\p{L}])agb(?![\p{L}])|nutzungsbedingungen`,
     String.raw`view (?:it |this (?:email |message )?)?(?:in (?:your |a )?browser|online)|web ?version|im browser`,
-    String.raw`navigateur|sign[\s-]?out|log[\s-]?out|wasn'?t (?:you|me)|not (?:you|me)|(?<![\p{L}])report`,
+    String.raw`navigateur|sign[\s-]?out|log[\s-]?out|(?:wasn'?t|not) (?:you|me)(?![\p{L}])|(?<![\p{L}])report`,
     String.raw`secure your account|reset|forgot|change (?:your )?password|(?<![\p{L}])(?:deny|decline|block)(?![\p{L}])`,
     String.raw`app store|google play|download the app`,
+    // signing up is not signing in (account creation is not what a login waits for)
+    String.raw`(?<![\p{L}])(?:sign[\s-]?up|register|create (?:an |your )?account)(?![\p{L}])`,
   ].join('|'),
   'iu',
 );
-// ...or by its host labels and path (not query values: random tokens may spell anything).
-const EXCLUDED_URL_PART =
-  /^(?:unsub\w*|opt-?out|help|helpcenter|support|preferences?|email-?preferences|settings|privacy|terms|legal|tos|logout|log-?out|sign-?out|reset|forgot|password-?reset|view-?in-?browser|webversion|web-?version|browser-?view|pixel|beacon|mailto)$/i;
+// ...or by a word of its host labels and path segments ("help.acme.com", "/email-preferences", "/reset_password");
+// not by query values: random tokens may spell anything.
+const EXCLUDED_URL_WORDS = new Set(
+  (
+    'unsubscribe unsub optout help helpcenter support preferences preference emailpreferences settings privacy ' +
+    'terms legal tos logout signout reset forgot passwordreset resetpassword signup register viewinbrowser ' +
+    'webversion browserview pixel beacon'
+  ).split(' '),
+);
+function excludedSegment(segment: string): boolean {
+  const words = safeDecode(segment).toLowerCase().split(/[-_.]/);
+  return words.some((w) => EXCLUDED_URL_WORDS.has(w)) || EXCLUDED_URL_WORDS.has(words.join(''));
+}
 const TRACKING_PIXEL_PATH = /(?:\/(?:track|wf|e)\/open|\/open\.(?:gif|png)|\.(?:gif|png|jpe?g|webp|svg|ico))$/i;
 
 const STRONG_TEXT = new RegExp(
-  String.raw`sign[\s-]?in|log[\s-]?in|(?<![\p{L}])(?:verify|confirm|magic|authenticate)|verif|anmelden|einloggen|` +
+  String.raw`(?<![\p{L}])(?:sign[\s-]?in|log[\s-]?in|verify|confirm|magic|authenticate)|verif|anmelden|einloggen|` +
     String.raw`bestätigen|connexion|se connecter|iniciar sesión|entrar|acceder|accedi|inloggen|ログイン|登录|登入|로그인`,
   'iu',
 );
@@ -231,7 +243,7 @@ const URL_WORD =
 /** Text words weigh most, URL words next, a long random-looking token a little; exclusions end it. */
 function score(url: URL, { text, lead }: RawLink): number {
   const segments = [...url.hostname.split('.'), ...url.pathname.split('/').filter(Boolean)];
-  if (EXCLUDED_TEXT.test(text) || segments.some((s) => EXCLUDED_URL_PART.test(safeDecode(s)))) return -1;
+  if (EXCLUDED_TEXT.test(text) || segments.some(excludedSegment)) return -1;
   if (TRACKING_PIXEL_PATH.test(url.pathname)) return -1;
   let s = 0;
   const words = lead && !EXCLUDED_TEXT.test(lead) ? `${text} ${lead}` : text;

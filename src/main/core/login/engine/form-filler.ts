@@ -183,7 +183,8 @@ export class FormFiller {
     return done;
   }
 
-  private async setChecked(loc: Locator, want: boolean): Promise<void> {
+  /** Ticks or unticks a checkbox or radio, also one whose styled label hides the real input. */
+  async setChecked(loc: Locator, want: boolean): Promise<void> {
     try {
       await loc.setChecked(want, { timeout: this.deps.deadline.cap(3000) });
     } catch {

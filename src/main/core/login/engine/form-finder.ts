@@ -7,6 +7,7 @@ import {
   type ScannedField,
 } from './form-scan.js';
 import { scanCodePrompt, type CodePrompt } from './code-scan.js';
+import { scanIdentityProviderButtons, type IdentityProvider } from './idp-scan.js';
 import { markerSelector, nextScanId, runInFrame } from './page-script.js';
 import { findSignInControls } from './sign-in-scan.js';
 
@@ -24,6 +25,8 @@ export interface PageScan {
   /** Best password form, or failing that the best identifier-first form, across all frames. */
   form?: LocatedForm;
   signInLinks: { frame: Frame; button: ScannedButton }[];
+  /** Controls that start a sign-in with the identity provider the scan was asked about (best first). */
+  idpButtons: { frame: Frame; button: ScannedButton }[];
   /** A one-time-code prompt, looked for only when there is no login form. */
   codePrompt?: LocatedCodePrompt;
   pageFields: { frame: Frame; field: ScannedField }[];
@@ -44,7 +47,8 @@ export function markedLocator(frame: Frame, id: string): Locator {
 
 /** Runs the in-page login-form scanner in every frame of the page and merges the results. */
 export class FormFinder {
-  async scan(page: Page): Promise<PageScan> {
+  /** `provider`: also look for that identity provider's sign-in buttons (oauth logins). */
+  async scan(page: Page, opts: { provider?: IdentityProvider } = {}): Promise<PageScan> {
     const scanId = nextScanId();
     const frames = page.frames();
     const mainFrame = page.mainFrame();
@@ -54,7 +58,9 @@ export class FormFinder {
         scan: await runInFrame<Record<string, never>, FrameScan>(frame, scanLoginForm, {}, scanId),
       })),
     );
+    // After the form scan, which clears the marks of earlier scans.
     const out: PageScan = {
+      idpButtons: opts.provider ? await this.scanIdpButtons(page, opts.provider) : [],
       signInLinks: [],
       pageFields: [],
       rejected: [],
@@ -118,5 +124,18 @@ export class FormFinder {
     for (const { frame, prompt } of found)
       if (prompt && (!best || prompt.score > best.prompt.score)) best = { frame, prompt };
     return best;
+  }
+
+  private async scanIdpButtons(page: Page, provider: IdentityProvider): Promise<PageScan['idpButtons']> {
+    const id = nextScanId();
+    const found = await Promise.all(
+      page.frames().map(async (frame) => ({
+        frame,
+        buttons: await runInFrame(frame, scanIdentityProviderButtons, { provider }, id),
+      })),
+    );
+    return found
+      .flatMap(({ frame, buttons }) => (buttons ?? []).map((button) => ({ frame, button })))
+      .sort((a, b) => b.button.score - a.button.score);
   }
 }

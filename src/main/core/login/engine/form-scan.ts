@@ -70,9 +70,14 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
   const pos = (el: Element): number => order.get(el) ?? -1;
 
   const inputType = (el: Element): string => (el.getAttribute('type') || 'text').toLowerCase();
+  // A PIN-style one-time-code field may be type=password: it is a second factor, not the login password.
+  const isOneTimeCode = (el: Element): boolean =>
+    h.autocomplete(el).includes('one-time-code') ||
+    /(verification|security|sms|one.?time|authenticat\w*|2fa|mfa) ?code|\botp\b/i.test(h.describe(el, false));
   const isPassword = (el: Element): boolean =>
     el.tagName === 'INPUT' &&
-    (inputType(el) === 'password' || (h.isTextLike(el) && h.autocomplete(el).includes('current-password')));
+    (inputType(el) === 'password' || (h.isTextLike(el) && h.autocomplete(el).includes('current-password'))) &&
+    !isOneTimeCode(el);
   const fieldsAll = all.filter((el) => /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
   const passwords = fieldsAll.filter(isPassword);
   const visPw = passwords.filter((el) => h.isVisible(el));

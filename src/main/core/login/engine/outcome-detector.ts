@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Cookie, Page } from 'playwright-core';
 import type { Deadline } from './deadline.js';
 import { KEYWORDS } from './form-keywords.js';
 import type { LoginFailureReason } from '../login-types.js';
@@ -61,6 +61,27 @@ export interface DetectorDeps {
   loginFormShown?: () => Promise<boolean>;
 }
 
+export type CookieMap = Snapshot['cookies'];
+
+export function cookieMap(cookies: readonly Cookie[]): CookieMap {
+  const out: CookieMap = new Map();
+  for (const c of cookies) out.set(`${c.name}|${c.domain}|${c.path}`, { value: c.value, httpOnly: c.httpOnly });
+  return out;
+}
+
+/** Names of auth cookies that are new in `after` or have another value there (also used by interactive logins). */
+export function changedAuthCookies(before: CookieMap, after: CookieMap): string[] {
+  const out: string[] = [];
+  for (const [key, c] of after) {
+    const name = key.split('|')[0];
+    const prev = before.get(key);
+    if (prev && prev.value === c.value) continue;
+    if (NOT_AUTH_COOKIE.test(name)) continue;
+    if (AUTH_COOKIE.test(name) || (c.httpOnly && !prev)) out.push(name);
+  }
+  return out;
+}
+
 /** Collects evidence after a submit and decides what happened, blocked states first. */
 export class OutcomeDetector {
   private readonly error = new RegExp(KEYWORDS.error, 'i');
@@ -111,9 +132,7 @@ export class OutcomeDetector {
       if (rank[s.watchedState] > rank[merged.watchedState]) merged.watchedState = s.watchedState;
       for (const [origin, key, sum] of s.storage) storage.set(`${origin}|${key}`, sum);
     }
-    const cookies = new Map<string, { value: string; httpOnly: boolean }>();
-    for (const c of allCookies)
-      cookies.set(`${c.name}|${c.domain}|${c.path}`, { value: c.value, httpOnly: c.httpOnly });
+    const cookies = cookieMap(allCookies);
     merged.observed.push(...(this.deps.dialogMessages?.() ?? []));
     const main = results[0];
     merged.readyState = main?.readyState ?? 'loading';
@@ -130,15 +149,7 @@ export class OutcomeDetector {
   }
 
   authCookieChanges(before: Snapshot, after: Snapshot): string[] {
-    const out: string[] = [];
-    for (const [key, c] of after.cookies) {
-      const name = key.split('|')[0];
-      const prev = before.cookies.get(key);
-      if (prev && prev.value === c.value) continue;
-      if (NOT_AUTH_COOKIE.test(name)) continue;
-      if (AUTH_COOKIE.test(name) || (c.httpOnly && !prev)) out.push(name);
-    }
-    return out;
+    return changedAuthCookies(before.cookies, after.cookies);
   }
 
   authStorageChanges(before: Snapshot, after: Snapshot): string[] {

@@ -13,6 +13,11 @@ export interface MailboxSubscriber {
 }
 
 export interface MailboxSubscription {
+  /**
+   * Fetches what arrived now instead of waiting for the server's IDLE notice (servers batch those;
+   * Dovecot's come a few hundred ms after the mail): a login that starts waiting calls it.
+   */
+  checkNow(): void;
   unsubscribe(): Promise<void>;
 }
 
@@ -134,6 +139,9 @@ class MailboxWatch {
     for (const p of sub.pending.splice(0)) if (p.uid >= sub.startUid) this.deliver(sub, p.msg);
     let left = false;
     return {
+      checkNow: () => {
+        if (this.connected) this.requestDrain();
+      },
       unsubscribe: async () => {
         if (left) return;
         left = true;

@@ -28,6 +28,9 @@ export function mailboxFeed(service: MailboxesService, watchers: MailboxWatchers
       );
       return {
         names: matching.map((m) => m.name),
+        checkNow: () => {
+          for (const s of subs) s?.checkNow();
+        },
         close: () => {
           for (const s of subs) void s?.unsubscribe().catch(() => {});
         },

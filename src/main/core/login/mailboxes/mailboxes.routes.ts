@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import {
   MailboxCreateSchema,
+  MailboxIdParamsSchema,
   MailboxListSchema,
   MailboxSchema,
   MailboxTestResultSchema,
@@ -9,7 +9,7 @@ import { notFound } from '../../errors.js';
 import type { RouteModule } from '../../http/build-server.js';
 import { defineRoute } from '../../http/route.js';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = MailboxIdParamsSchema;
 const tags = ['mailboxes'];
 
 /** Mailboxes of the caller's organization (login service: otp_email and magic_link read codes and links there). */

@@ -11,6 +11,8 @@ import type { LoginStep, StepContext, StepResult } from './step-context.js';
 
 export const DEFAULT_CODE_TIMEOUT_MS = 120_000;
 const MAX_CODE_SUBMITS = 2;
+/** How long after typing the code a page that submits by itself gets to start its request. */
+const AUTO_SUBMIT_MS = 100;
 
 type Answer = { kind: 'totp' } | { kind: 'message'; source: MessageSource; channel: 'email' | 'sms' };
 
@@ -32,6 +34,8 @@ async function chooseAnswer(channel: CodeChannel | null, ctx: StepContext): Prom
     otp_email: email,
     magic_link: email,
     otp_sms: sms,
+    oauth_google: totp,
+    oauth_github: totp,
     password: totp ?? emailUsable ?? sms,
   };
   const byChannel: Record<CodeChannel, Answer | undefined> = {
@@ -150,7 +154,8 @@ export const codeStep: LoginStep = {
     };
     await typeCode(ctx, located, code);
     const promptShown = async (): Promise<boolean> => !!(await ctx.finder.scanCodePrompt(ctx.page));
-    await ctx.net.waitForActivity(Math.min(300, ctx.deadline.remaining()), 0, bases.activityBase);
+    // A page that submits by itself does so from its input handler: its request shows within a moment.
+    await ctx.net.waitForActivity(Math.min(AUTO_SUBMIT_MS, ctx.deadline.remaining()), 0, bases.activityBase);
     const submittedItself = ctx.net.navigationCount() > bases.navBase || ctx.net.requestCount() > bases.requestBase;
     let outcome: Outcome | undefined;
     if (submittedItself) {
@@ -169,6 +174,7 @@ export const codeStep: LoginStep = {
       throw new LoginFlowError('invalid_code', 'Submitting the code had no visible effect');
     ctx.secondFactor = undefined;
     ctx.step(`code accepted (${outcome.evidence.join('; ')})`);
+    if (ctx.onProvider()) return { kind: 'next' };
     return finishLogin(ctx);
   },
 };

@@ -33,7 +33,7 @@ export const identifierStep: LoginStep = {
         ctx.step('filled username');
       }
       await ctx.fillExtras(form, scan, new Set([field.id]));
-    }, [field]);
+    }, [field], { deferVerify: true });
     const outcome = await ctx.submitAndWait(form, loc, 'identifier', field.id);
     // Passwordless sites answer the identifier with a code prompt.
     if (outcome.kind === 'failure' && outcome.reason === 'mfa_required') return askedSecondFactor(ctx, outcome);

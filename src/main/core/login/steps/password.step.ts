@@ -47,6 +47,7 @@ export const passwordStep: LoginStep = {
         await ctx.fillExtras(form, scan, new Set([pw.id, ...(user ? [user.id] : [])]));
       },
       user ? [pw, user] : [pw],
+      { deferVerify: true },
     );
     for (const k of ctx.pendingExtras) ctx.step(`additional field '${k}' not found on the page`);
     ctx.pendingExtras.clear();
@@ -59,6 +60,11 @@ export const passwordStep: LoginStep = {
         'invalid_credentials',
         'Submitting the login form had no visible effect (no navigation, request or message)',
       );
+    }
+    // At an identity provider, signing in there is one step: its consent screen and the way back follow.
+    if (ctx.onProvider()) {
+      ctx.step(`signed in at the identity provider (${outcome.evidence.join('; ')})`);
+      return { kind: 'next' };
     }
     ctx.step(`login succeeded (${outcome.evidence.join('; ')})`);
     return finishLogin(ctx);
@@ -92,7 +98,7 @@ export async function finishLogin(ctx: StepContext): Promise<Extract<StepResult,
       step: (s) => ctx.step(s),
       settle: () => ctx.settle(),
     }),
-    captureStorageState(ctx.deps.ctx, ctx.page).catch(() => undefined),
+    captureStorageState(ctx.deps.ctx, ctx.page, ctx.deps.req.include).catch(() => undefined),
   ]);
   return captureSession(ctx, answered ? undefined : captured);
 }
@@ -102,7 +108,7 @@ export async function captureSession(
   ctx: StepContext,
   captured?: SessionStorageState,
 ): Promise<Extract<StepResult, { kind: 'done' }>> {
-  const storageState = captured ?? (await captureStorageState(ctx.deps.ctx, ctx.page));
+  const storageState = captured ?? (await captureStorageState(ctx.deps.ctx, ctx.page, ctx.deps.req.include));
   const withStorage = storageState.origins.filter((o) => o.localStorage.length).length;
   ctx.step(`captured ${storageState.cookies.length} cookie(s) and localStorage of ${withStorage} origin(s)`);
   return { kind: 'done', storageState, finalUrl: ctx.page.url() };

@@ -6,7 +6,7 @@ import { FormFinder, type LocatedForm, type PageScan } from '../engine/form-find
 import type { ScannedField } from '../engine/form-scan.js';
 import type { RequestInterceptor } from '../engine/request-interceptor.js';
 import type { NetworkTracker } from '../engine/network-tracker.js';
-import { OutcomeDetector, type Outcome, type OutcomePhase } from '../engine/outcome-detector.js';
+import { OutcomeDetector, type Outcome, type OutcomePhase, type Snapshot } from '../engine/outcome-detector.js';
 import {
   LoginFlowError,
   redact,
@@ -55,6 +55,8 @@ export class StepContext {
   readonly secrets: string[];
   /** The page asked for a second factor after a submit; a code step may answer it, else it is the failure. */
   secondFactor?: Extract<Outcome, { kind: 'failure' }>;
+  /** Fills whose check was deferred to the look before the submit (guardFill deferVerify). */
+  private verifyPending = false;
   /** Per-step counters (identifier submits, sign-in links clicked ...), keyed by the step. */
   private readonly counters = new Map<string, number>();
   private readonly memos = new Map<string, Set<string>>();
@@ -73,6 +75,17 @@ export class StepContext {
     this.extras = { ...(req.additionalFields ?? {}) };
     this.pendingExtras = new Set(Object.keys(this.extras));
     this.secrets = [req.username, req.password, ...Object.values(this.extras)].filter((s) => s.length >= 2);
+  }
+
+  /** An oauth login whose page is on one of the identity provider's own origins. */
+  onProvider(): boolean {
+    const oauth = this.deps.req.oauth;
+    if (!oauth) return false;
+    try {
+      return oauth.origins.includes(new URL(this.deps.page.url()).origin);
+    } catch {
+      return false;
+    }
   }
 
   get page(): Page {
@@ -107,6 +120,7 @@ export class StepContext {
     const line = redact(s, this.secrets);
     this.deps.steps.push(line);
     this.deps.log.debug({ step: line }, 'login step');
+    this.deps.req.onStep?.(line);
   }
 
   /** Puts what happened to HTTP authentication challenges since the last look into the step trace. */
@@ -146,8 +160,16 @@ export class StepContext {
     return matchAdditionalFields([...this.pendingExtras], fields).filter((m) => m.score >= minScore);
   }
 
-  /** Runs fill actions; a failure that is not the deadline/abort means the form went stale. */
-  async guardFill(fill: () => Promise<void>, fields: ScannedField[]): Promise<void> {
+  /**
+   * Runs fill actions; a failure that is not the deadline/abort means the form went stale. With
+   * `deferVerify` the check that the fills stuck runs in submitAndWait, alongside the look at the
+   * page before the submit (one round trip to the page instead of two).
+   */
+  async guardFill(
+    fill: () => Promise<void>,
+    fields: ScannedField[],
+    opts: { deferVerify?: boolean } = {},
+  ): Promise<void> {
     if (fields.some((f) => f.inert)) {
       // Behind a modal (usually consent): accept it rather than wait for the fill to time out.
       const dismissed = await this.filler.dismissConsent().catch(() => false);
@@ -155,15 +177,36 @@ export class StepContext {
     }
     try {
       await fill();
-      await this.filler.verifyFills();
+      if (opts.deferVerify) this.verifyPending = true;
+      else await this.filler.verifyFills();
     } catch (err) {
-      this.filler.discardFills();
-      this.deadline.check();
-      if (err instanceof LoginFlowError) throw err;
-      // Maybe a consent dialog makes the form inert; accept it so the next attempt can work.
-      await this.filler.dismissConsent().catch(() => false);
-      throw new StaleFormError(err instanceof Error ? err.message : String(err));
+      throw await this.staleForm(err);
     }
+  }
+
+  /** A fill or its check failed: forget the fills, and (deadline and abort aside) look at the page again. */
+  private async staleForm(err: unknown): Promise<Error> {
+    this.filler.discardFills();
+    this.deadline.check();
+    if (err instanceof LoginFlowError) return err;
+    // Maybe a consent dialog makes the form inert; accept it so the next attempt can work.
+    await this.filler.dismissConsent().catch(() => false);
+    return new StaleFormError(err instanceof Error ? err.message : String(err));
+  }
+
+  /** The look before a submit, with the deferred check of the fills (see guardFill) alongside. */
+  private async snapshotBeforeSubmit(watchMarker: string): Promise<Snapshot> {
+    if (!this.verifyPending) return this.detector.snapshot(watchMarker);
+    this.verifyPending = false;
+    const [before, verified] = await Promise.all([
+      this.detector.snapshot(watchMarker),
+      this.filler.verifyFills().then(
+        () => undefined,
+        (err: unknown) => err,
+      ),
+    ]);
+    if (verified !== undefined) throw await this.staleForm(verified);
+    return before;
   }
 
   /** Submits (button, then Enter, then requestSubmit if nothing happened) and waits for evidence. */
@@ -179,7 +222,7 @@ export class StepContext {
     for (const mode of modes) {
       if (mode !== modes[0]) this.step('no reaction to the submit; trying another way');
       // Also arms the in-page error-toast observer before the submit.
-      const before = await this.detector.snapshot(watchMarker);
+      const before = await this.snapshotBeforeSubmit(watchMarker);
       const navBase = this.net.navigationCount();
       const requestBase = this.net.requestCount();
       const activityBase = this.net.activityCount();

@@ -1,0 +1,101 @@
+import type { BrowserContext } from 'playwright-core';
+import { LOGIN_FAILURE_STATUS } from '../../../../shared/errors.js';
+import { StorageStateSchema, type StorageState } from '../../../../shared/login.schema.js';
+import type { SignupRequest } from '../../../../shared/signup.schema.js';
+import { AppError } from '../../errors.js';
+import type { CoreEventBus } from '../../events.js';
+import type { Logger } from '../../logger.js';
+import { CodeSourceInputError, openCodeSources, type CodeSources, type MailboxFeed } from '../codes/code-sources.js';
+import type { InboxHub } from '../codes/inbox-hub.js';
+import type { SessionCache } from '../session-cache.js';
+import type { SignupRequest as EngineRequest, SignupResult } from './signup-types.js';
+
+export interface SignupRunnerLike {
+  signup(ctx: BrowserContext, req: EngineRequest, signal?: AbortSignal): Promise<SignupResult>;
+}
+
+export interface SignupOutcome {
+  state: StorageState;
+  sessionId: string;
+}
+
+/**
+ * POST /api/signup: opens the verification sources (the organization's mailboxes for the address and
+ * the inbox endpoint) before the browser starts, so no mail is missed; runs the sign-up in an isolated
+ * browser context; maps failures to the login API's errors; caches the new session like a login.
+ */
+export class SignupService {
+  constructor(
+    private readonly deps: {
+      browsers: { withContext<T>(fn: (ctx: BrowserContext) => Promise<T>): Promise<T> };
+      runner: SignupRunnerLike;
+      cache: SessionCache;
+      inbox: InboxHub;
+      mailboxes?: MailboxFeed;
+      log: Logger;
+      timeoutMs: number;
+      codeTimeoutMs: number;
+      /** Where live steps go (login.step events), when a sign-up has an id. */
+      events?: CoreEventBus;
+    },
+  ) {}
+
+  /** `loginId`: the caller's id (X-Login-Id), carried by the login.step events of this sign-up. */
+  async signup(orgId: string, req: SignupRequest, opts: { loginId?: string } = {}): Promise<SignupOutcome> {
+    const started = Date.now();
+    const { loginId } = opts;
+    const onStep = loginId
+      ? (step: string) =>
+          this.deps.events?.emit('login.step', { orgId, loginId, step, elapsedMs: Date.now() - started })
+      : undefined;
+    const origin = new URL(req.domain).origin;
+    let codes: CodeSources;
+    try {
+      codes = openCodeSources({
+        orgId,
+        hub: this.deps.inbox,
+        mailboxes: this.deps.mailboxes,
+        username: req.cred.username,
+        additionalFields: req.additionalFields,
+      });
+    } catch (err) {
+      if (err instanceof CodeSourceInputError)
+        throw new AppError(400, 'validation_error', err.message, { field: err.field });
+      throw err;
+    }
+    let result: SignupResult;
+    try {
+      result = await this.deps.browsers.withContext((ctx) =>
+        this.deps.runner.signup(ctx, {
+          url: req.domain,
+          username: req.cred.username,
+          password: req.cred.password,
+          additionalFields: req.additionalFields,
+          timeoutMs: this.deps.timeoutMs,
+          codeTimeoutMs: this.deps.codeTimeoutMs,
+          codes,
+          onStep,
+        }),
+      );
+    } finally {
+      codes.dispose();
+    }
+    const ms = Date.now() - started;
+    if (!result.ok) {
+      this.deps.log.info({ orgId, origin, reason: result.reason, ms }, 'signup failed');
+      const { status, code } = LOGIN_FAILURE_STATUS[result.reason];
+      throw new AppError(status, code.toLowerCase(), result.message, { reason: result.reason, steps: result.steps });
+    }
+    // Exactly Playwright's storageState shape (drops fields a newer Playwright may add).
+    const state = StorageStateSchema.parse(result.storageState);
+    // Cached like a password login of the new account, so POST /api/login with the same body finds it.
+    const identity = { orgId, origin, username: req.cred.username, method: 'password' };
+    const credentials = await this.deps.cache.credentialHash(identity, {
+      cred: { password: req.cred.password },
+      additionalFields: req.additionalFields,
+    });
+    const sessionId = await this.deps.cache.put(identity, state, credentials);
+    this.deps.log.info({ orgId, origin, cookies: state.cookies.length, ms }, 'signup succeeded');
+    return { state, sessionId };
+  }
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { httpUrlString } from './http-url.schema.js';
+
+/** The sign-up page (or a login page that links to it); `min(1)` first so an empty string says "required". */
+const signupUrl = z.string().trim().min(1, 'domain is required').pipe(httpUrlString('domain'));
+
+/**
+ * POST /api/signup: the body of POST /api/login without loginMethod and useCache (a sign-up is always
+ * done fresh in a browser). The password is the new account's: it goes into every new-password field.
+ */
+export const SignupRequestSchema = z
+  .object({
+    cred: z.object({
+      username: z
+        .string()
+        .trim()
+        .min(1, 'cred.username is required')
+        .max(512)
+        .describe('The new account: an email address (the verification mail goes there) or a user name'),
+      password: z.string().min(1, 'cred.password is required').max(4096).describe('The new account password'),
+    }),
+    domain: signupUrl.describe('The sign-up page, or a login page with a "Sign up" / "Create account" link'),
+    additionalFields: z
+      .record(z.string().max(256), z.string().max(4096))
+      .default({})
+      .describe(
+        'Other fields of the sign-up form, matched by key against name, id, label or placeholder: name (or ' +
+          'firstName and lastName), company, phone …; email when cred.username is not an email address',
+      ),
+  })
+  .meta({ id: 'SignupRequest' });
+export type SignupRequest = z.infer<typeof SignupRequestSchema>;
