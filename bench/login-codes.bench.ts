@@ -14,7 +14,10 @@ const MAIL_PASSWORD = 'bench-imap-password';
  */
 export async function runCodeArrivalBench(): Promise<Record<string, unknown>> {
   const dovecot = await startDovecot({ users: [{ user: MAIL_USER, password: MAIL_PASSWORD }] });
-  const t = await startTestServer({ log: { level: (process.env.BENCH_LOG ?? 'warn') as 'warn' }, login: { timeoutMs: 30_000, codeTimeoutMs: 30_000 } });
+  const t = await startTestServer({
+    log: { level: (process.env.BENCH_LOG ?? 'warn') as 'warn' },
+    login: { timeoutMs: 30_000, codeTimeoutMs: 30_000 },
+  });
   try {
     const res = await t.request('/api/mailboxes', {
       method: 'POST',

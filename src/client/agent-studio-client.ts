@@ -4,11 +4,13 @@
 // its answer fails loudly here (code `invalid_response`) instead of handing back a wrong shape.
 import type { z } from 'zod';
 import type { CreateGenerationRequestSchema } from '../shared/create-generation.schema.js';
-import type { InboxMessageSchema, LoginRequestSchema } from '../shared/login.schema.js';
-import type { StoredUpload } from '../shared/uploads.schema.js';
+import type { InboxMessageSchema, LoginRequestSchema, RefreshRequestSchema } from '../shared/login.schema.js';
+import type { SignupRequestSchema } from '../shared/signup.schema.js';
+import type { StoredUpload, UploadListQuerySchema } from '../shared/uploads.schema.js';
 import type {
   CharacterCreateSchema,
   CharacterListQuerySchema,
+  CharacterPatchSchema,
   GenerateRequestSchema,
   Generation,
   GenerationListQuerySchema,
@@ -22,7 +24,9 @@ import { CLIENT_ROUTES, type ClientRouteName } from './client-routes.js';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780';
 
 export type LoginInput = z.input<typeof LoginRequestSchema>;
+export type SignupInput = z.input<typeof SignupRequestSchema>;
 export type InboxInput = z.input<typeof InboxMessageSchema>;
+export type RefreshInput = z.input<typeof RefreshRequestSchema>;
 export type TemplateListQuery = z.input<typeof TemplateListQuerySchema>;
 export type TemplateWriteInput = z.input<typeof TemplateWriteSchema>;
 export type TemplatePatchInput = z.input<typeof TemplatePatchSchema>;
@@ -31,6 +35,8 @@ export type CreateGenerationInput = z.input<typeof CreateGenerationRequestSchema
 export type GenerationListQuery = z.input<typeof GenerationListQuerySchema>;
 export type CharacterListQuery = z.input<typeof CharacterListQuerySchema>;
 export type CharacterCreateInput = z.input<typeof CharacterCreateSchema>;
+export type CharacterPatchInput = z.input<typeof CharacterPatchSchema>;
+export type UploadListQuery = z.input<typeof UploadListQuerySchema>;
 export interface PresignInput {
   /** MIME type of the file (image/png, video/mp4, audio/mpeg…; the README lists them). */
   contentType: string;
@@ -117,7 +123,8 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
 
   async function call<N extends ClientRouteName>(name: N, opts: CallOptions = {}): Promise<ResponseOf<N>> {
     const route: (typeof CLIENT_ROUTES)[ClientRouteName] = CLIENT_ROUTES[name];
-    const path = route.path.replace(':id', encodeURIComponent(opts.id ?? ''));
+    // One path parameter per route (:id, or :key for a storage key, whose slashes are encoded too).
+    const path = route.path.replace(/:\w+/, encodeURIComponent(opts.id ?? ''));
     const what = `${route.method} ${path}`;
     const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
@@ -199,6 +206,10 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
 
   const uploads = {
     presign: (body: PresignInput) => call('presignUpload', { body: { kind: 'upload', ...body } }),
+    /** GET /api/uploads: the organization's stored files, newest first, with time-limited download URLs. */
+    list: (query?: UploadListQuery) => call('listUploads', { query }),
+    /** DELETE /api/uploads/:key: 409 `upload_in_use` while a character or a running generation uses it. */
+    delete: (storageKey: string) => call('deleteUpload', { id: storageKey }),
     /**
      * Presigns, then PUTs the bytes to the presigned URL (no API key: the URL's signature is the
      * authorization, and with S3 storage it is S3's URL). Returns the storage key to use in generate
@@ -229,14 +240,31 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     /** POST /api/login: logs in with a real browser and returns Playwright storageState. */
     login: (body: LoginInput) => call('login', { body }),
     /**
+     * POST /api/signup: creates an account on the site's sign-up page (email verification included) and
+     * returns the new account's Playwright storageState. 409 USER_EXISTS when the site says it exists.
+     */
+    signup: (body: SignupInput) => call('signup', { body }),
+    /**
      * POST /api/login/inbox: hands an email or SMS (e.g. from your SMS forwarder) to this
      * organization's logins waiting for a code or sign-in link addressed to `to`.
      */
     deliverToInbox: (body: InboxInput) => call('deliverToInbox', { body }),
+    /** POST /api/login/:loginId/cancel: cancels a running login started with the header X-Login-Id. */
+    cancelLogin: (loginId: string) => call('cancelLogin', { id: loginId }),
+    /** GET /api/login/methods: the login methods this server serves and the fields each needs. */
+    loginMethods: () => call('loginMethods'),
+    /**
+     * POST /api/refresh: the cached session when it still works, else a fresh login with the credentials
+     * stored by a login with `storeCredentials: true` (409 `NO_STORED_CREDENTIALS` without them).
+     */
+    refresh: (body: RefreshInput) => call('refresh', { body }),
     sessions: {
       list: () => call('listSessions'),
       delete: (id: string) => call('deleteSession', { id }),
+      /** POST /api/sessions/:id/validate: opens the site with the session; a dead one is dropped. */
+      validate: (id: string) => call('validateSession', { id }),
     },
+
     templates: {
       list: (query?: TemplateListQuery) => call('listTemplates', { query }),
       get: (id: string) => call('getTemplate', { id }),
@@ -259,6 +287,9 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     characters: {
       list: (query?: CharacterListQuery) => call('listCharacters', { query }),
       create: (body: CharacterCreateInput) => call('createCharacter', { body }),
+      /** PATCH: fields not sent keep their value; reference_image_keys replaces the list. */
+      update: (id: string, body: CharacterPatchInput) => call('updateCharacter', { id, body }),
+      delete: (id: string) => call('deleteCharacter', { id }),
     },
     credits: () => call('credits'),
     webhooks: {

@@ -7,15 +7,25 @@ import { CreditsSchema } from '../shared/credits.schema.js';
 import {
   InboxMessageSchema,
   InboxReceiptSchema,
+  LoginMethodListSchema,
   LoginRequestSchema,
+  RefreshRequestSchema,
   SessionListSchema,
+  SessionValidationSchema,
   StorageStateSchema,
 } from '../shared/login.schema.js';
-import { PresignedUploadSchema, StoredUploadSchema } from '../shared/uploads.schema.js';
+import { SignupRequestSchema } from '../shared/signup.schema.js';
+import {
+  PresignedUploadSchema,
+  StoredUploadSchema,
+  UploadListQuerySchema,
+  UploadListSchema,
+} from '../shared/uploads.schema.js';
 import {
   CharacterCreateSchema,
   CharacterListQuerySchema,
   CharacterListSchema,
+  CharacterPatchSchema,
   CharacterSchema,
   GenerateRequestSchema,
   GenerateResponseSchema,
@@ -46,6 +56,9 @@ export interface ClientRoute {
 
 export const CLIENT_ROUTES = {
   login: { method: 'POST', path: '/api/login', status: 200, body: LoginRequestSchema, response: StorageStateSchema },
+  signup: { method: 'POST', path: '/api/signup', status: 200, body: SignupRequestSchema, response: StorageStateSchema },
+  cancelLogin: { method: 'POST', path: '/api/login/:id/cancel', status: 204 },
+  loginMethods: { method: 'GET', path: '/api/login/methods', status: 200, response: LoginMethodListSchema },
   deliverToInbox: {
     method: 'POST',
     path: '/api/login/inbox',
@@ -55,6 +68,19 @@ export const CLIENT_ROUTES = {
   },
   listSessions: { method: 'GET', path: '/api/sessions', status: 200, response: SessionListSchema },
   deleteSession: { method: 'DELETE', path: '/api/sessions/:id', status: 204 },
+  refresh: {
+    method: 'POST',
+    path: '/api/refresh',
+    status: 200,
+    body: RefreshRequestSchema,
+    response: StorageStateSchema,
+  },
+  validateSession: {
+    method: 'POST',
+    path: '/api/sessions/:id/validate',
+    status: 200,
+    response: SessionValidationSchema,
+  },
 
   listTemplates: {
     method: 'GET',
@@ -116,6 +142,15 @@ export const CLIENT_ROUTES = {
   presignUpload: { method: 'POST', path: '/api/s3/presign-upload', status: 200, response: PresignedUploadSchema },
   /** The local store's signed PUT: the client PUTs to the presigned `upload_url`, never builds this path. */
   putUpload: { method: 'PUT', path: '/api/uploads/*', status: 200, response: StoredUploadSchema },
+  listUploads: {
+    method: 'GET',
+    path: '/api/uploads',
+    status: 200,
+    query: UploadListQuerySchema,
+    response: UploadListSchema,
+  },
+  /** The storage key is sent as one path segment (its slashes percent-encoded). */
+  deleteUpload: { method: 'DELETE', path: '/api/uploads/:key', status: 204 },
 
   listCharacters: {
     method: 'GET',
@@ -131,6 +166,14 @@ export const CLIENT_ROUTES = {
     body: CharacterCreateSchema,
     response: CharacterSchema,
   },
+  updateCharacter: {
+    method: 'PATCH',
+    path: '/api/characters/:id',
+    status: 200,
+    body: CharacterPatchSchema,
+    response: CharacterSchema,
+  },
+  deleteCharacter: { method: 'DELETE', path: '/api/characters/:id', status: 204 },
   credits: { method: 'GET', path: '/api/credits', status: 200, response: CreditsSchema },
 
   webhookSecret: { method: 'GET', path: '/api/webhooks/secret', status: 200, response: WebhookSecretSchema },

@@ -6,22 +6,26 @@ export {
   type AgentStudioClientOptions,
   type CharacterCreateInput,
   type CharacterListQuery,
+  type CharacterPatchInput,
   type CreateGenerationInput,
   type GenerateInput,
   type GenerationListQuery,
   type LoginInput,
   type PresignInput,
+  type SignupInput,
+  type RefreshInput,
   type TemplateListQuery,
   type TemplatePatchInput,
   type TemplateWriteInput,
   type UploadData,
+  type UploadListQuery,
   type WaitForOptions,
 } from './agent-studio-client.js';
 export { AgentStudioError, CLIENT_ERROR_CODES } from './agent-studio-error.js';
 export { CLIENT_ROUTES, type ClientRoute, type ClientRouteName } from './client-routes.js';
 export type { Credits } from '../shared/credits.schema.js';
-export type { SessionList, SessionSummary, StorageState } from '../shared/login.schema.js';
-export type { PresignedUpload, StoredUpload } from '../shared/uploads.schema.js';
+export type { SessionList, SessionSummary, SessionValidation, StorageState } from '../shared/login.schema.js';
+export type { PresignedUpload, StoredUpload, UploadInfo } from '../shared/uploads.schema.js';
 export type {
   Character,
   GenerateResponse,

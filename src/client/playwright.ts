@@ -2,6 +2,7 @@
 // Types only from playwright-core (the `playwright` package re-exports the same classes), so the
 // client itself never loads a browser library.
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { StorageState } from '../shared/login.schema.js';
 import { createAgentStudioClient, type AgentStudioClient, type LoginInput } from './agent-studio-client.js';
 
 export interface LoggedInContextOptions {
@@ -13,6 +14,11 @@ export interface LoggedInContextOptions {
   additionalFields?: LoginInput['additionalFields'];
   /** Reuse the cached session when it is still fresh (default true, as the API). */
   useCache?: boolean;
+  /**
+   * Also capture IndexedDB and/or sessionStorage (README "Full storage"). The new context gets both:
+   * IndexedDB through `storageState`, sessionStorage through `applySessionStorage`.
+   */
+  include?: LoginInput['include'];
   /** A client to log in with; or `apiKey` (and `baseUrl`) to make one. */
   client?: AgentStudioClient;
   apiKey?: string;
@@ -29,7 +35,7 @@ export async function newLoggedInContext(
   browser: Pick<Browser, 'newContext'>,
   options: LoggedInContextOptions,
 ): Promise<BrowserContext> {
-  const { domain, username, password, loginMethod, additionalFields, useCache, contextOptions } = options;
+  const { domain, username, password, loginMethod, additionalFields, useCache, include, contextOptions } = options;
   let client = options.client;
   if (!client) {
     if (!options.apiKey) throw new TypeError('newLoggedInContext: pass `client` or `apiKey`');
@@ -41,6 +47,45 @@ export async function newLoggedInContext(
     loginMethod,
     additionalFields,
     useCache,
+    include,
   });
-  return browser.newContext({ ...contextOptions, storageState });
+  const context = await browser.newContext({ ...contextOptions, storageState });
+  try {
+    await applySessionStorage(context, storageState);
+  } catch (err) {
+    await context.close().catch(() => {});
+    throw err;
+  }
+  return context;
+}
+
+/**
+ * Restores the sessionStorage of a login's state (`include: ["sessionStorage"]`), which Playwright's
+ * `storageState` does not carry: an init script writes it before the site's own scripts run, in every
+ * new tab (and frame) of `context` whose origin has some, once per tab: only while that tab's
+ * sessionStorage is still empty, so what the site writes later (a refreshed token) is not overwritten
+ * on the next navigation. A state without sessionStorage adds nothing.
+ */
+export async function applySessionStorage(
+  context: Pick<BrowserContext, 'addInitScript'>,
+  state: Pick<StorageState, 'origins'>,
+): Promise<void> {
+  // Only origin and sessionStorage go into the pages' script: never cookies or other origins' storage.
+  const saved = state.origins
+    .filter((o) => o.sessionStorage?.length)
+    .map(({ origin, sessionStorage }) => ({ origin, sessionStorage: sessionStorage! }));
+  if (!saved.length) return;
+  await context.addInitScript(restoreSessionStorage, saved);
+}
+
+/** Runs in the page (serialized by Playwright): it may use nothing from this module. */
+function restoreSessionStorage(saved: { origin: string; sessionStorage: { name: string; value: string }[] }[]): void {
+  const mine = saved.find((o) => o.origin === location.origin);
+  if (!mine) return;
+  try {
+    if (sessionStorage.length) return; // restored before in this tab, or written by the site since
+    for (const { name, value } of mine.sessionStorage) sessionStorage.setItem(name, value);
+  } catch {
+    // storage disabled for this frame (sandboxed, opaque): nothing to restore into
+  }
 }

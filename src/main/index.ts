@@ -1,14 +1,18 @@
 // Electron entry: one window over the headless core. The core also serves agents on 127.0.0.1.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, dialog } from 'electron';
+import { app, dialog, nativeTheme } from 'electron';
+import { CoreHost } from './core/desktop/core-host.js';
+import type { ThemeStore } from './core/desktop/settings-channels.js';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './electron/app-protocol.js';
 import { DesktopShell, useDataDirFromEnv } from './electron/desktop-shell.js';
 import { askPortInUse, askWithoutKeychain } from './electron/dialogs.js';
 import { registerIpc } from './electron/ipc/index.js';
-import { startCore } from './electron/lifecycle.js';
+import { startCore, type RunningCore } from './electron/lifecycle.js';
+import { createDesktopFinisher } from './electron/login-window.js';
+import { notifyFinishedGenerations } from './electron/notifications.js';
 import { hardenContents, hardenSession } from './electron/security.js';
-import { openSettings } from './electron/settings.js';
+import { openSettings, type SettingsStore } from './electron/settings.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
@@ -35,10 +39,21 @@ async function boot(): Promise<void> {
   handleAppProtocol(path.join(here, '../renderer'));
   const dataDir = app.getPath('userData');
   const settings = openSettings(dataDir);
-  let running: Awaited<ReturnType<typeof startCore>>;
+  const theme = themeStore(settings);
+  nativeTheme.themeSource = theme.get();
+  // The first start asks about a taken port; a restart from Settings runs without the API instead and
+  // the window says why (Settings refuses a port in use before saving, so that is only a race).
+  const host = new CoreHost<RunningCore>((reason) =>
+    startCore({
+      dataDir,
+      settings,
+      askWithoutKeychain,
+      portInUse: reason === 'first' ? (p) => askPortInUse(p, dataDir) : undefined,
+      interactiveFinisher: createDesktopFinisher,
+    }),
+  );
   try {
-    running = await startCore({ dataDir, settings, askWithoutKeychain, portInUse: (p) => askPortInUse(p, dataDir) });
-    if (!running) {
+    if (!(await host.init())) {
       app.exit(0);
       return;
     }
@@ -47,15 +62,20 @@ async function boot(): Promise<void> {
     app.exit(1);
     return;
   }
-  const core = running;
-  registerIpc({
-    core: core.core,
-    desktop: core.desktop,
-    isTrusted,
-    appInfo: () => core.info,
-    mainWindow: () => shell.mainWindow(),
-  });
-  shell.start(core, settings);
+  registerIpc({ host, theme, isTrusted, mainWindow: () => shell.mainWindow() });
+  shell.start(host, settings);
+  notifyFinishedGenerations({ host, mainWindow: () => shell.mainWindow(), showWindow: () => shell.showWindow() });
+}
+
+/** The theme choice kept with the app's settings, applied to the OS-drawn parts (menus, dialogs, scrollbars). */
+function themeStore(settings: SettingsStore): ThemeStore {
+  return {
+    get: () => settings.get().theme,
+    set(theme) {
+      settings.update({ theme });
+      nativeTheme.themeSource = theme;
+    },
+  };
 }
 
 if (!app.requestSingleInstanceLock()) {

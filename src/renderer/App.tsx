@@ -1,13 +1,17 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { ShortcutsOverlay } from './components/ShortcutsOverlay';
 import { Sidebar } from './components/Sidebar';
 import { Notice } from './components/StatusViews';
 import { CharactersScreen } from './features/characters/CharactersScreen';
 import { GenerateScreen } from './features/generate/GenerateScreen';
 import { GenerationsScreen } from './features/generations/GenerationsScreen';
 import { SessionsScreen } from './features/sessions/SessionsScreen';
+import { SettingsScreen } from './features/settings/SettingsScreen';
 import { TemplatesScreen } from './features/templates/TemplatesScreen';
 import { UploadsScreen } from './features/uploads/UploadsScreen';
 import { hasBridge } from './lib/api';
+import { useGlobalShortcuts } from './lib/shortcuts';
+import { useAppliedTheme } from './lib/theme';
 import { useAppEvent } from './lib/use-app-event';
 import { useAppStore } from './stores/app-store';
 
@@ -18,6 +22,7 @@ const SCREENS = {
   characters: CharactersScreen,
   generate: GenerateScreen,
   generations: GenerationsScreen,
+  settings: SettingsScreen,
 };
 
 export function App() {
@@ -39,20 +44,51 @@ function Shell() {
   const applyUploadProgress = useAppStore((s) => s.applyUploadProgress);
   const applyGenerationProgress = useAppStore((s) => s.applyGenerationProgress);
   const applyGenerationFinished = useAppStore((s) => s.applyGenerationFinished);
+  const applyLoginStep = useAppStore((s) => s.applyLoginStep);
+  const navigate = useAppStore((s) => s.navigate);
+  const theme = useAppStore((s) => s.theme);
+  const loadSettings = useAppStore((s) => s.loadSettings);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
 
   useEffect(() => {
     void loadAppInfo();
-  }, [loadAppInfo]);
+    // The theme choice is part of the settings.
+    void loadSettings();
+  }, [loadAppInfo, loadSettings]);
+  useAppliedTheme(theme);
+  // A new screen starts at its top, not where the last one was scrolled to.
+  useEffect(() => {
+    document.getElementById('main')?.scrollTo({ top: 0 });
+  }, [screen]);
+  const shortcutActions = useMemo(
+    () => ({
+      navigate: (screen: Parameters<typeof navigate>[0]) => navigate(screen),
+      toggleHelp: () => setShortcutsOpen((open) => !open),
+      closeHelp: () => setShortcutsOpen(false),
+    }),
+    [navigate],
+  );
+  useGlobalShortcuts(shortcutActions);
   useAppEvent('upload:progress', applyUploadProgress);
   useAppEvent('generation:progress', applyGenerationProgress);
   useAppEvent('generation:finished', applyGenerationFinished);
+  useAppEvent('login:step', applyLoginStep);
 
   const Current = SCREENS[screen];
   return (
     <div className="app-shell">
-      <Sidebar />
+      <Sidebar onShowShortcuts={() => setShortcutsOpen(true)} />
       <main className="content" id="main" data-testid={`screen-${screen}`}>
-        {info?.serverError ? <Notice tone="warning">{info.serverError}</Notice> : null}
+        {info?.serverError ? (
+          <Notice tone="warning">
+            {info.serverError}{' '}
+            {screen !== 'settings' ? (
+              <button type="button" className="btn btn-secondary btn-small" onClick={() => navigate('settings')}>
+                Open Settings
+              </button>
+            ) : null}
+          </Notice>
+        ) : null}
         {info && !info.hasDesktopKey && info.secretStoreError ? (
           <Notice tone="warning">
             The secret store is not available, so this window uses a temporary key that ends when the app closes.{' '}
@@ -61,6 +97,7 @@ function Shell() {
         ) : null}
         <Current />
       </main>
+      {shortcutsOpen ? <ShortcutsOverlay onClose={() => setShortcutsOpen(false)} /> : null}
     </div>
   );
 }

@@ -11,11 +11,14 @@ import {
   LoginAnswerHeadersSchema,
   PickedFileSchema,
   PickedFileToken,
+  type PickedFile,
   UPLOAD_KINDS,
   UploadedFileSchema,
   type UploadedFile,
 } from './desktop.schema.js';
 import type { IpcResult } from './errors.js';
+import { RESULTS_CHANNELS, LoginRequestHeadersSchema } from './ipc-results-channels.js';
+import { SETTINGS_CHANNELS } from './ipc-settings-channels.js';
 import { LoginRequestSchema, SessionIdParamsSchema, SessionListSchema, StorageStateSchema } from './login.schema.js';
 import type { Scope } from './scopes.js';
 import {
@@ -54,7 +57,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * parsed with `headers`, when the channel needs them). `empty`: a 204, the IPC value is null.
  * Files and streams never cross IPC: the renderer plays them from their signed URLs (video_url).
  */
-export type HttpAnswer = { kind: 'json'; schema: z.ZodType; headers?: z.ZodObject } | { kind: 'empty' };
+export type HttpAnswer =
+  | { kind: 'json'; schema: z.ZodType; headers?: z.ZodObject; /** When not 200 (201 Created). */ status?: 201 }
+  | { kind: 'empty' };
 
 /**
  * A route of the core's HTTP API. The IPC argument is `{ params, query, body }`, each part the route's
@@ -70,6 +75,8 @@ export interface HttpChannel {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** Request headers the route reads (lower-case names), passed as `headers` and sent as given. */
+  headers?: z.ZodObject;
   answer: HttpAnswer;
 }
 
@@ -87,11 +94,16 @@ export interface UploadChannel {
   result: z.ZodType<UploadedFile>;
 }
 
-/** Answered by the main process itself: app facts, the OS file picker, opening a link. */
+/**
+ * Answered by the main process itself: app facts, the OS file picker, opening a link, and the
+ * desktop-only administration (keys and organizations of every org, the core's settings, the theme).
+ */
 export interface LocalChannel {
   kind: 'local';
   args: z.ZodType;
   result: z.ZodType;
+  /** Called by the preload's own functions only: its `invoke` refuses it (e.g. a dropped file's path). */
+  preloadOnly?: true;
 }
 
 export type Channel = HttpChannel | UploadChannel | LocalChannel;
@@ -133,6 +145,8 @@ export const IPC_CONTRACT = {
     path: '/api/login',
     scope: 'login:write',
     body: LoginRequestSchema,
+    /** X-Login-Id: the id its login:step events carry and sessions:cancelLogin takes. */
+    headers: LoginRequestHeadersSchema,
     answer: { kind: 'json', schema: StorageStateSchema, headers: LoginAnswerHeadersSchema },
   },
 
@@ -258,6 +272,12 @@ export const IPC_CONTRACT = {
     scope: 'credits:read',
     answer: json(CreditsSchema),
   },
+
+  // Settings: mailboxes, the webhook secret, the login methods, and the desktop-only administration.
+  ...SETTINGS_CHANNELS,
+
+  // Results, exports and media: session re-test, login cancel, stored files, character edits, saving.
+  ...RESULTS_CHANNELS,
 } as const satisfies Record<string, Channel>;
 
 export type IpcContract = typeof IPC_CONTRACT;
@@ -265,6 +285,9 @@ export type ChannelName = keyof IpcContract;
 export const CHANNEL_NAMES = Object.keys(IPC_CONTRACT) as ChannelName[];
 export const isChannelName = (name: unknown): name is ChannelName =>
   typeof name === 'string' && Object.prototype.hasOwnProperty.call(IPC_CONTRACT, name);
+/** A channel the page may invoke: every channel but the preload's own (LocalChannel.preloadOnly). */
+export const isPageChannel = (name: unknown): name is ChannelName =>
+  isChannelName(name) && !(IPC_CONTRACT[name] as Channel & { preloadOnly?: true }).preloadOnly;
 
 // ---------------------------------------------------------------------------------------------
 // Events main pushes to the window (payloads validated in main before they are sent)
@@ -323,7 +346,8 @@ export type ChannelArgs<C extends ChannelName> = IpcContract[C] extends infer D
     ? Flatten<
         Part<'params', D extends { params: infer S } ? S : never, false> &
           Part<'query', D extends { query: infer S } ? S : never, true> &
-          Part<'body', D extends { body: infer S } ? S : never, false>
+          Part<'body', D extends { body: infer S } ? S : never, false> &
+          Part<'headers', D extends { headers: infer S } ? S : never, true>
       >
     : D extends { args: infer S extends z.ZodType }
       ? z.input<S>
@@ -359,10 +383,31 @@ export interface AgentStudioBridge {
   invoke<C extends ChannelName>(channel: C, ...args: ChannelArgsTuple<C>): Promise<IpcResult<ChannelResult<C>>>;
   /** Subscribes to a contract event; returns the unsubscribe function. */
   on<E extends IpcEventName>(event: E, listener: (payload: IpcEventPayload<E>) => void): () => void;
+  /**
+   * Registers a file dropped on the window as a picked file (uploads:pickDropped, by the path the OS
+   * gave it); null when the File has no file on disk behind it (dragged from a web page).
+   */
+  pickDroppedFile(file: File): Promise<IpcResult<PickedFile | null>>;
 }
 
 // Types the renderer names, all inferred from the shared schemas.
 export type { AppInfo, PickedFile, UploadedFile, UploadKind } from './desktop.schema.js';
+export type {
+  ApiKeySummary,
+  ApiStatus,
+  CoreSettings,
+  CoreSettingsPatch,
+  DesktopSettings,
+  OrgSummary,
+  Theme,
+} from './desktop-admin.schema.js';
+export type { LoginMethodInfo } from './login.schema.js';
+export type { Mailbox, MailboxTestResult } from './mailboxes.schema.js';
+export type { SessionValidation } from './login.schema.js';
+export type { UploadInfo } from './uploads.schema.js';
+export type { SavedFile } from './ipc-results-channels.js';
+export type { WebhookSecret } from './webhooks.schema.js';
+export type { Credits } from './credits.schema.js';
 export type { SessionSummary, StorageState } from './login.schema.js';
 export type {
   Character,

@@ -35,10 +35,11 @@ export const LIMITS = {
   templates: { default: 50, max: 100 },
   characters: { default: 24, max: 60 },
   generations: { default: 50, max: 100 },
+  uploads: { default: 50, max: 100 },
 } as const;
 
 /** `limit` over the maximum is clamped (the answer's pagination.limit says what was used); below 1 is a 400. */
-const limitParam = (def: number, max: number) =>
+export const limitParam = (def: number, max: number) =>
   z.coerce
     .number()
     .int('limit must be a whole number')
@@ -46,7 +47,7 @@ const limitParam = (def: number, max: number) =>
     .default(def)
     .transform((n) => Math.min(n, max))
     .describe(`Page size, default ${def}; values above ${max} are clamped to ${max}`);
-const offsetParam = z.coerce
+export const offsetParam = z.coerce
   .number()
   .int('offset must be a whole number')
   .min(0, 'offset must be 0 or more')
@@ -295,6 +296,11 @@ export const CharacterSchema = z
     created_at: z.number().nullable().describe('Unix ms; null for the built-in public characters'),
     visibility: z.enum(['public', 'private']),
     reference_image_keys: z.array(z.string()),
+    reference_image_urls: z
+      .array(z.string().nullable())
+      .describe(
+        'Time-limited download URLs of the reference images (storage.urlTtlSec), in the order of reference_image_keys; null for a file that cannot be served',
+      ),
   })
   .meta({ id: 'Character' });
 export type Character = z.infer<typeof CharacterSchema>;
@@ -321,6 +327,18 @@ export const CharacterCreateSchema = z
   .strict()
   .meta({ id: 'CharacterCreate' });
 export type CharacterCreate = z.infer<typeof CharacterCreateSchema>;
+/** PATCH /api/characters/:id: any subset of the create fields; reference_image_keys replaces the whole list. */
+export const CharacterPatchSchema = z
+  .object({
+    name: CharacterCreateSchema.shape.name,
+    description: z.string().max(2000).nullable(),
+    reference_image_keys: CharacterCreateSchema.shape.reference_image_keys,
+  })
+  .partial()
+  .strict()
+  .meta({ id: 'CharacterPatch' });
+export type CharacterPatch = z.infer<typeof CharacterPatchSchema>;
+export const CharacterIdParamsSchema = z.object({ id: z.string().min(1).max(200) });
 
 // ---------------------------------------------------------------- pricing
 

@@ -78,7 +78,7 @@ describe.skipIf(skipReason !== null)(`Electron app${skipReason ? ` (skipped: ${s
     expect(await page.title()).toBe('Agent Studio');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.waitFor();
-    for (const label of ['Sessions', 'Templates', 'Generate', 'Generations', 'Characters', 'Uploads'])
+    for (const label of ['Sessions', 'Templates', 'Generate', 'Generations', 'Characters', 'Uploads', 'Settings'])
       expect(await nav.getByRole('button', { name: label }).count(), label).toBe(1);
   });
 

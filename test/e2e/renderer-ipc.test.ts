@@ -217,7 +217,7 @@ describe('renderer over the IPC path (contract + IPC dispatcher + in-process API
       expect(builtin).toMatchObject({ ok: false, error: { code: 'forbidden', details: { status: 403 } } });
       const unpicked = await invoke(page, 'uploads:upload', { file: 'never-picked' });
       expect(unpicked).toMatchObject({ ok: false, error: { code: 'not_found' } });
-      const unknown = await invoke(page, 'keys:create', {});
+      const unknown = await invoke(page, 'keys:exportAll', {});
       expect(unknown).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
       expect(await invoke(page, 'sessions:list')).toEqual({ ok: true, value: { data: [] } });
     } finally {

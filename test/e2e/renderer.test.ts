@@ -233,11 +233,12 @@ describe('renderer over the real HTTP API', () => {
       await page.getByLabel('File type').selectOption('image');
       pickNext('frame.png', media.png(300 * 1024));
       await page.getByRole('button', { name: 'Choose file…' }).click();
-      const row = page.getByTestId('upload-row').first();
-      await row.getByTestId('upload-key').waitFor();
-      const key = await row.getByTestId('upload-key').innerText();
+      // Once stored it is one of the organization's files, listed with its storage key.
+      const card = page.getByTestId('stored-upload').filter({ hasText: 'frame.png' });
+      await card.getByTestId('stored-key').waitFor();
+      const key = await card.getByTestId('stored-key').innerText();
       expect(key).toMatch(/^uploads\/.+\.png$/);
-      expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+      expect(await page.getByTestId('upload-row').count()).toBe(0);
       await shot(page, 'uploads');
     } finally {
       await context.close();
@@ -322,9 +323,15 @@ describe('renderer over the real HTTP API', () => {
       const id = (await row.locator('.cell-sub').innerText()).trim();
 
       // Rendering is paused in this server (jobs.renderConcurrency 0, so the screen's states can be seen
-      // one by one): play the render job's part through the same service calls it makes, with a real
-      // MP4 in the real blob store, so the screen's polling is tested.
+      // one by one): play the render job's part through the same service calls and events it makes, with
+      // a real MP4 in the real blob store; the screen moves on the pushed events (it does not poll).
       expect(t.core.video.generations.progress(id, 40)).toBe(true);
+      t.core.events.emit('generation.progress', {
+        orgId: t.orgId,
+        generationId: id,
+        progress: 40,
+        queuePosition: null,
+      });
       await expect
         .poll(() => row.getByRole('progressbar').getAttribute('aria-valuenow'), { timeout: 10_000 })
         .toBe('40');
@@ -334,6 +341,7 @@ describe('renderer over the real HTTP API', () => {
       await t.core.video.blobs.put(videoKey, fs.readFileSync(makeTestVideo()), 'video/mp4');
       await t.core.video.blobs.put(thumbnailKey, media.jpeg(), 'image/jpeg');
       expect(t.core.video.generations.complete(id, { videoKey, thumbnailKey })).toBe(true);
+      t.core.events.emit('generation.status', { orgId: t.orgId, generationId: id, status: 'completed', error: null });
       await row
         .getByTestId('status-badge')
         .filter({ hasText: /completed|failed/ })

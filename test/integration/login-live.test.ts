@@ -24,10 +24,7 @@ describe('live login steps and cancel', () => {
     const seen: { orgId: string; loginId: string; step: string; elapsedMs: number }[] = [];
     const off = t.core.events.on('login.step', (e) => seen.push(e));
     try {
-      const res = await login(
-        { cred: site.credentials, domain: site.loginUrl, useCache: false },
-        'live-1',
-      );
+      const res = await login({ cred: site.credentials, domain: site.loginUrl, useCache: false }, 'live-1');
       expect(res.status).toBe(200);
       expect(seen.length).toBeGreaterThan(3);
       expect(seen.every((e) => e.loginId === 'live-1' && e.orgId === t.orgId)).toBe(true);

@@ -30,7 +30,12 @@ describe('GET /api/characters', () => {
       created_at: null,
       visibility: 'public',
       reference_image_keys: ['public/characters/ava.png'],
+      reference_image_urls: [expect.stringMatching(/\/api\/files\/public\/characters\/ava\.png\?/)],
     });
+    // The URL serves the image itself (no API key: the signature is the authorization).
+    const image = await fetch(r.body.data[0].reference_image_urls[0]);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
   });
 
   it('searches names case-insensitively; q needs 2 characters', async () => {

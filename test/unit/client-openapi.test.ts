@@ -21,8 +21,6 @@ interface Document {
 /** Operations that the client deliberately does not wrap, with why. */
 const NOT_IN_CLIENT: Record<string, string> = {
   'get /api/files/{key}': 'a presigned download URL (video_url, thumbnail_url): fetch it directly',
-  'post /api/signup': 'announced, not available',
-  'post /api/refresh': 'announced, not available',
   // Mailbox set-up (it carries an IMAP password) is done once by a person with the CLI or curl; not wrapped yet.
   'get /api/mailboxes': 'mailbox administration: CLI or curl (README "Mailboxes")',
   'post /api/mailboxes': 'mailbox administration: CLI or curl (README "Mailboxes")',

@@ -14,7 +14,8 @@ import {
   type LocalHandlers,
 } from '../../src/main/core/desktop/ipc-dispatcher.js';
 import { PickedFiles } from '../../src/main/core/desktop/picked-files.js';
-import type { IpcEventName } from '../../src/shared/ipc-contract.js';
+import { CHANNEL_NAMES, IPC_CONTRACT, type IpcEventName } from '../../src/shared/ipc-contract.js';
+import { fail } from '../../src/main/core/desktop/http-channel.js';
 import { media } from '../helpers/media-fixtures.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/test-server.js';
 import { testAppInfo } from '../e2e/support/app-info.js';
@@ -32,6 +33,13 @@ function dispatcher(opts: { api?: CoreApi; local?: Partial<LocalHandlers> } = {}
     files,
     emit: validatedSender((event, payload) => sent.push({ event, payload })),
     local: {
+      // Main-only channels this file does not exercise answer a clear failure.
+      ...(Object.fromEntries(
+        CHANNEL_NAMES.filter((c) => IPC_CONTRACT[c].kind === 'local').map((c) => [
+          c,
+          async () => fail('not_in_test', `${c} is not answered here.`),
+        ]),
+      ) as unknown as LocalHandlers),
       'app:getInfo': async () => ({ ok: true, value: testAppInfo(t) }),
       'app:openExternal': async () => ({ ok: true, value: { opened: false } }),
       'uploads:pickFile': async () => ({ ok: true, value: null }),
@@ -123,7 +131,7 @@ describe('desktop IPC dispatcher over the in-process API', () => {
     for (const [channel, args] of bad) {
       expect(await dispatch(channel, args), channel).toMatchObject({ ok: false, error: { code: 'validation_error' } });
     }
-    expect(await dispatch('keys:create', {})).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+    expect(await dispatch('keys:exportAll', {})).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
     expect(await dispatch({ toString: () => 'x' }, {})).toMatchObject({
       ok: false,
       error: { code: 'unknown_channel' },

@@ -58,7 +58,8 @@ function closure(schema: Json | undefined, doc: Document): { schema?: Json; comp
   return { schema, components };
 }
 
-const successStatus = (c: HttpChannel) => (c.answer.kind === 'empty' ? '204' : '200');
+const successStatus = (c: HttpChannel) =>
+  c.answer.kind === 'empty' ? '204' : String((c.answer as { status?: number }).status ?? 200);
 
 /** The document the contract's routes would produce, rendered by the server's own OpenAPI registry. */
 function contractDocument(): Document {
@@ -150,8 +151,14 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'sessions:list': { good: {}, bad: { body: {} } },
   'sessions:delete': { good: { params: { id: 'ses_1' } }, bad: { params: { id: 'x'.repeat(65) } } },
   'sessions:testLogin': {
-    good: { body: { domain: 'https://example.com/login', cred: { username: 'a', password: 'b' } } },
-    bad: { body: { domain: 'ftp://example.com', cred: {} } },
+    good: {
+      body: { domain: 'https://example.com/login', cred: { username: 'a', password: 'b' } },
+      headers: { 'x-login-id': 'login-1' },
+    },
+    bad: {
+      body: { domain: 'https://example.com/login', cred: { username: 'a', password: 'b' } },
+      headers: { authorization: 'Bearer pk_other' },
+    },
   },
   'templates:list': { good: { query: { limit: 10, category: 'text-to-video' } }, bad: { query: { category: 'x' } } },
   'templates:get': { good: { params: { id: 'tpl' } }, bad: { params: {} } },
@@ -179,6 +186,60 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'generations:get': { good: { params: { id: 'gen' } }, bad: { params: { id: '' } } },
   'generations:cancel': { good: { params: { id: 'gen' } }, bad: { id: 'gen' } },
   'credits:get': { good: {}, bad: { query: { org: 'x' } } },
+  // Settings
+  'login:methods': { good: {}, bad: { query: { all: true } } },
+  'mailboxes:list': { good: {}, bad: { params: { id: 'x' } } },
+  'mailboxes:create': {
+    good: {
+      body: {
+        addresses: ['ada@example.com'],
+        imap: { host: 'imap.example.com', port: 993, username: 'ada', password: 'pw' },
+      },
+    },
+    bad: { body: { addresses: [], imap: { host: 'imap://x', port: 0, username: '', password: '' } } },
+  },
+  'mailboxes:delete': { good: { params: { id: 'mbx_1' } }, bad: { params: { id: '' } } },
+  'mailboxes:test': { good: { params: { id: 'mbx_1' } }, bad: {} },
+  'webhooks:getSecret': { good: {}, bad: { body: {} } },
+  'webhooks:rotateSecret': { good: {}, bad: { body: { secret: 'mine' } } },
+  'app:apiStatus': { good: undefined, bad: { url: 'http://127.0.0.1:1' } },
+  'app:copyText': { good: { text: 'pk_x' }, bad: { text: '' } },
+  'app:openDataFolder': { good: undefined, bad: { path: '/etc' } },
+  'settings:get': { good: undefined, bad: {} },
+  'settings:update': {
+    good: { server: { port: 4800 }, jobs: { renderConcurrency: null } },
+    bad: { server: { port: 70000 } },
+  },
+  'settings:setTheme': { good: { theme: 'dark' }, bad: { theme: 'sepia' } },
+  'settings:testStorage': { good: { bucket: 'b', endpoint: 'http://127.0.0.1:9000' }, bad: { bucket: '' } },
+  'keys:list': { good: { orgId: 'org_1' }, bad: {} },
+  'keys:create': { good: { orgId: 'org_1', scopes: ['login:write'] }, bad: { orgId: 'org_1', scopes: ['root'] } },
+  'keys:revoke': { good: { id: 'key_1' }, bad: { id: 1 } },
+  'orgs:list': { good: undefined, bad: { all: true } },
+  'orgs:create': { good: { name: 'Acme Inc.' }, bad: { name: 'a/b' } },
+  'orgs:credits': { good: { orgId: 'org_1' }, bad: undefined },
+  'orgs:grantCredits': { good: { orgId: 'org_1', amount: 100 }, bad: { orgId: 'org_1', amount: 0.5 } },
+  // Results, exports and media
+  'sessions:validate': { good: { params: { id: 'ses_1' } }, bad: { params: {} } },
+  'sessions:cancelLogin': { good: { params: { id: 'login-1' } }, bad: { params: { id: '' } } },
+  'uploads:list': { good: { query: { kind: 'image', limit: 20 } }, bad: { query: { kind: 'document' } } },
+  'uploads:delete': { good: { params: { key: 'uploads/org_1/abc/a.png' } }, bad: { params: { key: '' } } },
+  'uploads:pickPasted': {
+    good: { content_type: 'image/png', data: 'iVBORw0KGgo=' },
+    bad: { content_type: 'image/svg+xml', data: 'PHN2Zz4=' },
+  },
+  'uploads:pickDropped': { good: { path: '/home/ada/photo.png' }, bad: { path: '' } },
+  'characters:update': {
+    good: { params: { id: 'chr_1' }, body: { name: 'Robin' } },
+    bad: { params: { id: 'chr_1' }, body: { visibility: 'public' } },
+  },
+  'characters:delete': { good: { params: { id: 'chr_1' } }, bad: {} },
+  'exports:saveText': {
+    good: { defaultName: 'state.json', text: '{}' },
+    bad: { defaultName: '../../.bashrc', text: 'x' },
+  },
+  'generations:saveVideo': { good: { id: 'gen_1' }, bad: { id: '' } },
+  'generations:showInFolder': { good: { id: 'gen_1' }, bad: { path: '/etc' } },
 };
 
 const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);

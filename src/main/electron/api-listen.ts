@@ -8,8 +8,9 @@ export type PortInUseChoice = 'free-port' | 'without-api' | 'quit';
 /** Where and how the agents' API port is set, for the messages that say how to change it. */
 export function portHowTo(dataDir: string): string {
   return (
-    `set "server": { "port": 4800 } in ${path.join(dataDir, 'config.json')}, or start the app with the ` +
-    'environment variable AGENT_STUDIO_PORT=4800 (any free port), then restart Agent Studio'
+    'change it in Settings (Local API, which restarts the API at once), or set "server": { "port": 4800 } in ' +
+    `${path.join(dataDir, 'config.json')} or start the app with the environment variable AGENT_STUDIO_PORT=4800 ` +
+    '(any free port), then restart Agent Studio'
   );
 }
 

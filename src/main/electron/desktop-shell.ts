@@ -2,6 +2,7 @@
 // and a quit that waits for the core to close (bounded). index.ts builds the core and the IPC.
 import path from 'node:path';
 import { app, BrowserWindow, type Tray } from 'electron';
+import type { CoreHost } from '../core/desktop/core-host.js';
 import { resolveResourcesDir } from '../core/video/resources.js';
 import { closeWithin } from './close-within.js';
 import { showMissingToolsNotice } from './dialogs.js';
@@ -25,7 +26,7 @@ export function useDataDirFromEnv(env: NodeJS.ProcessEnv = process.env): void {
 export class DesktopShell {
   private window: BrowserWindow | null = null;
   private tray: Tray | null = null;
-  private running: RunningCore | null = null;
+  private host: CoreHost<RunningCore> | null = null;
   private settings: SettingsStore | null = null;
   /** 'closing' while the core closes after a quit request; 'closed' lets the next quit through. */
   private shutdown: 'no' | 'closing' | 'closed' = 'no';
@@ -51,10 +52,27 @@ export class DesktopShell {
   }
 
   /** Once the core runs: the window, the tray, and the one-time notice about missing programs. */
-  start(running: RunningCore, settings: SettingsStore): void {
-    this.running = running;
+  start(host: CoreHost<RunningCore>, settings: SettingsStore): void {
+    this.host = host;
     this.settings = settings;
     this.openWindow();
+    const running = host.current();
+    this.showTray(running);
+    // A restart (new port, new settings) may change the API address the tray shows and copies.
+    host.onChange((next) => {
+      if (this.shutdown !== 'no') return;
+      this.tray?.destroy();
+      this.tray = null;
+      this.showTray(next);
+    });
+    this.noticeMissingTools(running, settings).catch((err: Error) =>
+      running.core.log.warn({ err: err.message }, 'desktop: missing-tools check failed'),
+    );
+  }
+
+  private showTray(running: RunningCore): void {
+    const settings = this.settings;
+    if (!settings) return;
     try {
       this.tray = createAppTray({
         iconsDir: path.join(resolveResourcesDir() ?? '', 'icons'),
@@ -68,13 +86,10 @@ export class DesktopShell {
       // No tray: closing the window quits as it would with the setting off.
       running.core.log.warn({ err: (err as Error).message }, 'desktop: no tray icon');
     }
-    this.noticeMissingTools(running, settings).catch((err: Error) =>
-      running.core.log.warn({ err: err.message }, 'desktop: missing-tools check failed'),
-    );
   }
 
   showWindow(): void {
-    if (!this.running) return; // still starting: start() opens the window
+    if (!this.host) return; // still starting: start() opens the window
     if (!this.window) return this.openWindow();
     if (this.window.isMinimized()) this.window.restore();
     this.window.show();
@@ -95,7 +110,7 @@ export class DesktopShell {
   }
 
   private beforeQuit(event: Electron.Event): void {
-    if (this.shutdown === 'closed' || !this.running) return;
+    if (this.shutdown === 'closed' || !this.host) return;
     event.preventDefault();
     if (this.shutdown === 'closing') return;
     this.shutdown = 'closing';
@@ -105,7 +120,7 @@ export class DesktopShell {
     for (const win of BrowserWindow.getAllWindows()) win.hide();
     // Close the server and dispose the core before exiting: in-flight requests finish, the SQLite WAL is
     // checkpointed and no browser process outlives the app. A stuck close does not keep the app alive.
-    void closeWithin(this.running.close(), CORE_CLOSE_TIMEOUT_MS).then((outcome) => {
+    void closeWithin(this.host.close(), CORE_CLOSE_TIMEOUT_MS).then((outcome) => {
       if (outcome === 'timed-out')
         console.error(`Agent Studio: the core did not close within ${CORE_CLOSE_TIMEOUT_MS} ms; quitting anyway`);
       else if (outcome instanceof Error) console.error(`Agent Studio: closing the core failed: ${outcome.message}`);

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../core/config/load-config.js';
-import { createCore, ensureFirstRun, type Core } from '../core/create-core.js';
+import { createCore, ensureFirstRun, type BaseCore } from '../core/create-core.js';
+import type { HostedCore } from '../core/desktop/core-host.js';
 import { resolveDesktopKey } from '../core/desktop/desktop-key.js';
-import { createInProcessApi, type CoreApi } from '../core/desktop/in-process-api.js';
+import { createInProcessApi } from '../core/desktop/in-process-api.js';
+import type { VisibleBrowserFinisher } from '../core/login/interactive/visible-browser-finisher.js';
 import { buildServer } from '../core/http/build-server.js';
 import { ROUTE_MODULES } from '../core/http/modules/index.js';
 import { APP_VERSION } from '../../shared/version.js';
@@ -10,14 +12,8 @@ import type { AppInfo } from '../../shared/ipc-contract.js';
 import { listenForAgents, type PortInUseChoice } from './api-listen.js';
 import type { SettingsStore } from './settings.js';
 
-export interface RunningCore {
-  core: Core;
-  /** The UI's way into the core: the HTTP API in process with the desktop key, and that key's organization. */
-  desktop: { api: CoreApi; orgId: string };
-  info: AppInfo;
-  /** Closes the HTTP server (if listening) and disposes the core. Idempotent. */
-  close(): Promise<void>;
-}
+/** The running core as the desktop uses it (the host restarts it when settings change). */
+export type RunningCore = HostedCore;
 
 /**
  * Builds the core in the app's data dir, runs first-run setup, starts the agents' API on
@@ -32,11 +28,22 @@ export async function startCore(opts: {
   askWithoutKeychain: (reason: string) => Promise<'file' | 'quit'>;
   /** Asked when the configured API port is taken; without it the app runs without the API. */
   portInUse?: (port: number) => Promise<PortInUseChoice>;
+  /**
+   * Makes the visible-browser finisher of interactive logins (login-window.ts in the app). Passed in,
+   * not imported, so this file runs without Electron (the desktop e2e tests start the core with it).
+   */
+  interactiveFinisher?: (base: BaseCore) => VisibleBrowserFinisher;
 }): Promise<RunningCore | null> {
   const settings = opts.settings.get();
   const config = loadConfig({ dataDir: opts.dataDir });
   if (!process.env.AGENT_STUDIO_SECRETS_BACKEND) config.secrets.backend = settings.secretsBackend;
-  const core = createCore(config);
+  // Logins stopped at a CAPTCHA or second factor can be finished by the person (interactive: true).
+  let finisher: VisibleBrowserFinisher | undefined;
+  const makeFinisher = opts.interactiveFinisher;
+  const core = createCore(
+    config,
+    makeFinisher ? { interactiveFinisher: (base) => (finisher = makeFinisher(base)) } : {},
+  );
   const keychainProblem =
     config.secrets.backend === 'keychain'
       ? await core.secrets.check().then(
@@ -88,9 +95,14 @@ export async function startCore(opts: {
     let closing: Promise<void> | null = null;
     return {
       core,
-      desktop: { api: createInProcessApi({ app, key: desktopKey.key, host }), orgId: desktopKey.orgId },
+      desktop: {
+        api: createInProcessApi({ app, key: desktopKey.key, host }),
+        orgId: desktopKey.orgId,
+        keyId: core.keys.authenticate(desktopKey.key)?.keyId ?? null,
+      },
       info,
-      close: () => (closing ??= close()),
+      // Login windows first: a request waiting for a person answers at once instead of holding up the close.
+      close: () => (closing ??= (finisher?.dispose() ?? Promise.resolve()).then(close)),
     };
   } catch (err) {
     await core.dispose();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { BrowserWindow, screen } from 'electron';
+import { BrowserWindow, nativeTheme, screen } from 'electron';
 import type { SettingsStore } from './settings.js';
 import { placeWindow } from './window-state.js';
 
@@ -25,7 +25,8 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'Agent Studio',
-    backgroundColor: '#f6f7f9',
+    // The page's own background (styles.css / theme.css), so the window never flashes the other colour.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#0f1218' : '#f5f6f8',
     webPreferences: {
       preload: path.resolve(opts.preloadPath),
       contextIsolation: true,

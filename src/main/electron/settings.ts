@@ -1,5 +1,6 @@
 import Store from 'electron-store';
 import { z } from 'zod';
+import { ThemeSchema } from '../../shared/desktop-admin.schema.js';
 
 /**
  * What the desktop app keeps between launches. The core's own settings (port, browser, ...) are the
@@ -21,6 +22,8 @@ export const SettingsSchema = z.object({
   keepRunningInTray: z.boolean().default(true),
   /** The tools the last missing-tools notice named, so the same notice is shown once, not on every start. */
   missingToolsNoticed: z.array(z.string()).default([]),
+  /** Light, dark, or as the OS is set (Settings > Appearance). */
+  theme: ThemeSchema.default('system'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

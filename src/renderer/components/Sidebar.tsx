@@ -1,6 +1,10 @@
+import { useEffect } from 'react';
+import type { ApiStatus } from '../../shared/ipc-contract.js';
+import { modKeyName, SCREEN_ORDER } from '../lib/shortcuts';
 import type { Screen } from '../stores/nav.slice';
-import { Icon, type IconName } from './Icon';
 import { useAppStore } from '../stores/app-store';
+import { CopyButton } from './CopyButton';
+import { Icon, type IconName } from './Icon';
 
 const ITEMS: { screen: Screen; label: string; icon: IconName; group: string }[] = [
   { screen: 'sessions', label: 'Sessions', icon: 'key', group: 'Login service' },
@@ -9,9 +13,18 @@ const ITEMS: { screen: Screen; label: string; icon: IconName; group: string }[] 
   { screen: 'generations', label: 'Generations', icon: 'play', group: 'Video service' },
   { screen: 'characters', label: 'Characters', icon: 'users', group: 'Video service' },
   { screen: 'uploads', label: 'Uploads', icon: 'upload', group: 'Video service' },
+  { screen: 'settings', label: 'Settings', icon: 'settings', group: 'App' },
 ];
 
-export function Sidebar() {
+/** How often the sidebar asks whether the agents' API answers. */
+const STATUS_POLL_MS = 5000;
+
+const shortcutOf = (screen: Screen) => {
+  const i = SCREEN_ORDER.findIndex((s) => s.screen === screen);
+  return i < 0 ? undefined : `${modKeyName()}+${i + 1}`;
+};
+
+export function Sidebar({ onShowShortcuts }: { onShowShortcuts: () => void }) {
   const screen = useAppStore((s) => s.screen);
   const navigate = useAppStore((s) => s.navigate);
   const info = useAppStore((s) => s.appInfo);
@@ -35,6 +48,8 @@ export function Sidebar() {
                     type="button"
                     className={`nav-item${screen === item.screen ? ' active' : ''}`}
                     aria-current={screen === item.screen ? 'page' : undefined}
+                    aria-keyshortcuts={shortcutOf(item.screen)?.replace('⌘', 'Meta').replace('Ctrl', 'Control')}
+                    title={shortcutOf(item.screen)}
                     onClick={() => navigate(item.screen)}
                   >
                     <Icon name={item.icon} className="nav-icon" />
@@ -46,20 +61,68 @@ export function Sidebar() {
           </div>
         ))}
       </nav>
-      <div className="sidebar-footer" data-testid="server-status">
-        {info ? (
-          <>
-            <div className="server-line">
-              <span className={`dot ${info.serverUrl ? 'dot-ok' : 'dot-bad'}`} aria-hidden="true" />
-              <span>{info.serverUrl ? 'Agent API running' : 'Agent API offline'}</span>
-            </div>
-            {info.serverUrl ? <code className="server-url">{info.serverUrl}</code> : null}
-            <span className="version">v{info.version}</span>
-          </>
-        ) : (
-          <span className="version">Connecting…</span>
-        )}
+      <div className="sidebar-footer">
+        <ApiStatusLine />
+        <div className="sidebar-meta">
+          <span className="version">{info ? `v${info.version}` : 'Connecting…'}</span>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            onClick={onShowShortcuts}
+          >
+            <Icon name="keyboard" size={16} />
+          </button>
+        </div>
       </div>
     </aside>
+  );
+}
+
+const STATUS_TEXT: Record<ApiStatus['state'], string> = {
+  up: 'Agent API running',
+  down: 'API down',
+  off: 'Agent API not running',
+  restarting: 'API restarting…',
+};
+
+/** Whether agents can reach the API, checked over HTTP (not in process) every few seconds. */
+function ApiStatusLine() {
+  const status = useAppStore((s) => s.apiStatus);
+  const refresh = useAppStore((s) => s.refreshApiStatus);
+  const info = useAppStore((s) => s.appInfo);
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => void refresh(), STATUS_POLL_MS);
+    const onFocus = () => void refresh();
+    window.addEventListener('focus', onFocus);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('focus', onFocus);
+    };
+  }, [refresh]);
+  const state = status?.state ?? null;
+  const url = status?.state === 'up' ? status.url : null;
+  const tone = state === 'up' ? 'dot-ok' : state === 'restarting' || state === null ? 'dot-wait' : 'dot-bad';
+  return (
+    <div className="api-status" data-testid="server-status" data-state={state ?? 'checking'}>
+      <div className="server-line" role="status">
+        <span className={`dot ${tone}`} aria-hidden="true" />
+        <span>{state ? STATUS_TEXT[state] : 'Checking the API…'}</span>
+      </div>
+      {url ? (
+        <div className="server-url-row">
+          <code className="server-url">{url}</code>
+          <CopyButton text={url} label="Copy API address" compact />
+        </div>
+      ) : null}
+      {status && status.state !== 'up' && status.message ? (
+        <p className="server-reason" data-testid="api-status-reason">
+          {status.message}
+        </p>
+      ) : null}
+      {!status && info?.serverUrl ? <code className="server-url">{info.serverUrl}</code> : null}
+    </div>
   );
 }

@@ -9,6 +9,7 @@ import type {
   ChannelResult,
   IpcEventName,
   IpcEventPayload,
+  PickedFile,
 } from '../../shared/ipc-contract.js';
 
 export class ApiError extends Error {
@@ -45,6 +46,13 @@ export async function invoke<C extends ChannelName>(
     if (err instanceof ApiError) throw err;
     throw new ApiError('ipc_error', (err as Error).message);
   }
+  if (res.ok) return res.value;
+  throw new ApiError(res.error.code, res.error.message, res.error.details);
+}
+
+/** A file dropped on the window as a picked file (the preload finds its path); null when it has none on disk. */
+export async function pickDroppedFile(file: File): Promise<PickedFile | null> {
+  const res = await bridge().pickDroppedFile(file);
   if (res.ok) return res.value;
   throw new ApiError(res.error.code, res.error.message, res.error.details);
 }

@@ -1,10 +1,15 @@
 import { create } from 'zustand';
+import { createAdminSlice, type AdminSlice } from './admin.slice';
 import { createAppInfoSlice, type AppInfoSlice } from './app-info.slice';
 import { createCharactersSlice, type CharactersSlice } from './characters.slice';
 import { createCreditsSlice, type CreditsSlice } from './credits.slice';
+import { createDraftsSlice, type DraftsSlice } from './drafts.slice';
 import { createGenerationsSlice, type GenerationsSlice } from './generations.slice';
+import { createIntegrationsSlice, type IntegrationsSlice } from './integrations.slice';
+import { createLoginRunsSlice, type LoginRunsSlice } from './login-runs.slice';
 import { createNavSlice, type NavSlice } from './nav.slice';
 import { createSessionsSlice, type SessionsSlice } from './sessions.slice';
+import { createSettingsSlice, type SettingsSlice } from './settings.slice';
 import { createTemplatesSlice, type TemplatesSlice } from './templates.slice';
 import { createUploadsSlice, type UploadsSlice } from './uploads.slice';
 
@@ -15,7 +20,12 @@ export type AppState = NavSlice &
   CharactersSlice &
   UploadsSlice &
   GenerationsSlice &
-  CreditsSlice;
+  CreditsSlice &
+  DraftsSlice &
+  SettingsSlice &
+  AdminSlice &
+  IntegrationsSlice &
+  LoginRunsSlice;
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createNavSlice(...a),
@@ -26,4 +36,9 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createUploadsSlice(...a),
   ...createGenerationsSlice(...a),
   ...createCreditsSlice(...a),
+  ...createDraftsSlice(...a),
+  ...createSettingsSlice(...a),
+  ...createAdminSlice(...a),
+  ...createIntegrationsSlice(...a),
+  ...createLoginRunsSlice(...a),
 }));

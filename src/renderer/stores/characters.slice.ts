@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { Character, CharacterInput } from '../../shared/ipc-contract.js';
+import type { ChannelArgs, Character, CharacterInput } from '../../shared/ipc-contract.js';
 import { errorMessage, invoke } from '../lib/api';
 import type { AppState } from './app-store';
 import { initialLoadable, type Loadable } from './loadable';
@@ -12,6 +12,9 @@ export interface CharactersSlice {
   characterQuery: string;
   searchCharacters(q: string): Promise<void>;
   createCharacter(input: CharacterInput): Promise<Character>;
+  /** Changes one of the organization's characters; throws ApiError with the server's message. */
+  updateCharacter(id: string, patch: ChannelArgs<'characters:update'>['body']): Promise<Character>;
+  deleteCharacter(id: string): Promise<void>;
 }
 
 export const createCharactersSlice: StateCreator<AppState, [], [], CharactersSlice> = (set, get) => ({
@@ -34,5 +37,18 @@ export const createCharactersSlice: StateCreator<AppState, [], [], CharactersSli
     const created = await invoke('characters:create', { body: input });
     await get().searchCharacters(get().characterQuery);
     return created;
+  },
+  async updateCharacter(id, patch) {
+    const updated = await invoke('characters:update', { params: { id }, body: patch });
+    set((s) => ({
+      characters: { ...s.characters, data: s.characters.data.map((c) => (c.id === id ? updated : c)) },
+    }));
+    return updated;
+  },
+  async deleteCharacter(id) {
+    await invoke('characters:delete', { params: { id } });
+    set((s) => ({ characters: { ...s.characters, data: s.characters.data.filter((c) => c.id !== id) } }));
+    // Its images may be deletable now.
+    void get().loadStoredUploads({ quiet: true });
   },
 });

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
-import type { Generation, IpcEventPayload } from '../../shared/ipc-contract.js';
+import type { GenerateResponse, Generation, IpcEventPayload } from '../../shared/ipc-contract.js';
 import { errorMessage, invoke } from '../lib/api';
+import { requestFromGeneration } from '../lib/regenerate';
 import type { AppState } from './app-store';
 import { initialLoadable, type Loadable } from './loadable';
 
@@ -10,44 +11,82 @@ export interface GenerationsSlice {
   cancelGeneration(id: string): Promise<void>;
   /** Live progress pushed by the app: the row moves without waiting for the next poll. */
   applyGenerationProgress(p: IpcEventPayload<'generation:progress'>): void;
-  /** A generation finished: reload the list (video and thumbnail URLs, refunds). */
+  /** A generation finished: reload the list (video and thumbnail URLs, refunds, the others' queue places). */
   applyGenerationFinished(p: IpcEventPayload<'generation:finished'>): void;
+  /** Fetches these generations into the list (just started ones), so their events move them on screen. */
+  trackGenerations(ids: string[]): Promise<void>;
+  /** Makes a generation again with the same inputs (one video); the new one is tracked. Throws ApiError. */
+  regenerate(g: Generation): Promise<GenerateResponse>;
 }
 
-export const createGenerationsSlice: StateCreator<AppState, [], [], GenerationsSlice> = (set, get) => ({
-  generations: initialLoadable([]),
-  async loadGenerations({ quiet = false } = {}) {
-    // Quiet refreshes (polling) keep the table as it is while loading.
-    if (!quiet) set((s) => ({ generations: { ...s.generations, status: 'loading', error: null } }));
-    try {
-      const page = await invoke('generations:list', { query: { limit: 100 } });
-      set({ generations: { status: 'ready', data: page.data, error: null } });
-    } catch (err) {
-      set((s) => ({ generations: { ...s.generations, status: 'error', error: errorMessage(err) } }));
-    }
-  },
-  async cancelGeneration(id) {
-    const updated = await invoke('generations:cancel', { params: { id } });
-    set((s) => ({
-      generations: { ...s.generations, data: s.generations.data.map((g) => (g.id === id ? updated : g)) },
-    }));
-    await get().loadBalance();
-  },
-  applyGenerationProgress(p) {
-    set((s) => ({
-      generations: {
-        ...s.generations,
-        data: s.generations.data.map((g) =>
-          g.id === p.id && g.status === 'generating'
-            ? { ...g, progress: p.progress, queue_position: p.queuePosition ?? null }
-            : g,
-        ),
-      },
-    }));
-  },
-  applyGenerationFinished(p) {
-    if (!get().generations.data.some((g) => g.id === p.id)) return;
-    void get().loadGenerations({ quiet: true });
-    if (p.status !== 'completed') void get().loadBalance();
-  },
-});
+/** Events for generations the list does not hold (started by an agent) reload it, at most this often. */
+const UNKNOWN_RELOAD_MS = 1000;
+
+export const createGenerationsSlice: StateCreator<AppState, [], [], GenerationsSlice> = (set, get) => {
+  let reloadTimer: ReturnType<typeof setTimeout> | null = null;
+  const reloadSoon = () => {
+    reloadTimer ??= setTimeout(() => {
+      reloadTimer = null;
+      void get().loadGenerations({ quiet: true });
+    }, UNKNOWN_RELOAD_MS);
+  };
+  const upsert = (list: Generation[]) =>
+    set((s) => {
+      const byId = new Map(list.map((g) => [g.id, g]));
+      const kept = s.generations.data.map((g) => byId.get(g.id) ?? g);
+      const added = list.filter((g) => !s.generations.data.some((x) => x.id === g.id));
+      const data = [...added, ...kept].sort((a, b) => b.created_at - a.created_at);
+      return { generations: { ...s.generations, data } };
+    });
+  return {
+    generations: initialLoadable([]),
+    async loadGenerations({ quiet = false } = {}) {
+      // Quiet refreshes (polling) keep the table as it is while loading.
+      if (!quiet) set((s) => ({ generations: { ...s.generations, status: 'loading', error: null } }));
+      try {
+        const page = await invoke('generations:list', { query: { limit: 100 } });
+        set({ generations: { status: 'ready', data: page.data, error: null } });
+      } catch (err) {
+        set((s) => ({ generations: { ...s.generations, status: 'error', error: errorMessage(err) } }));
+      }
+    },
+    async cancelGeneration(id) {
+      const updated = await invoke('generations:cancel', { params: { id } });
+      set((s) => ({
+        generations: { ...s.generations, data: s.generations.data.map((g) => (g.id === id ? updated : g)) },
+      }));
+      await get().loadBalance();
+    },
+    applyGenerationProgress(p) {
+      if (!get().generations.data.some((g) => g.id === p.id)) return reloadSoon();
+      set((s) => ({
+        generations: {
+          ...s.generations,
+          data: s.generations.data.map((g) =>
+            g.id === p.id && g.status === 'generating'
+              ? { ...g, progress: p.progress, queue_position: p.queuePosition ?? null }
+              : g,
+          ),
+        },
+      }));
+    },
+    applyGenerationFinished(p) {
+      if (!get().generations.data.some((g) => g.id === p.id)) return reloadSoon();
+      void get().loadGenerations({ quiet: true });
+      if (p.status !== 'completed') void get().loadBalance();
+    },
+    async trackGenerations(ids) {
+      const found = await Promise.all(ids.map((id) => invoke('generations:get', { params: { id } }).catch(() => null)));
+      upsert(found.filter((g): g is Generation => g !== null));
+    },
+    async regenerate(g) {
+      const res = await invoke('generate:fromTemplate', {
+        params: { id: g.template_id },
+        body: requestFromGeneration(g),
+      });
+      void get().loadBalance();
+      await get().trackGenerations(res.generations.map((x) => x.generation_id));
+      return res;
+    },
+  };
+};

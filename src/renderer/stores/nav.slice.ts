@@ -1,7 +1,15 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './app-store';
 
-export const SCREENS = ['sessions', 'templates', 'uploads', 'characters', 'generate', 'generations'] as const;
+export const SCREENS = [
+  'sessions',
+  'templates',
+  'uploads',
+  'characters',
+  'generate',
+  'generations',
+  'settings',
+] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export interface NavSlice {

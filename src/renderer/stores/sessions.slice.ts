@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { SessionSummary } from '../../shared/ipc-contract.js';
+import type { SessionSummary, SessionValidation } from '../../shared/ipc-contract.js';
 import { errorMessage, invoke } from '../lib/api';
 import type { AppState } from './app-store';
 import { initialLoadable, type Loadable } from './loadable';
@@ -9,6 +9,13 @@ export interface SessionsSlice {
   loadSessions(): Promise<void>;
   /** Throws on failure (the caller shows it next to the row). */
   deleteSession(id: string): Promise<void>;
+  /** Session shown in the detail panel. */
+  selectedSessionId: string | null;
+  selectSession(id: string | null): void;
+  /** The last re-test of each session in this window. */
+  validations: Record<string, SessionValidation>;
+  /** Re-tests a session on its site (a dead one may be dropped: the list is reloaded). Throws on failure. */
+  validateSession(id: string): Promise<SessionValidation>;
 }
 
 export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> = (set, get) => ({
@@ -25,5 +32,14 @@ export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> 
   async deleteSession(id) {
     await invoke('sessions:delete', { params: { id } });
     set({ sessions: { ...get().sessions, data: get().sessions.data.filter((x) => x.id !== id) } });
+  },
+  selectedSessionId: null,
+  selectSession: (id) => set({ selectedSessionId: id }),
+  validations: {},
+  async validateSession(id) {
+    const result = await invoke('sessions:validate', { params: { id } });
+    set((s) => ({ validations: { ...s.validations, [id]: result } }));
+    await get().loadSessions();
+    return result;
   },
 });

@@ -1,7 +1,9 @@
 import type { StateCreator } from 'zustand';
-import type { PickedFile, UploadedFile, UploadKind, UploadProgress } from '../../shared/ipc-contract.js';
+import type { PickedFile, UploadedFile, UploadInfo, UploadKind, UploadProgress } from '../../shared/ipc-contract.js';
 import { errorMessage, invoke } from '../lib/api';
+import { pickedFromFile } from '../lib/dropped-files';
 import type { AppState } from './app-store';
+import { initialLoadable, type Loadable } from './loadable';
 
 export type { UploadKind };
 
@@ -23,19 +25,25 @@ export interface UploadsSlice {
   applyUploadProgress(p: UploadProgress): void;
   /** Pick then upload in one go (Generate and Characters). Null when the pick is cancelled. */
   pickAndUpload(kind: UploadKind, origin: string): Promise<UploadedFile | null>;
+  /** Files dropped or pasted into the window, uploaded one by one (each as a row with its progress). */
+  uploadFiles(files: File[], origin: string): Promise<UploadedFile[]>;
+  /** The organization's stored files (GET /api/uploads), newest first. */
+  storedUploads: Loadable<UploadInfo[]>;
+  loadStoredUploads(opts?: { quiet?: boolean }): Promise<void>;
+  /** Throws ApiError (upload_in_use names what still uses it). */
+  deleteStoredUpload(key: string): Promise<void>;
 }
 
 export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = (set, get) => {
   const patch = (token: string, change: Partial<UploadItem>) =>
     set((s) => ({ uploads: s.uploads.map((u) => (u.file.token === token ? { ...u, ...change } : u)) }));
+  const track = (file: PickedFile, origin: string) =>
+    set((s) => ({ uploads: [{ file, status: 'picked', loaded: 0, result: null, error: null, origin }, ...s.uploads] }));
   return {
     uploads: [],
     async pickFile(kind, origin = 'uploads') {
       const file = await invoke('uploads:pickFile', { kind });
-      if (file)
-        set((s) => ({
-          uploads: [{ file, status: 'picked', loaded: 0, result: null, error: null, origin }, ...s.uploads],
-        }));
+      if (file) track(file, origin);
       return file;
     },
     async upload(token) {
@@ -43,6 +51,7 @@ export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = 
       try {
         const result = await invoke('uploads:upload', { file: token });
         patch(token, { status: 'done', result, loaded: result.size });
+        void get().loadStoredUploads({ quiet: true });
         return result;
       } catch (err) {
         patch(token, { status: 'failed', error: errorMessage(err) });
@@ -59,6 +68,31 @@ export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = 
       const file = await get().pickFile(kind, origin);
       if (!file) return null;
       return get().upload(file.token);
+    },
+    async uploadFiles(files, origin) {
+      const done: UploadedFile[] = [];
+      for (const f of files) {
+        const file = await pickedFromFile(f);
+        track(file, origin);
+        done.push(await get().upload(file.token));
+      }
+      return done;
+    },
+    storedUploads: initialLoadable([]),
+    async loadStoredUploads({ quiet = false } = {}) {
+      if (!quiet) set((s) => ({ storedUploads: { ...s.storedUploads, status: 'loading', error: null } }));
+      try {
+        const page = await invoke('uploads:list', { query: { limit: 100 } });
+        set({ storedUploads: { status: 'ready', data: page.data, error: null } });
+      } catch (err) {
+        set((s) => ({ storedUploads: { ...s.storedUploads, status: 'error', error: errorMessage(err) } }));
+      }
+    },
+    async deleteStoredUpload(key) {
+      await invoke('uploads:delete', { params: { key } });
+      set((s) => ({
+        storedUploads: { ...s.storedUploads, data: s.storedUploads.data.filter((u) => u.s3_key !== key) },
+      }));
     },
   };
 };

@@ -3,20 +3,32 @@
 // events), and every call is answered in Node by the app's own IPC dispatcher
 // (src/main/core/desktop/ipc-dispatcher.ts) over the given CoreApi: in process like the app, or over
 // real HTTP. Core bus events reach the page through the app's own forwarder. No second channel list:
-// names, schemas and routes all come from src/shared/ipc-contract.ts.
+// names, schemas and routes all come from src/shared/ipc-contract.ts. The OS parts (file dialogs, the
+// clipboard, the file manager, the path of a dropped file) are stand-ins the test controls and reads.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Core } from '../../../src/main/core/create-core.js';
 import { forwardCoreEvents, validatedSender } from '../../../src/main/core/desktop/desktop-events.js';
 import type { CoreApi } from '../../../src/main/core/desktop/in-process-api.js';
 import { createIpcDispatcher } from '../../../src/main/core/desktop/ipc-dispatcher.js';
+import { fail } from '../../../src/main/core/desktop/http-channel.js';
+import type { LocalHandlers } from '../../../src/main/core/desktop/ipc-dispatcher.js';
+import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js';
 import { PickedFiles } from '../../../src/main/core/desktop/picked-files.js';
+import { resultsChannels } from '../../../src/main/core/desktop/results-channels.js';
+import { settingsChannels, type ThemeStore } from '../../../src/main/core/desktop/settings-channels.js';
 import {
   CHANNEL_NAMES,
   EVENT_NAMES,
+  IPC_CONTRACT,
+  isPageChannel,
   type AppInfo,
   type IpcEventName,
   type UploadKind,
 } from '../../../src/shared/ipc-contract.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { memoryThemeStore, staticHost, type TestHost } from './desktop-host.js';
 
 export interface IpcBridgeOptions {
   api: CoreApi;
@@ -26,18 +38,31 @@ export interface IpcBridgeOptions {
   info: AppInfo;
   /** The "OS file dialog": a path, or null when the person cancels. */
   chooseFile(kind: UploadKind): string | null;
+  /** The "OS save dialog": a path to write, or null when the person cancels (default: cancel). */
+  chooseSavePath?(defaultName: string): string | null;
+  /** The settings channels' host (default: the given core for good) and theme store (default: in memory). */
+  host?: TestHost;
+  theme?: ThemeStore;
+  /** The id of the key `api` presents (keys:list marks it as the window's own). */
+  keyId?: string | null;
+  /** Replaces main-only handlers (e.g. app:apiStatus for an address where nothing listens). */
+  local?: Partial<LocalHandlers>;
 }
 
 export interface IpcBridge {
   /** Every event sent to the page, in order. */
   sent: { event: IpcEventName; payload: unknown }[];
+  /** What the page put on the "clipboard", in order. */
+  copied: string[];
+  /** Files the page asked the "file manager" to show. */
+  shownInFolder: string[];
 }
 
 /** Runs in the page before its scripts: the preload's shape over two test bindings. Self-contained. */
 function installPreloadShim(names: { channels: string[]; events: string[] }): void {
   const w = window as unknown as Record<string, unknown>;
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const calls: { channel: string }[] = [];
+  const calls: { channel: string; args: unknown }[] = [];
   w.__bridgeCalls = calls;
   w.__ipcDeliver = (event: string, payload: unknown) => listeners.get(event)?.forEach((l) => l(payload));
   const bridge = {
@@ -48,8 +73,18 @@ function installPreloadShim(names: { channels: string[]; events: string[] }): vo
           error: { code: 'unknown_channel', message: `Unknown IPC channel "${String(channel)}"` },
         });
       }
-      calls.push({ channel });
+      calls.push({ channel, args });
       return (w.__ipcInvoke as (c: string, a: unknown) => Promise<unknown>)(channel, args);
+    },
+    // The preload finds a dropped file's path on disk (none for a pasted or web image). Here a test marks
+    // the Files that stand for files from a folder (window.__diskFiles), and their bytes are written to disk.
+    async pickDroppedFile(file: File): Promise<unknown> {
+      const onDisk = w.__diskFiles as WeakSet<File> | undefined;
+      if (!onDisk?.has(file)) return { ok: true, value: null };
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      let binary = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return (w.__ipcDropFile as (n: string, b: string) => Promise<unknown>)(file.name, btoa(binary));
     },
     on(event: string, listener: (payload: unknown) => void): () => void {
       if (!names.events.includes(event)) throw new Error(`Unknown app event "${event}"`);
@@ -75,20 +110,65 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
       .catch(() => undefined);
   });
   const files = new PickedFiles();
+  const copied: string[] = [];
+  const shownInFolder: string[] = [];
+  const dropDir = tempDir('agent-studio-dropped-');
+  const pasteDir = tempDir('agent-studio-pasted-');
+  // Main-only channels a test here does not exercise answer a clear failure instead of hanging.
+  const unanswered = Object.fromEntries(
+    CHANNEL_NAMES.filter((c) => IPC_CONTRACT[c].kind === 'local').map((c) => [
+      c,
+      async () => fail('not_in_test_bridge', `${c} is not answered by the e2e bridge.`),
+    ]),
+  ) as unknown as LocalHandlers;
+  const host =
+    opts.host ??
+    staticHost({ core: opts.core, api: opts.api, orgId: opts.orgId, keyId: opts.keyId ?? null, info: opts.info });
   const dispatch = createIpcDispatcher({
     api: opts.api,
     files,
     emit,
     local: {
+      ...unanswered,
       'app:getInfo': async () => ({ ok: true, value: opts.info }),
       // Never opens a browser from a test; the renderer only needs the answer.
       'app:openExternal': async () => ({ ok: true, value: { opened: false } }),
       'uploads:pickFile': async (args) => files.pick(opts.chooseFile(args?.kind ?? 'any')),
+      'app:copyText': async ({ text }) => {
+        copied.push(text);
+        return { ok: true, value: { copied: true } };
+      },
+      ...resultsChannels({
+        api: opts.api,
+        files,
+        blobs: () => opts.core.video.blobs,
+        pasteDir,
+        os: {
+          chooseSavePath: async ({ defaultName }) => opts.chooseSavePath?.(defaultName) ?? null,
+          showItemInFolder: (file) => void shownInFolder.push(file),
+        },
+      }),
+      'app:openDataFolder': async () => ({ ok: true, value: { opened: false } }),
+      ...adminChannels(host),
+      ...settingsChannels({ host, theme: opts.theme ?? memoryThemeStore() }),
+      ...opts.local,
     },
   });
   const stop = forwardCoreEvents(opts.core.events, opts.orgId, emit);
-  page.context().once('close', stop);
+  page.context().once('close', () => {
+    stop();
+    for (const dir of [dropDir, pasteDir]) fs.rmSync(dir, { recursive: true, force: true });
+  });
   await page.exposeBinding('__ipcInvoke', (_source, channel: unknown, args: unknown) => dispatch(channel, args));
-  await page.addInitScript(installPreloadShim, { channels: [...CHANNEL_NAMES], events: [...EVENT_NAMES] });
-  return { sent };
+  await page.exposeBinding('__ipcDropFile', async (_source, name: string, base64: string) => {
+    const dir = fs.mkdtempSync(path.join(dropDir, 'drop-'));
+    const file = path.join(dir, path.basename(name));
+    fs.writeFileSync(file, Buffer.from(base64, 'base64'));
+    return dispatch('uploads:pickDropped', { path: file });
+  });
+  await page.addInitScript(installPreloadShim, {
+    channels: CHANNEL_NAMES.filter((c) => isPageChannel(c)),
+    events: [...EVENT_NAMES],
+  });
+  return { sent, copied, shownInFolder };
 }

@@ -16,17 +16,23 @@ export const fail = (code: string, message: string, details?: Record<string, unk
 const issuesText = (error: z.ZodError, whole: string): string =>
   error.issues.map((i) => `${i.path.length ? i.path.join('.') : whole}: ${i.message}`).join('; ');
 
-/** Parses an IPC argument; a mismatch is a `validation_error` result naming each field, never a throw. */
+/**
+ * Parses an IPC argument; a mismatch is a `validation_error` result naming each field, never a throw.
+ * `details.issues` lists them as the API's 400s do (`{ path, message }`), so the window can mark fields.
+ */
 export function parseArgs<S extends z.ZodType>(schema: S, raw: unknown): IpcResult<z.output<S>> {
   const res = schema.safeParse(raw);
-  return res.success ? { ok: true, value: res.data } : fail('validation_error', issuesText(res.error, 'argument'));
+  if (res.success) return { ok: true, value: res.data };
+  const issues = res.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return fail('validation_error', issuesText(res.error, 'argument'), { issues });
 }
 
 const argsSchemas = new WeakMap<HttpChannel, z.ZodType>();
 
 /**
- * The IPC argument of an http channel: `{ params, query, body }`, each part the route's own schema
- * (query optional), parts the route does not take refused. Without params or body it may be omitted.
+ * The IPC argument of an http channel: `{ params, query, body, headers }`, each part the route's own
+ * schema (query and headers optional), parts the route does not take refused. Without params or body
+ * it may be omitted.
  */
 export function httpArgsSchema(channel: HttpChannel): z.ZodType {
   let schema = argsSchemas.get(channel);
@@ -35,6 +41,7 @@ export function httpArgsSchema(channel: HttpChannel): z.ZodType {
     if (channel.params) shape.params = channel.params;
     if (channel.query) shape.query = channel.query.optional();
     if (channel.body) shape.body = channel.body;
+    if (channel.headers) shape.headers = channel.headers.optional();
     const object = z.object(shape).strict();
     schema = channel.params || channel.body ? object : object.optional();
     argsSchemas.set(channel, schema);
@@ -42,7 +49,14 @@ export function httpArgsSchema(channel: HttpChannel): z.ZodType {
   return schema;
 }
 
-type HttpArgs = { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown } | undefined;
+type HttpArgs =
+  | {
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+      headers?: Record<string, string>;
+    }
+  | undefined;
 
 /** The route's path with its `:params` filled in (percent-encoded) and the query string. */
 export function requestUrl(channel: HttpChannel, args: HttpArgs): string {
@@ -110,10 +124,14 @@ export const parseJsonAnswer = <S extends z.ZodType>(res: ApiAnswer, schema: S, 
 export async function callHttpChannel(api: CoreApi, channel: HttpChannel, args: unknown): Promise<IpcResult<unknown>> {
   const parts = args as HttpArgs;
   const hasBody = channel.body !== undefined;
+  // Only the headers the channel declares reach the route (the argument schema refused any other).
+  const headers: Record<string, string> = { ...(channel.headers ? parts?.headers : {}) };
+  if (hasBody) headers['content-type'] = 'application/json';
   const res = await api.request({
     method: channel.method,
     url: requestUrl(channel, parts),
-    ...(hasBody ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(parts?.body) } : {}),
+    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(hasBody ? { body: JSON.stringify(parts?.body) } : {}),
   });
   return parseAnswer(res, channel.answer, `${channel.method} ${channel.path}`);
 }

@@ -25,6 +25,8 @@ export function uploadExtensions(kind: UploadKind): string[] {
 
 export interface PickedFileEntry extends PickedFile {
   path: string;
+  /** The app wrote this file itself (a pasted image): it is deleted once the handle is used or dropped. */
+  owned?: boolean;
 }
 
 const MAX_PICKED = 100;
@@ -36,7 +38,7 @@ export class PickedFiles {
   private readonly entries = new Map<string, PickedFileEntry>();
 
   /** Registers a chosen path (null: the person cancelled) and answers what the renderer may see of it. */
-  async pick(file: string | null): Promise<IpcResult<PickedFile | null>> {
+  async pick(file: string | null, opts: { owned?: boolean } = {}): Promise<IpcResult<PickedFile | null>> {
     if (!file) return { ok: true, value: null };
     const name = path.basename(file);
     let size: number;
@@ -53,11 +55,12 @@ export class PickedFiles {
       size,
       content_type: contentTypeOf(name),
       path: file,
+      ...(opts.owned ? { owned: true } : {}),
     };
     this.entries.set(entry.token, entry);
     // The oldest handles go first: a page cannot make the map grow without bound.
-    if (this.entries.size > MAX_PICKED) this.entries.delete(this.entries.keys().next().value as string);
-    const { path: _path, ...visible } = entry;
+    if (this.entries.size > MAX_PICKED) this.forget(this.entries.keys().next().value as string);
+    const { path: _path, owned: _owned, ...visible } = entry;
     return { ok: true, value: visible };
   }
 
@@ -67,6 +70,14 @@ export class PickedFiles {
 
   /** A handle is single use: forgotten once its file is uploaded. */
   forget(token: string): void {
+    const entry = this.entries.get(token);
     this.entries.delete(token);
+    if (entry?.owned) {
+      // Its own folder goes too when it is left empty (rmdir never removes a folder with files in it).
+      void fs.promises
+        .rm(entry.path, { force: true })
+        .then(() => fs.promises.rmdir(path.dirname(entry.path)))
+        .catch(() => undefined);
+    }
   }
 }

@@ -158,7 +158,12 @@ export class LoginService {
     // Each step as it happens, for the desktop window's live trace (secret-free lines, ids only).
     const onStep = loginId
       ? (step: string) =>
-          this.deps.events?.emit('login.step', { orgId: identity.orgId, loginId, step, elapsedMs: Date.now() - started })
+          this.deps.events?.emit('login.step', {
+            orgId: identity.orgId,
+            loginId,
+            step,
+            elapsedMs: Date.now() - started,
+          })
       : undefined;
     let codes;
     try {
@@ -182,18 +187,18 @@ export class LoginService {
           this.deps.engine.login(
             ctx,
             {
-          url: req.domain,
-          username: req.cred.username,
-          password: req.cred.password,
-          additionalFields: req.additionalFields,
-          timeoutMs: this.deps.timeoutMs,
-          method: req.loginMethod as BuiltMethod,
-          codes,
-          codeTimeoutMs: this.deps.codeTimeoutMs,
-          include: normalizeInclude(req.include),
-          oauth: oauthOf(req.loginMethod, this.deps.oauthOrigins),
-          onStep,
-          keepPartialState: req.interactive && !!this.deps.interactive,
+              url: req.domain,
+              username: req.cred.username,
+              password: req.cred.password,
+              additionalFields: req.additionalFields,
+              timeoutMs: this.deps.timeoutMs,
+              method: req.loginMethod as BuiltMethod,
+              codes,
+              codeTimeoutMs: this.deps.codeTimeoutMs,
+              include: normalizeInclude(req.include),
+              oauth: oauthOf(req.loginMethod, this.deps.oauthOrigins),
+              onStep,
+              keepPartialState: req.interactive && !!this.deps.interactive,
             },
             run?.signal,
           ),

@@ -40,6 +40,13 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
     log: base.log,
     probe,
     urlTtlSec: base.config.storage.urlTtlSec,
+    // Bound late: the features that reference uploads are built from the ingest below.
+    usedBy: (orgId, key) => {
+      const character = parts.characters.nameUsingImage(orgId, key);
+      if (character) return `the character "${character}"`;
+      const generation = parts.generations.generatingWith(orgId, key);
+      return generation ? `generation ${generation}, still generating` : null;
+    },
   });
   const ingest = new MediaIngestService({
     blobs,

@@ -1,9 +1,16 @@
 // The contract's `local` channels: what only the Electron side can answer (app facts, the OS file
-// picker, opening a link in the OS browser). Everything else goes to the core's HTTP API.
-import { dialog, type BrowserWindow, type OpenDialogOptions } from 'electron';
+// picker, opening a link in the OS browser, the clipboard, the data folder) plus the desktop-only
+// administration and settings, whose logic lives in the core (desktop/admin-channels.ts,
+// desktop/settings-channels.ts). Everything else goes to the core's HTTP API.
+import { clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
+import { adminChannels } from '../../core/desktop/admin-channels.js';
+import type { CoreHost } from '../../core/desktop/core-host.js';
 import type { LocalHandlers } from '../../core/desktop/ipc-dispatcher.js';
 import { uploadExtensions, type PickedFiles } from '../../core/desktop/picked-files.js';
-import type { AppInfo, UploadKind } from '../../../shared/ipc-contract.js';
+import { resultsChannels, type DesktopFileOs } from '../../core/desktop/results-channels.js';
+import { settingsChannels, type ThemeStore } from '../../core/desktop/settings-channels.js';
+import type { UploadKind } from '../../../shared/ipc-contract.js';
+import type { RunningCore } from '../lifecycle.js';
 import { openExternalLink } from '../security.js';
 
 const REFUSED_LINK =
@@ -20,17 +27,50 @@ async function chooseFile(kind: UploadKind, win: BrowserWindow | null): Promise<
   return res.canceled ? null : (res.filePaths[0] ?? null);
 }
 
+/** The save dialog (over the window) and the file manager, for core/desktop/results-channels.ts. */
+function fileOs(mainWindow: () => BrowserWindow | null): DesktopFileOs {
+  return {
+    async chooseSavePath({ title, defaultName, extensions }) {
+      const options = { title, defaultPath: defaultName, filters: [{ name: extensions.join(', '), extensions }] };
+      const win = mainWindow();
+      const res = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+      return res.canceled || !res.filePath ? null : res.filePath;
+    },
+    showItemInFolder: (file) => shell.showItemInFolder(file),
+  };
+}
+
 export function localChannels(opts: {
-  appInfo(): AppInfo;
+  host: CoreHost<RunningCore>;
   files: PickedFiles;
+  theme: ThemeStore;
   mainWindow(): BrowserWindow | null;
 }): LocalHandlers {
   return {
-    'app:getInfo': async () => ({ ok: true, value: opts.appInfo() }),
+    'app:getInfo': async () => ({ ok: true, value: opts.host.current().info }),
     'app:openExternal': async ({ url }) =>
       (await openExternalLink(url))
         ? { ok: true, value: { opened: true } }
         : { ok: false, error: { code: 'validation_error', message: REFUSED_LINK } },
     'uploads:pickFile': async (args) => opts.files.pick(await chooseFile(args?.kind ?? 'any', opts.mainWindow())),
+    'app:copyText': async ({ text }) => {
+      clipboard.writeText(text);
+      return { ok: true, value: { copied: true } };
+    },
+    // A folder path the app itself chose, never one from the page.
+    'app:openDataFolder': async () => {
+      const problem = await shell.openPath(opts.host.current().core.config.dataDir);
+      return problem
+        ? { ok: false, error: { code: 'open_failed', message: `The folder could not be opened: ${problem}` } }
+        : { ok: true, value: { opened: true } };
+    },
+    ...adminChannels(opts.host),
+    ...settingsChannels({ host: opts.host, theme: opts.theme }),
+    ...resultsChannels({
+      api: opts.host.api,
+      files: opts.files,
+      os: fileOs(opts.mainWindow),
+      blobs: () => opts.host.current().core.video.blobs,
+    }),
   };
 }

@@ -1,38 +1,18 @@
 import { useState, type FormEvent } from 'react';
-import type { UploadedFile } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { Field } from '../../components/Field';
-import { ErrorBanner } from '../../components/StatusViews';
-import { UploadRow } from '../../components/UploadRow';
-import { errorMessage } from '../../lib/api';
 import { useAppStore } from '../../stores/app-store';
-
-const MAX_IMAGES = 4;
+import { MAX_REFERENCE_IMAGES, ReferenceImages, type ReferenceImage } from './ReferenceImages';
 
 export function CharacterForm({ onCreated }: { onCreated: () => void }) {
   const createCharacter = useAppStore((s) => s.createCharacter);
-  const pickAndUpload = useAppStore((s) => s.pickAndUpload);
   const uploads = useAppStore((s) => s.uploads);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [images, setImages] = useState<UploadedFile[]>([]);
+  const [images, setImages] = useState<ReferenceImage[]>([]);
   const [errors, setErrors] = useState<{ name?: string; images?: string }>({});
-  const [uploadError, setUploadError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-
-  const addImage = async () => {
-    setUploadError(null);
-    try {
-      const uploaded = await pickAndUpload('image', 'characters');
-      if (uploaded) {
-        setImages((list) => [...list, uploaded]);
-        setErrors((x) => ({ ...x, images: undefined }));
-      }
-    } catch (err) {
-      setUploadError(errorMessage(err));
-    }
-  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -47,7 +27,7 @@ export function CharacterForm({ onCreated }: { onCreated: () => void }) {
       await createCharacter({
         name: name.trim(),
         description: description.trim() || null,
-        reference_image_keys: images.map((i) => i.s3_key),
+        reference_image_keys: images.map((i) => i.key),
       });
       setName('');
       setDescription('');
@@ -88,42 +68,18 @@ export function CharacterForm({ onCreated }: { onCreated: () => void }) {
               Reference images <span className="required">*</span>
             </span>
             <span className="field-aside">
-              {images.length}/{MAX_IMAGES}
+              {images.length}/{MAX_REFERENCE_IMAGES}
             </span>
           </div>
-          <div className="chips" aria-labelledby="reference-images-label">
-            {images.map((img) => (
-              <span className="chip" key={img.s3_key}>
-                {img.name}
-                <button
-                  type="button"
-                  aria-label={`Remove ${img.name}`}
-                  onClick={() => setImages((l) => l.filter((x) => x.s3_key !== img.s3_key))}
-                >
-                  ×
-                </button>
-              </span>
-            ))}
-            {images.length < MAX_IMAGES ? (
-              <button
-                type="button"
-                className="btn btn-secondary btn-small"
-                onClick={() => void addImage()}
-                disabled={inFlight.length > 0}
-              >
-                + Add image…
-              </button>
-            ) : null}
-          </div>
-          {inFlight.length ? (
-            <ul className="upload-list">
-              {inFlight.map((u) => (
-                <UploadRow key={u.file.token} item={u} />
-              ))}
-            </ul>
-          ) : null}
-          {errors.images ? <p className="field-error">{errors.images}</p> : null}
-          {uploadError ? <ErrorBanner title="Upload failed" message={uploadError} /> : null}
+          <ReferenceImages
+            images={images}
+            labelId="reference-images-label"
+            error={errors.images}
+            onChange={(next) => {
+              setImages(next);
+              if (next.length) setErrors((x) => ({ ...x, images: undefined }));
+            }}
+          />
         </div>
         <div className="form-actions span-2">
           <button type="submit" className="btn btn-primary" disabled={busy || inFlight.length > 0}>

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ListStatus } from '../../components/StatusViews';
+import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { MIN_CHARACTER_QUERY } from '../../stores/characters.slice';
+import { CharacterDetail } from './CharacterDetail';
 import { CharacterForm } from './CharacterForm';
 
 export function CharactersScreen() {
@@ -12,6 +14,8 @@ export function CharactersScreen() {
   const search = useAppStore((s) => s.searchCharacters);
   const [text, setText] = useState(characterQuery);
   const [showForm, setShowForm] = useState(false);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = characters.data.find((c) => c.id === openId) ?? null;
 
   // Debounced search; 1 character is too short for the API, so it keeps the full list and says why.
   useEffect(() => {
@@ -39,6 +43,7 @@ export function CharactersScreen() {
         }
       />
       {showForm ? <CharacterForm onCreated={() => setShowForm(false)} /> : null}
+      {opened ? <CharacterDetail key={opened.id} character={opened} onClose={() => setOpenId(null)} /> : null}
       <section className="card" aria-labelledby="characters-title">
         <div className="card-header">
           <h2 id="characters-title">Library</h2>
@@ -81,10 +86,18 @@ export function CharactersScreen() {
         {characters.data.length > 0 ? (
           <ul className="character-grid" aria-label="Characters" data-testid="character-list">
             {characters.data.map((c) => (
-              <li key={c.id} className="character-card" data-testid="character-card">
-                <div className="avatar" aria-hidden="true">
-                  {c.name.slice(0, 1).toUpperCase()}
-                </div>
+              <li
+                key={c.id}
+                className={`character-card${openId === c.id ? ' selected' : ''}`}
+                data-testid="character-card"
+              >
+                {c.reference_image_urls[0] ? (
+                  <Thumbnail url={c.reference_image_urls[0]} contentType="image/png" alt="" size="medium" />
+                ) : (
+                  <div className="avatar" aria-hidden="true">
+                    {c.name.slice(0, 1).toUpperCase()}
+                  </div>
+                )}
                 <div className="character-body">
                   <div className="character-name">
                     <span className="cell-title">{c.name}</span>
@@ -97,6 +110,15 @@ export function CharactersScreen() {
                     {c.reference_image_keys.length} reference image{c.reference_image_keys.length === 1 ? '' : 's'}
                     {c.created_at ? ` · ${formatDate(c.created_at)}` : ''}
                   </p>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-small character-open"
+                    aria-label={`Open ${c.name}`}
+                    aria-pressed={openId === c.id}
+                    onClick={() => setOpenId(openId === c.id ? null : c.id)}
+                  >
+                    Open
+                  </button>
                 </div>
               </li>
             ))}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { MAX_VIDEOS_PER_REQUEST } from '../../../shared/video.schema.js';
 import type { GenerateResponse, Template } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
@@ -7,7 +7,11 @@ import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorBanner, Loading } from '../../components/StatusViews';
 import { invoke } from '../../lib/api';
 import { categoryLabel, formatSeconds } from '../../lib/format';
+import { useDraft } from '../../lib/use-draft';
+import { focusFirstInvalid } from '../../lib/use-form-errors';
+import { useScrollIntoView } from '../../lib/use-scroll-into-view';
 import { useAppStore } from '../../stores/app-store';
+import { GenerateResult } from './GenerateResult';
 import { VariableInput, type VariableValue } from './VariableInput';
 
 export function GenerateScreen() {
@@ -80,18 +84,24 @@ export function GenerateScreen() {
 }
 
 function GenerateForm({ template }: { template: Template }) {
-  const navigate = useAppStore((s) => s.navigate);
   const loadBalance = useAppStore((s) => s.loadBalance);
   const characters = useAppStore((s) => s.characters);
   const searchCharacters = useAppStore((s) => s.searchCharacters);
   const acceptsCharacters = template.category === 'ingredients-to-video';
-  const [values, setValues] = useState<Record<string, VariableValue>>({});
+  // Per template, kept while switching screens (the store's drafts).
+  const [values, setValues] = useDraft<Record<string, VariableValue>>(`generate:${template.id}:values`, {});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [webhookUrl, setWebhookUrl] = useState('');
-  const [count, setCount] = useState(1);
+  const [webhookUrl, setWebhookUrl] = useDraft(`generate:${template.id}:webhook`, '');
+  const [count, setCount] = useDraft(`generate:${template.id}:count`, 1);
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<unknown>(null);
-  const [result, setResult] = useState<GenerateResponse | null>(null);
+  const [result, setResult] = useDraft<GenerateResponse | null>(`generate:${template.id}:result`, null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [invalidAttempt, setInvalidAttempt] = useState(0);
+  const resultRef = useScrollIntoView<HTMLDivElement>(result);
+  useEffect(() => {
+    if (invalidAttempt > 0) focusFirstInvalid(formRef.current);
+  }, [invalidAttempt]);
 
   useEffect(() => {
     if (acceptsCharacters && characters.status === 'idle') void searchCharacters('');
@@ -125,6 +135,7 @@ function GenerateForm({ template }: { template: Template }) {
     e.preventDefault();
     const found = validate();
     setErrors(found);
+    if (Object.keys(found).length) setInvalidAttempt((n) => n + 1);
     setServerError(null);
     if (Object.keys(found).length) return;
     const variables: Record<string, string> = {};
@@ -167,7 +178,14 @@ function GenerateForm({ template }: { template: Template }) {
         </span>
       </div>
       {template.description ? <p className="detail-description">{template.description}</p> : null}
-      <form onSubmit={submit} noValidate aria-label="Generate a video" className="generate-form">
+      <form
+        ref={formRef}
+        onSubmit={submit}
+        noValidate
+        aria-label="Generate a video"
+        className="generate-form"
+        data-primary-form
+      >
         {template.input_variables.map((v) => (
           <VariableInput
             key={v.key}
@@ -216,28 +234,8 @@ function GenerateForm({ template }: { template: Template }) {
         </div>
       </form>
       {result ? (
-        <div className="result-panel" role="status" data-testid="generate-result">
-          <div className="result-summary">
-            <span className="badge badge-accent">Started</span>
-            <span>
-              {result.generations.length} generation{result.generations.length === 1 ? '' : 's'} ·{' '}
-              {result.credits_charged} credits charged
-            </span>
-            <button
-              type="button"
-              className="btn btn-secondary btn-small"
-              onClick={() => navigate('generations', { generationId: result.generations[0]?.generation_id ?? null })}
-            >
-              View progress
-            </button>
-          </div>
-          <ul className="id-list">
-            {result.generations.map((g) => (
-              <li key={g.generation_id} className="mono">
-                {g.generation_id}
-              </li>
-            ))}
-          </ul>
+        <div ref={resultRef}>
+          <GenerateResult result={result} />
         </div>
       ) : null}
     </section>

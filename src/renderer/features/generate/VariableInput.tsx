@@ -1,8 +1,12 @@
 import { useId, useState } from 'react';
 import type { Character, InputVariable } from '../../../shared/ipc-contract.js';
+import { DropZone } from '../../components/DropZone';
 import { Field } from '../../components/Field';
+import { Thumbnail } from '../../components/Thumbnail';
 import { errorMessage } from '../../lib/api';
 import { useAppStore } from '../../stores/app-store';
+
+const KIND_ARTICLE = { image: 'an image', video: 'a video', audio: 'an audio file' } as const;
 
 export interface VariableValue {
   text?: string;
@@ -75,11 +79,28 @@ function MediaInput({
   const pickFile = useAppStore((s) => s.pickFile);
   const upload = useAppStore((s) => s.upload);
   const uploads = useAppStore((s) => s.uploads);
+  const uploadFiles = useAppStore((s) => s.uploadFiles);
+  const stored = useAppStore((s) => s.storedUploads.data.find((u) => u.s3_key === value.reference));
+  const [dropping, setDropping] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [uploadToken, setUploadToken] = useState<string | null>(null);
   const groupId = useId();
   const kind = v.type as 'image' | 'video' | 'audio';
   const inFlight = uploads.find((u) => u.file.token === uploadToken && u.status === 'uploading');
+
+  /** A file dropped or pasted on the field: uploaded like a chosen one (the first, when several come). */
+  const take = async (files: File[]) => {
+    setUploadError(null);
+    setDropping(true);
+    try {
+      const [uploaded] = await uploadFiles(files.slice(0, 1), 'generate');
+      if (uploaded) onChange({ ...value, reference: uploaded.s3_key, fileName: uploaded.name });
+    } catch (err) {
+      setUploadError(errorMessage(err));
+    } finally {
+      setDropping(false);
+    }
+  };
 
   const choose = async () => {
     setUploadError(null);
@@ -108,16 +129,24 @@ function MediaInput({
         <span className={`badge badge-type-${kind}`}>{kind}</span>
       </div>
       {v.description ? <p className="field-hint">{v.description}</p> : null}
-      <div className="media-row">
+      <DropZone
+        className="media-row"
+        label={`Drop or paste ${KIND_ARTICLE[kind]} for ${v.label}`}
+        onFiles={(files) => void take(files)}
+        disabled={Boolean(inFlight) || dropping}
+      >
+        {stored ? <Thumbnail url={stored.url} contentType={stored.content_type} alt={v.label} size="small" /> : null}
         <button
           type="button"
           className="btn btn-secondary btn-small"
           onClick={() => void choose()}
-          disabled={Boolean(inFlight)}
+          disabled={Boolean(inFlight) || dropping}
         >
           {inFlight
             ? `Uploading ${Math.round((inFlight.loaded / Math.max(1, inFlight.file.size)) * 100)}%`
-            : `Choose ${kind}…`}
+            : dropping
+              ? 'Uploading…'
+              : `Choose ${kind}…`}
         </button>
         <span className="muted">or</span>
         <label className="sr-only" htmlFor={`${groupId}-ref`}>
@@ -130,7 +159,8 @@ function MediaInput({
           value={value.reference ?? ''}
           onChange={(e) => onChange({ ...value, reference: e.target.value, fileName: undefined })}
         />
-      </div>
+      </DropZone>
+      <p className="field-hint">Or drop a file here, or paste an image.</p>
       {value.fileName ? (
         <p className="field-hint">
           Uploaded <strong>{value.fileName}</strong>

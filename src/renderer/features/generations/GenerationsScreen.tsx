@@ -1,15 +1,14 @@
 import { useEffect, useState } from 'react';
-import type { Generation } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { StatusBadge } from '../../components/Badge';
 import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
-import { EmptyState, ListStatus, Spinner } from '../../components/StatusViews';
-import { formatDate, formatSeconds } from '../../lib/format';
+import { EmptyState, ListStatus } from '../../components/StatusViews';
+import { Thumbnail } from '../../components/Thumbnail';
+import { formatDate } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
-
-/** The UI talks to a local service, so it can poll faster than the 10-30 s advised to remote agents. */
-const POLL_MS = 2000;
+import { GenerationPlayer, progressText } from './GenerationPlayer';
+import { RegenerateButton } from './RegenerateButton';
 
 export function GenerationsScreen() {
   const generations = useAppStore((s) => s.generations);
@@ -20,6 +19,7 @@ export function GenerationsScreen() {
   const selectedId = useAppStore((s) => s.selectedGenerationId);
   const select = useAppStore((s) => s.selectGeneration);
   const [cancelError, setCancelError] = useState<unknown>(null);
+  const [rowError, setRowError] = useState<unknown>(null);
   const [cancelling, setCancelling] = useState<string | null>(null);
 
   useEffect(() => {
@@ -27,12 +27,8 @@ export function GenerationsScreen() {
     if (templates.status === 'idle') void loadTemplates();
   }, [load, loadTemplates, templates.status]);
 
+  // No polling: progress, queue places and the end of each generation arrive as app events (App.tsx).
   const active = generations.data.some((g) => g.status === 'generating');
-  useEffect(() => {
-    if (!active) return;
-    const t = setInterval(() => void load({ quiet: true }), POLL_MS);
-    return () => clearInterval(t);
-  }, [active, load]);
 
   const titleOf = (id: string) => templates.data.find((t) => t.id === id)?.title ?? id;
   const selected = generations.data.find((g) => g.id === selectedId) ?? null;
@@ -55,7 +51,7 @@ export function GenerationsScreen() {
         title="Generations"
         description={
           active
-            ? 'Videos in progress update every few seconds.'
+            ? 'Videos in progress update live as they render.'
             : 'Every video your organization generated, newest first.'
         }
         actions={
@@ -70,6 +66,7 @@ export function GenerationsScreen() {
         }
       />
       {cancelError ? <ApiErrorBanner title="Could not cancel" error={cancelError} /> : null}
+      {rowError ? <ApiErrorBanner title="The generation was not started" error={rowError} /> : null}
       {selected ? (
         <GenerationPlayer generation={selected} title={titleOf(selected.template_id)} onClose={() => select(null)} />
       ) : null}
@@ -89,6 +86,9 @@ export function GenerationsScreen() {
             <table className="table" aria-label="Generations">
               <thead>
                 <tr>
+                  <th scope="col" className="col-thumb">
+                    <span className="sr-only">Preview</span>
+                  </th>
                   <th scope="col">Template</th>
                   <th scope="col">Status</th>
                   <th scope="col" className="col-progress">
@@ -110,6 +110,14 @@ export function GenerationsScreen() {
                     data-testid="generation-row"
                     className={selectedId === g.id ? 'row-selected' : undefined}
                   >
+                    <td className="col-thumb">
+                      <Thumbnail
+                        url={g.thumbnail_url}
+                        contentType="image/jpeg"
+                        alt={`Preview of ${g.id}`}
+                        size="small"
+                      />
+                    </td>
                     <td>
                       <div className="cell-title">{titleOf(g.template_id)}</div>
                       <div className="cell-sub mono">{g.id}</div>
@@ -133,8 +141,8 @@ export function GenerationsScreen() {
                                   : 'accent'
                           }
                         />
-                        <span className="progress-text">
-                          {g.status === 'completed' ? 100 : Math.round(g.progress)}%
+                        <span className="progress-text" data-testid="progress-text">
+                          {progressText(g)}
                         </span>
                       </div>
                     </td>
@@ -151,6 +159,7 @@ export function GenerationsScreen() {
                           Play
                         </button>
                       ) : null}
+                      {g.status !== 'generating' ? <RegenerateButton generation={g} onError={setRowError} /> : null}
                       {g.status === 'generating' ? (
                         <button
                           type="button"
@@ -171,70 +180,5 @@ export function GenerationsScreen() {
         ) : null}
       </section>
     </div>
-  );
-}
-
-function GenerationPlayer({
-  generation: g,
-  title,
-  onClose,
-}: {
-  generation: Generation;
-  title: string;
-  onClose: () => void;
-}) {
-  return (
-    <section className="card player-card" aria-label="Video player" data-testid="video-player">
-      <div className="card-header">
-        <h2>{title}</h2>
-        <button type="button" className="btn btn-secondary btn-small" onClick={onClose}>
-          Close
-        </button>
-      </div>
-      <div className="player-layout">
-        {g.status === 'completed' && g.video_url ? (
-          <video className="player" src={g.video_url} controls preload="metadata" aria-label={`Video ${g.id}`} />
-        ) : (
-          <div className="player player-placeholder">
-            {g.status === 'generating' ? (
-              <div className="placeholder-body">
-                <Spinner label="Rendering" />
-                <p>Rendering… {Math.round(g.progress)}%</p>
-                <ProgressBar value={g.progress} label={`Progress of ${g.id}`} />
-              </div>
-            ) : (
-              <div className="placeholder-body">
-                <StatusBadge status={g.status} />
-                {g.error ? <p>{g.error}</p> : null}
-              </div>
-            )}
-          </div>
-        )}
-        <dl className="stats stats-column">
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <StatusBadge status={g.status} />
-            </dd>
-          </div>
-          <div>
-            <dt>Model</dt>
-            <dd>
-              {g.model} · {g.resolution} · {formatSeconds(g.duration_sec)}
-            </dd>
-          </div>
-          {g.prompt ? (
-            <div>
-              <dt>Prompt</dt>
-              <dd className="prompt-inline">{g.prompt}</dd>
-            </div>
-          ) : null}
-          <div>
-            <dt>Finished</dt>
-            <dd>{formatDate(g.finished_at)}</dd>
-          </div>
-        </dl>
-      </div>
-    </section>
   );
 }

@@ -1,15 +1,16 @@
 import { useState } from 'react';
-import type { StorageState } from '../../../shared/ipc-contract.js';
 import { formatCookieExpiry } from '../../lib/format';
+import type { SessionRequest } from '../../lib/snippets';
+import type { LoginTestResult } from '../../stores/login-runs.slice';
+import { SessionExports } from './SessionExports';
 
-/** A login as the form shows it: the storageState, the wall time seen here, and whether the cache served it. */
-export interface LoginTestResult extends StorageState {
-  duration_ms: number;
-  from_cache: boolean;
-}
+export type { LoginTestResult };
 
-/** Metadata of a login result; cookie values stay masked until the user asks to reveal them. */
-export function LoginResultView({ result }: { result: LoginTestResult }) {
+/**
+ * Metadata of a login result; cookie values stay masked until the user asks to reveal them. With the
+ * request it came from, the export buttons hand the session to an agent.
+ */
+export function LoginResultView({ result, request }: { result: LoginTestResult; request?: SessionRequest }) {
   const [revealed, setRevealed] = useState(false);
   const localStorageCount = result.origins.reduce((n, o) => n + o.localStorage.length, 0);
   return (
@@ -45,6 +46,9 @@ export function LoginResultView({ result }: { result: LoginTestResult }) {
           {revealed ? 'Hide values' : 'Reveal values'}
         </button>
       </div>
+      {request ? (
+        <SessionExports request={request} state={{ cookies: result.cookies, origins: result.origins }} />
+      ) : null}
       {result.cookies.length > 0 ? (
         <div className="table-wrap">
           <table className="table table-compact" aria-label="Session cookies">

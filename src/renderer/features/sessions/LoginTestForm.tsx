@@ -1,100 +1,247 @@
-import { useState, type FormEvent } from 'react';
-import { LOGIN_METHODS } from '../../../shared/login.schema.js';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Field } from '../../components/Field';
 import { ErrorBanner } from '../../components/StatusViews';
-import { ApiError, errorMessage, invoke } from '../../lib/api';
-import { LoginResultView, type LoginTestResult } from './LoginResultView';
+import { ApiError } from '../../lib/api';
+import { useDraft } from '../../lib/use-draft';
+import { useFormErrors } from '../../lib/use-form-errors';
+import { useScrollIntoView } from '../../lib/use-scroll-into-view';
+import { useAppStore } from '../../stores/app-store';
+import { fieldsOf, LOGIN_FIELDS, parseExtraFields, type LoginFieldKey, type MethodField } from './login-method-fields';
+import { LoginProgress } from './LoginProgress';
+import { LoginResultView } from './LoginResultView';
 
-const METHOD_LABELS: Record<string, string> = {
-  password: 'Password',
-  oauth_google: 'Google OAuth',
-  otp_email: 'E-mail one-time code',
-  magic_link: 'Magic link',
+/** What the form holds; kept in the store's drafts, so it is still filled in after visiting another screen. */
+interface LoginDraft {
+  url: string;
+  method: string;
+  values: Partial<Record<LoginFieldKey, string>>;
+  useCache: boolean;
+}
+
+const EMPTY: LoginDraft = { url: '', method: 'password', values: {}, useCache: true };
+
+const LABELS: Record<string, string> = {
+  domain: 'Login page URL',
+  loginMethod: 'Login method',
+  ...Object.fromEntries(Object.entries(LOGIN_FIELDS).map(([k, v]) => [k, v.label])),
 };
 
 export function LoginTestForm({ onDone }: { onDone: () => void }) {
-  const [url, setUrl] = useState('');
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [method, setMethod] = useState<(typeof LOGIN_METHODS)[number]>('password');
-  const [useCache, setUseCache] = useState(true);
+  const [draft, setDraft] = useDraft<LoginDraft>('login-test', EMPTY);
+  const methods = useAppStore((s) => s.loginMethods);
+  const loadMethods = useAppStore((s) => s.loadLoginMethods);
+  const run = useAppStore((s) => s.loginRun);
+  const runLogin = useAppStore((s) => s.runLogin);
+  const form = useFormErrors(LABELS);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ code: string; message: string } | null>(null);
-  const [urlError, setUrlError] = useState<string | null>(null);
-  const [result, setResult] = useState<LoginTestResult | null>(null);
+  const resultRef = useScrollIntoView<HTMLDivElement>(run?.status === 'succeeded' ? run.loginId : null);
+
+  useEffect(() => {
+    if (methods.status === 'idle') void loadMethods();
+  }, [methods.status, loadMethods]);
+
+  const method = methods.data.find((m) => m.id === draft.method);
+  const fields = fieldsOf(method);
+  const needed = fields.filter((f) => f.required);
+  const optional = fields.filter((f) => !f.required);
+  const setValue = (key: LoginFieldKey, value: string) => {
+    setDraft((d) => ({ ...d, values: { ...d.values, [key]: value } }));
+    form.clear(key);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!/^https?:\/\/\S+/i.test(url.trim())) {
-      setUrlError('Enter the full login page URL, starting with http:// or https://');
-      return;
+    const found: Record<string, string> = {};
+    if (!/^https?:\/\/\S+/i.test(draft.url.trim()))
+      found.domain = 'Enter the full login page URL, starting with http:// or https://';
+    for (const f of fields) {
+      if (f.required && !draft.values[f.key]?.trim())
+        found[f.key] = `${LOGIN_FIELDS[f.key].label} is needed for this login method`;
     }
-    setUrlError(null);
+    const extra = parseExtraFields(draft.values.additionalFields ?? '');
+    if (extra.bad) found.additionalFields = extra.bad;
+    if (!form.check(found)) return;
+
+    const shown = new Set(fields.map((f) => f.key));
+    const value = (key: LoginFieldKey) => (shown.has(key) ? (draft.values[key] ?? '') : '');
+    const additionalFields: Record<string, string> = { ...(shown.has('additionalFields') ? extra.fields : {}) };
+    if (value('additionalFields.phone')) additionalFields.phone = value('additionalFields.phone').trim();
+    if (value('additionalFields.email')) additionalFields.email = value('additionalFields.email').trim();
     setBusy(true);
-    setError(null);
-    setResult(null);
     try {
-      const started = Date.now();
-      const { body, headers } = await invoke('sessions:testLogin', {
-        body: { domain: url.trim(), cred: { username, password }, loginMethod: method, useCache },
+      const finished = await runLogin({
+        domain: draft.url.trim(),
+        cred: {
+          username: value('cred.username'),
+          password: value('cred.password'),
+          ...(value('cred.totpSecret') ? { totpSecret: value('cred.totpSecret').trim() } : {}),
+        },
+        loginMethod: draft.method,
+        additionalFields,
+        useCache: draft.useCache,
       });
-      setResult({ ...body, duration_ms: Date.now() - started, from_cache: headers['x-session-cache'] === 'hit' });
-      onDone();
-    } catch (err) {
-      setError({ code: err instanceof ApiError ? err.code : 'error', message: errorMessage(err) });
+      if (finished.status === 'succeeded') onDone();
+      else if (finished.status === 'failed' && finished.error?.details)
+        // A request the service refused (a missing or malformed field) is shown on that field.
+        form.fail(new ApiError(finished.error.code, finished.error.message, finished.error.details));
     } finally {
       setBusy(false);
     }
   };
 
+  const error = run?.status === 'failed' && run.error ? run.error : null;
+  const shownAsFields = error && Object.keys(form.errors).length > 0;
   return (
     <section className="card" aria-labelledby="login-test-title">
       <div className="card-header">
         <h2 id="login-test-title">Test a login</h2>
         <span className="muted">Runs the same login an agent would, with a real browser.</span>
       </div>
-      <form className="form-grid" onSubmit={submit} aria-label="Test a login" noValidate>
+      <form
+        className="form-grid"
+        ref={form.formRef}
+        onSubmit={submit}
+        aria-label="Test a login"
+        noValidate
+        data-primary-form
+      >
         <div className="span-2">
-          <Field label="Login page URL" required error={urlError} hint="The page that shows the sign-in form.">
+          <Field
+            label="Login page URL"
+            required
+            error={form.errors.domain}
+            hint="The page that shows the sign-in form."
+          >
             <input
               type="url"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
+              value={draft.url}
+              onChange={(e) => {
+                setDraft((d) => ({ ...d, url: e.target.value }));
+                form.clear('domain');
+              }}
               placeholder="https://example.com/login"
               autoComplete="off"
             />
           </Field>
         </div>
-        <Field label="Username">
-          <input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" spellCheck={false} />
-        </Field>
-        <Field label="Password">
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
-        </Field>
-        <Field label="Login method">
-          <select value={method} onChange={(e) => setMethod(e.target.value as typeof method)}>
-            {LOGIN_METHODS.map((m) => (
-              <option key={m} value={m}>
-                {METHOD_LABELS[m] ?? m}
+        <Field
+          label="Login method"
+          error={form.errors.loginMethod}
+          hint={
+            methods.status === 'error'
+              ? `The server’s list of methods could not be read (${methods.error}).`
+              : method?.description
+          }
+        >
+          <select
+            value={draft.method}
+            onChange={(e) => setDraft((d) => ({ ...d, method: e.target.value }))}
+            disabled={methods.status !== 'ready'}
+          >
+            {methods.data.length === 0 ? <option value="password">Password</option> : null}
+            {methods.data.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label}
               </option>
             ))}
           </select>
         </Field>
         <div className="field checkbox-field">
           <label className="checkbox">
-            <input type="checkbox" checked={useCache} onChange={(e) => setUseCache(e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={draft.useCache}
+              onChange={(e) => setDraft((d) => ({ ...d, useCache: e.target.checked }))}
+            />
             Use a cached session if there is one
           </label>
         </div>
+        {needed.map((f) => (
+          <MethodInput
+            key={f.key}
+            field={f}
+            value={draft.values[f.key] ?? ''}
+            error={form.errors[f.key]}
+            onChange={(v) => setValue(f.key, v)}
+          />
+        ))}
+        {optional.length ? (
+          // Open when one of them holds something or is wrong, so nothing typed is out of sight.
+          <details
+            className="advanced span-2"
+            open={optional.some((f) => draft.values[f.key] || form.errors[f.key]) || undefined}
+          >
+            <summary>
+              Optional for this method: {optional.map((f) => LOGIN_FIELDS[f.key].label.toLowerCase()).join(', ')}
+            </summary>
+            <div className="form-grid">
+              {optional.map((f) => (
+                <MethodInput
+                  key={f.key}
+                  field={f}
+                  value={draft.values[f.key] ?? ''}
+                  error={form.errors[f.key]}
+                  onChange={(v) => setValue(f.key, v)}
+                />
+              ))}
+            </div>
+          </details>
+        ) : null}
         <div className="form-actions span-2">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={busy}
+            aria-keyshortcuts="Control+Enter Meta+Enter"
+          >
             {busy ? 'Logging in…' : 'Run login'}
           </button>
           {busy ? <span className="muted">A fresh login can take up to a minute.</span> : null}
         </div>
       </form>
-      {error ? <ErrorBanner title={`Login failed (${error.code})`} message={error.message} /> : null}
-      {result ? <LoginResultView result={result} /> : null}
+      <LoginProgress />
+      {error && !shownAsFields ? <ErrorBanner title={`Login failed (${error.code})`} message={error.message} /> : null}
+      {run?.status === 'succeeded' && run.result ? (
+        <div ref={resultRef}>
+          <LoginResultView result={run.result} request={run.request} />
+        </div>
+      ) : null}
     </section>
+  );
+}
+
+function MethodInput({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: MethodField;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}) {
+  const def = LOGIN_FIELDS[field.key];
+  const label = field.email ? 'Email address (username)' : def.label;
+  const hint = 'hint' in def ? def.hint : field.email ? 'The code or link is sent here.' : undefined;
+  const wide = def.type === 'textarea';
+  const input =
+    def.type === 'textarea' ? (
+      <textarea rows={2} value={value} onChange={(e) => onChange(e.target.value)} spellCheck={false} />
+    ) : (
+      <input
+        type={field.email ? 'email' : def.type}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        autoComplete="off"
+        spellCheck={false}
+      />
+    );
+  return (
+    <div className={wide ? 'span-2' : undefined}>
+      <Field label={field.email ? label : def.label} required={field.required} error={error} hint={hint}>
+        {input}
+      </Field>
+    </div>
   );
 }

@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/api';
 import { formatDate, formatRelative, hostOf } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { LoginTestForm } from './LoginTestForm';
+import { SessionDetail } from './SessionDetail';
 
 export function SessionsScreen() {
   const sessions = useAppStore((s) => s.sessions);
@@ -13,6 +14,9 @@ export function SessionsScreen() {
   const deleteSession = useAppStore((s) => s.deleteSession);
   const [rowError, setRowError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const selectedId = useAppStore((s) => s.selectedSessionId);
+  const select = useAppStore((s) => s.selectSession);
+  const selected = sessions.data.find((x) => x.id === selectedId) ?? null;
 
   useEffect(() => {
     void loadSessions();
@@ -46,6 +50,7 @@ export function SessionsScreen() {
           </button>
         }
       />
+      {selected ? <SessionDetail session={selected} onClose={() => select(null)} /> : null}
       <section className="card" aria-labelledby="cached-sessions-title">
         <div className="card-header">
           <h2 id="cached-sessions-title">Cached sessions</h2>
@@ -82,7 +87,7 @@ export function SessionsScreen() {
               </thead>
               <tbody>
                 {sessions.data.map((s) => (
-                  <tr key={s.id} data-testid="session-row">
+                  <tr key={s.id} data-testid="session-row" className={selectedId === s.id ? 'row-selected' : undefined}>
                     <td>
                       <div className="cell-title">{hostOf(s.origin)}</div>
                       <div className="cell-sub">{s.origin}</div>
@@ -99,6 +104,15 @@ export function SessionsScreen() {
                       {s.cookie_count}
                     </td>
                     <td className="actions">
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-small"
+                        aria-label={`Open session ${hostOf(s.origin)} ${s.username}`}
+                        aria-pressed={selectedId === s.id}
+                        onClick={() => select(selectedId === s.id ? null : s.id)}
+                      >
+                        Open
+                      </button>
                       <ConfirmButton
                         label="Delete"
                         ariaLabel={`Delete session ${hostOf(s.origin)} ${s.username}`}

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { TEMPLATE_CATEGORIES, type TemplateCategory } from '../../../shared/video.schema.js';
 import type { Template } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { Field } from '../../components/Field';
 import { categoryLabel } from '../../lib/format';
+import { focusFirstInvalid } from '../../lib/use-form-errors';
 import { useAppStore } from '../../stores/app-store';
 import { draftOf, inputOf, validateDraft, type TemplateDraft } from './template-form-state';
 import { VariablesEditor } from './VariablesEditor';
@@ -22,6 +23,11 @@ export function TemplateForm({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [invalidAttempt, setInvalidAttempt] = useState(0);
+  useEffect(() => {
+    if (invalidAttempt > 0) focusFirstInvalid(formRef.current);
+  }, [invalidAttempt]);
   const set = <K extends keyof TemplateDraft>(key: K, value: TemplateDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
@@ -30,7 +36,10 @@ export function TemplateForm({
     const found = validateDraft(draft);
     setErrors(found);
     setServerError(null);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      setInvalidAttempt((n) => n + 1);
+      return;
+    }
     setBusy(true);
     try {
       onSaved(await saveTemplate(template?.id ?? null, inputOf(draft)));
@@ -43,7 +52,14 @@ export function TemplateForm({
 
   const errorCount = Object.keys(errors).length;
   return (
-    <form className="template-form" onSubmit={submit} noValidate aria-labelledby="template-form-title">
+    <form
+      ref={formRef}
+      className="template-form"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="template-form-title"
+      data-primary-form
+    >
       <div className="detail-header">
         <h2 id="template-form-title">{template ? `Edit “${template.title}”` : 'New template'}</h2>
       </div>

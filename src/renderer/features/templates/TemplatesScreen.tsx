@@ -7,6 +7,7 @@ import { categoryLabel } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { TemplateDetail } from './TemplateDetail';
 import { TemplateForm } from './TemplateForm';
+import { TemplateThumb } from './TemplateThumb';
 
 type Mode = { kind: 'view' } | { kind: 'create' } | { kind: 'edit'; id: string };
 
@@ -80,6 +81,7 @@ export function TemplatesScreen() {
                   }}
                 >
                   <span className="item-title-row">
+                    <TemplateThumb templateId={t.id} category={t.category} title={t.title} />
                     <span className="item-title">{t.title}</span>
                     {t.builtin ? (
                       <span className="item-flag" title="Built-in (read-only)">

@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { DropZone } from '../../components/DropZone';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ErrorBanner } from '../../components/StatusViews';
+import { ErrorBanner, EmptyState, ListStatus } from '../../components/StatusViews';
 import { UploadRow } from '../../components/UploadRow';
 import { errorMessage } from '../../lib/api';
 import { useAppStore } from '../../stores/app-store';
 import type { UploadKind } from '../../stores/uploads.slice';
+import { StoredUploadCard } from './StoredUploadCard';
 
 const KINDS: { value: UploadKind; label: string }[] = [
   { value: 'any', label: 'Any media' },
@@ -17,8 +19,15 @@ export function UploadsScreen() {
   const uploads = useAppStore((s) => s.uploads);
   const pickFile = useAppStore((s) => s.pickFile);
   const upload = useAppStore((s) => s.upload);
+  const uploadFiles = useAppStore((s) => s.uploadFiles);
+  const stored = useAppStore((s) => s.storedUploads);
+  const loadStored = useAppStore((s) => s.loadStoredUploads);
   const [kind, setKind] = useState<UploadKind>('any');
   const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void loadStored();
+  }, [loadStored]);
 
   const choose = async () => {
     setError(null);
@@ -30,45 +39,60 @@ export function UploadsScreen() {
       setError(errorMessage(err));
     }
   };
+  const take = async (files: File[]) => {
+    setError(null);
+    try {
+      await uploadFiles(files, 'uploads');
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
 
+  // Finished uploads show in the stored list; this list keeps what is still going or failed.
+  const pending = uploads.filter((u) => u.status !== 'done');
+  const shown = kind === 'any' ? stored.data : stored.data.filter((u) => u.kind === kind);
   return (
-    <div className="page">
+    <div className="page page-wide">
       <PageHeader
         title="Uploads"
-        description="Upload images, videos and audio to local storage. Use the storage key in generation requests or character references."
+        description="Images, videos and audio in local storage. Use a file's storage key in generation requests or as a character's reference image."
+        actions={
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void loadStored()}
+            disabled={stored.status === 'loading'}
+          >
+            Refresh
+          </button>
+        }
       />
       <section className="card" aria-labelledby="upload-title">
         <div className="card-header">
-          <h2 id="upload-title">Upload a file</h2>
+          <h2 id="upload-title">Upload files</h2>
         </div>
-        <div className="toolbar">
-          <label className="inline-label" htmlFor="upload-kind">
-            File type
-          </label>
-          <select id="upload-kind" value={kind} onChange={(e) => setKind(e.target.value as UploadKind)}>
-            {KINDS.map((k) => (
-              <option key={k.value} value={k.value}>
-                {k.label}
-              </option>
-            ))}
-          </select>
-          <button type="button" className="btn btn-primary" onClick={() => void choose()}>
-            Choose file…
-          </button>
-        </div>
-        {error ? <ErrorBanner title="Could not open the file" message={error} /> : null}
-      </section>
-      <section className="card" aria-labelledby="upload-history-title">
-        <div className="card-header">
-          <h2 id="upload-history-title">This session</h2>
-        </div>
-        {uploads.length === 0 ? (
-          <EmptyState title="Nothing uploaded yet">
-            Files you upload here, in Generate or in Characters appear in this list.
-          </EmptyState>
-        ) : (
-          <ul className="upload-list" aria-label="Uploads">
-            {uploads.map((u) => (
+        <DropZone className="upload-drop" label="Drop or paste files to upload" onFiles={(files) => void take(files)}>
+          <div className="toolbar">
+            <label className="inline-label" htmlFor="upload-kind">
+              File type
+            </label>
+            <select id="upload-kind" value={kind} onChange={(e) => setKind(e.target.value as UploadKind)}>
+              {KINDS.map((k) => (
+                <option key={k.value} value={k.value}>
+                  {k.label}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="btn btn-primary" onClick={() => void choose()}>
+              Choose file…
+            </button>
+            <span className="muted">or drop files here, or click here and paste an image</span>
+          </div>
+        </DropZone>
+        {error ? <ErrorBanner title="Could not upload" message={error} /> : null}
+        {pending.length ? (
+          <ul className="upload-list" aria-label="Uploads in progress">
+            {pending.map((u) => (
               <UploadRow
                 key={u.file.token}
                 item={u}
@@ -76,7 +100,34 @@ export function UploadsScreen() {
               />
             ))}
           </ul>
-        )}
+        ) : null}
+      </section>
+      <section className="card" aria-labelledby="stored-title">
+        <div className="card-header">
+          <h2 id="stored-title">Your files</h2>
+          {stored.status === 'ready' ? (
+            <span className="muted">
+              {shown.length} file{shown.length === 1 ? '' : 's'}
+            </span>
+          ) : null}
+        </div>
+        <ListStatus
+          list={{ ...stored, data: shown }}
+          noun="uploads"
+          onRetry={() => void loadStored()}
+          empty={
+            <EmptyState title="No files yet" testId="uploads-empty">
+              Files uploaded here, in Generate or in Characters, and media agents sent, appear here.
+            </EmptyState>
+          }
+        />
+        {shown.length ? (
+          <ul className="stored-grid" aria-label="Stored files" data-testid="stored-uploads">
+            {shown.map((u) => (
+              <StoredUploadCard key={u.s3_key} upload={u} />
+            ))}
+          </ul>
+        ) : null}
       </section>
     </div>
   );

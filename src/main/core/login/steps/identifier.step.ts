@@ -23,17 +23,21 @@ export const identifierStep: LoginStep = {
     const loc = markedLocator(form.frame, field.id);
     // A first step may ask for an additional field instead (workspace, tenant, company ...).
     const preStep = /username|email/.test(field.autocomplete) ? undefined : ctx.claimedByExtras([field], 70)[0];
-    await ctx.guardFill(async () => {
-      if (preStep) {
-        await ctx.filler.fillText(form.frame, field.id, ctx.extras[preStep.key]);
-        ctx.pendingExtras.delete(preStep.key);
-        ctx.step(`filled additional field '${preStep.key}' (first step)`);
-      } else {
-        await ctx.filler.fillText(form.frame, field.id, ctx.deps.req.username);
-        ctx.step('filled username');
-      }
-      await ctx.fillExtras(form, scan, new Set([field.id]));
-    }, [field], { deferVerify: true });
+    await ctx.guardFill(
+      async () => {
+        if (preStep) {
+          await ctx.filler.fillText(form.frame, field.id, ctx.extras[preStep.key]);
+          ctx.pendingExtras.delete(preStep.key);
+          ctx.step(`filled additional field '${preStep.key}' (first step)`);
+        } else {
+          await ctx.filler.fillText(form.frame, field.id, ctx.deps.req.username);
+          ctx.step('filled username');
+        }
+        await ctx.fillExtras(form, scan, new Set([field.id]));
+      },
+      [field],
+      { deferVerify: true },
+    );
     const outcome = await ctx.submitAndWait(form, loc, 'identifier', field.id);
     // Passwordless sites answer the identifier with a code prompt.
     if (outcome.kind === 'failure' && outcome.reason === 'mfa_required') return askedSecondFactor(ctx, outcome);

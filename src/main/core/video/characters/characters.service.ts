@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Character, CharacterCreate } from '../../../../shared/video.schema.js';
+import type { Character, CharacterCreate, CharacterPatch } from '../../../../shared/video.schema.js';
 import type { Db } from '../../db/database.js';
-import { badRequest } from '../../errors.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { isNewObject, type IngestedMedia, type MediaIngestPort } from '../uploads/media-port.js';
 import { typeOfExtension } from '../uploads/media-types.js';
 import { readJsonResources } from '../resources.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
+import { LocalBlobStore } from '../uploads/storage/local-blob-store.js';
 import { page, type Page } from '../templates/templates.service.js';
 
 interface CharacterRow {
@@ -36,7 +37,10 @@ function keysOf(row: CharacterRow): string[] {
   }
 }
 
-export function characterView(row: CharacterRow): Character {
+/** A character as stored; the API answer adds time-limited URLs of its images (CharactersService.present). */
+export type CharacterRecord = Omit<Character, 'reference_image_urls'>;
+
+export function characterView(row: CharacterRow): CharacterRecord {
   return {
     id: row.id,
     name: row.name,
@@ -54,7 +58,12 @@ export interface CharactersDeps {
   /** Stores the public characters' images; checks and re-hosts reference images of new characters. */
   blobs?: BlobStore;
   ingest?: MediaIngestPort;
+  /** Lifetime of the reference images' download URLs (config storage.urlTtlSec). */
+  urlTtlSec?: number;
 }
+
+const readOnlyPublic = (id: string) =>
+  new AppError(403, 'forbidden', `Character "${id}" is a public character: public characters are read-only.`);
 
 /**
  * Characters: public ones shipped in resources/characters and each org's private ones. An org sees
@@ -80,6 +89,15 @@ export class CharactersService {
           'VALUES (@id, @org_id, @name, @name_search, @description, @reference_image_keys, @position, @created_at)',
       ),
       deletePublic: db.prepare('DELETE FROM characters WHERE org_id IS NULL'),
+      update: db.prepare(
+        'UPDATE characters SET name = @name, name_search = @name_search, description = @description, ' +
+          'reference_image_keys = @reference_image_keys WHERE id = @id AND org_id = @org_id',
+      ),
+      delete: db.prepare('DELETE FROM characters WHERE id = ? AND org_id = ?'),
+      // Keys are stored as a JSON array: the quoted key matches one whole element only.
+      usingImage: db.prepare(
+        'SELECT name FROM characters WHERE org_id = ? AND instr(reference_image_keys, ?) > 0 LIMIT 1',
+      ),
     };
   }
 
@@ -145,34 +163,108 @@ export class CharactersService {
     return this.publicImagesReady;
   }
 
-  list(orgId: string, opts: { q?: string; limit: number; offset: number }): Page<Character> {
+  list(orgId: string, opts: { q?: string; limit: number; offset: number }): Page<CharacterRecord> {
     const params = { orgId, q: opts.q?.toLowerCase(), limit: opts.limit + 1, offset: opts.offset };
     const rows = (opts.q ? this.stmts.search.all(params) : this.stmts.list.all(params)) as CharacterRow[];
     return page(rows.map(characterView), opts.limit, opts.offset);
   }
 
   /** A character the org can see, or undefined (another org's private character included). */
-  visible(orgId: string, id: string): Character | undefined {
+  visible(orgId: string, id: string): CharacterRecord | undefined {
     const row = this.stmts.get.get({ id, orgId }) as CharacterRow | undefined;
     return row ? characterView(row) : undefined;
   }
 
-  /** A private character of the org; its reference images must be the org's uploads (or URLs/data URIs, re-hosted). */
-  async create(orgId: string, input: CharacterCreate): Promise<Character> {
+  /** The API answer: each record with time-limited URLs of its images (`baseUrl`: this server as the caller reached it). */
+  async present(records: CharacterRecord[], baseUrl?: string): Promise<Character[]> {
+    if (records.some((c) => c.visibility === 'public')) await this.ensurePublicImages().catch(() => {});
+    return Promise.all(
+      records.map(async (c) => ({
+        ...c,
+        reference_image_urls: await Promise.all(c.reference_image_keys.map((k) => this.imageUrl(k, baseUrl))),
+      })),
+    );
+  }
+
+  private async imageUrl(key: string, baseUrl?: string): Promise<string | null> {
+    const blobs = this.deps.blobs;
+    if (!blobs) return null;
+    const opts = { expiresInSec: this.deps.urlTtlSec ?? 900 };
+    try {
+      return blobs instanceof LocalBlobStore
+        ? await blobs.presignDownload(key, { ...opts, baseUrl })
+        : await blobs.presignDownload(key, opts);
+    } catch (err) {
+      this.deps.log.warn({ err: (err as Error).message }, 'could not presign a character image URL');
+      return null;
+    }
+  }
+
+  /** The name of the org's character that uses `key` as a reference image, or null (uploads ask before deleting). */
+  nameUsingImage(orgId: string, key: string): string | null {
+    const row = this.stmts.usingImage.get(orgId, JSON.stringify(key)) as { name: string } | undefined;
+    return row ? row.name : null;
+  }
+
+  /** Each value as a stored image of the org (uploads as they are; URLs and data URIs re-hosted). 400 names the bad one. */
+  private async resolveImages(orgId: string, values: string[], stored: IngestedMedia[]): Promise<void> {
     const ingest = this.deps.ingest;
     if (!ingest) throw new Error('media ingestion is not available');
+    for (const [i, value] of values.entries()) {
+      try {
+        stored.push(await ingest.resolve(orgId, 'image', value));
+      } catch (err) {
+        const e = err as { status?: number; message?: string };
+        if (e.status && e.status < 500) throw badRequest(`reference_image_keys[${i}]: ${e.message ?? 'invalid image'}`);
+        throw err;
+      }
+    }
+  }
+
+  /** The org's own character for a change: 404 when it cannot see it, 403 for a public one. */
+  private ownRow(orgId: string, id: string): CharacterRow {
+    const row = this.stmts.get.get({ id, orgId }) as CharacterRow | undefined;
+    if (!row) throw notFound(`Character "${id}" not found.`);
+    if (row.org_id === null) throw readOnlyPublic(id);
+    return row;
+  }
+
+  /** Changes the fields given; reference_image_keys replaces the list (images no longer used stay in the org's uploads). */
+  async update(orgId: string, id: string, patch: CharacterPatch): Promise<CharacterRecord> {
+    const current = this.ownRow(orgId, id);
     const stored: IngestedMedia[] = [];
     try {
-      for (const [i, value] of input.reference_image_keys.entries()) {
-        try {
-          stored.push(await ingest.resolve(orgId, 'image', value));
-        } catch (err) {
-          const e = err as { status?: number; message?: string };
-          if (e.status && e.status < 500)
-            throw badRequest(`reference_image_keys[${i}]: ${e.message ?? 'invalid image'}`);
-          throw err;
-        }
-      }
+      if (patch.reference_image_keys) await this.resolveImages(orgId, patch.reference_image_keys, stored);
+      const name = patch.name ?? current.name;
+      const row: CharacterRow = {
+        ...current,
+        name,
+        name_search: name.toLowerCase(),
+        description: patch.description === undefined ? current.description : patch.description,
+        reference_image_keys: patch.reference_image_keys
+          ? JSON.stringify(stored.map((m) => m.storageKey))
+          : current.reference_image_keys,
+      };
+      // Deleted meanwhile: the new images are not kept for nothing.
+      if (this.stmts.update.run(row).changes !== 1) throw notFound(`Character "${id}" not found.`);
+      return characterView(row);
+    } catch (err) {
+      await this.discard(stored);
+      throw err;
+    }
+  }
+
+  /** Deletes one of the org's characters; its reference images stay in the org's uploads. */
+  remove(orgId: string, id: string): void {
+    this.ownRow(orgId, id);
+    this.stmts.delete.run(id, orgId);
+  }
+
+  /** A private character of the org; its reference images must be the org's uploads (or URLs/data URIs, re-hosted). */
+  async create(orgId: string, input: CharacterCreate): Promise<CharacterRecord> {
+    const stored: IngestedMedia[] = [];
+    try {
+      await this.resolveImages(orgId, input.reference_image_keys, stored);
       const row: CharacterRow = {
         id: newId('chr'),
         org_id: orgId,

@@ -31,6 +31,7 @@ export function createGenerationParts(
     resourcesDir,
     blobs: media.blobs,
     ingest: media.ingest,
+    urlTtlSec: base.config.storage.urlTtlSec,
   });
   characters.seedPublic();
   const generations = new GenerationsService({

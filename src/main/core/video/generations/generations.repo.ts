@@ -169,6 +169,14 @@ export class GenerationsRepo {
     return this.stmts.remove.run({ id, orgId }).changes === 1;
   }
 
+  /** A generating generation of the org whose resolved inputs name `storageKey` (uploads ask before deleting one). */
+  generatingWith(orgId: string, storageKey: string): string | null {
+    const row = this.db
+      .prepare("SELECT id FROM generations WHERE org_id = ? AND status = 'generating' AND instr(inputs, ?) > 0 LIMIT 1")
+      .get(orgId, JSON.stringify(storageKey)) as { id: string } | undefined;
+    return row?.id ?? null;
+  }
+
   /** Webhook URLs stored in clear (by versions before they were sealed). */
   clearWebhookUrls(): { id: string; webhook_url: string }[] {
     return this.stmts.clearWebhookUrls.all() as { id: string; webhook_url: string }[];

@@ -186,6 +186,11 @@ export class GenerationsService {
     return this.view(row, opts.baseUrl);
   }
 
+  /** The id of a generating generation of the org that uses the stored file `key` as an input, or null. */
+  generatingWith(orgId: string, key: string): string | null {
+    return this.repo.generatingWith(orgId, key);
+  }
+
   /** Removes a finished generation and its files; 409 while it is still generating. */
   async remove(orgId: string, id: string): Promise<void> {
     const row = this.repo.get(orgId, id);

@@ -106,6 +106,16 @@ export class UploadsRepo {
       .all(limit) as Pick<UploadRow, 's3_key' | 'put_claim' | 'put_claimed_at'>[];
   }
 
+  /** The org's stored files (complete only), newest first; `kind` narrows to images, videos or audio. */
+  listComplete(orgId: string, opts: { kind?: MediaKind; limit: number; offset: number }): UploadRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM uploads WHERE org_id = @orgId AND status = 'complete' AND (@kind IS NULL OR kind = @kind)
+         ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({ orgId, kind: opts.kind ?? null, limit: opts.limit, offset: opts.offset }) as UploadRow[];
+  }
+
   listForOrg(orgId: string, limit = 50, offset = 0): UploadRow[] {
     return this.db
       .prepare('SELECT * FROM uploads WHERE org_id = ? ORDER BY created_at DESC LIMIT ? OFFSET ?')

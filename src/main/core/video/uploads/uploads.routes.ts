@@ -6,7 +6,14 @@ import type { Core } from '../../create-core.js';
 import { badRequest } from '../../errors.js';
 import type { OpenApiRegistry } from '../../http/openapi.js';
 import { defineRoute } from '../../http/route.js';
-import { PresignedUploadSchema, StoredUploadSchema } from '../../../../shared/uploads.schema.js';
+import {
+  PresignedUploadSchema,
+  StoredUploadSchema,
+  UploadKeyParamsSchema,
+  UploadListQuerySchema,
+  UploadListSchema,
+} from '../../../../shared/uploads.schema.js';
+import { LIMITS } from '../../../../shared/video.schema.js';
 import { formatBytes, MAX_BYTES, SUPPORTED_TYPES } from './media-types.js';
 import { decodeKey } from './storage/blob-keys.js';
 import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js';
@@ -82,7 +89,10 @@ function drain(req: IncomingMessage): Promise<void> {
   });
 }
 
-/** POST /api/s3/presign-upload, the local store's signed PUT /api/uploads/* and GET /api/files/*. */
+/**
+ * POST /api/s3/presign-upload, the local store's signed PUT /api/uploads/* and GET /api/files/*, and the
+ * organization's stored files: GET /api/uploads, DELETE /api/uploads/:key.
+ */
 export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiRegistry, core: Core): void {
   const { uploads, blobs } = core.video;
 
@@ -177,6 +187,55 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
         reply.header('connection', 'close');
         throw err;
       }
+    },
+  );
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'GET',
+      url: '/api/uploads',
+      api: 'video',
+      scope: 'templates:read',
+      summary: "List the organization's stored files (uploads and media the server stored from requests)",
+      description:
+        `Complete files only, newest first, each with its storage key and a time-limited download url (storage.urlTtlSec). ` +
+        `kind filters to image, video or audio. limit defaults to ${LIMITS.uploads.default}; above ${LIMITS.uploads.max} it is clamped.`,
+      tags: ['uploads'],
+      query: UploadListQuerySchema,
+      responses: {
+        200: { description: 'A page of stored files', schema: UploadListSchema },
+        400: { description: 'validation_error: bad kind, limit or offset' },
+      },
+    },
+    ({ query, auth, req }) => uploads.list(auth.orgId, query, { baseUrl: `http://${req.headers.host}` }),
+  );
+
+  defineRoute(
+    app,
+    registry,
+    {
+      method: 'DELETE',
+      url: '/api/uploads/:key',
+      api: 'video',
+      scope: 'templates:write',
+      summary: 'Delete a stored file of the organization',
+      description:
+        'key: the storage key as one percent-encoded path segment (its slashes as %2F). The key stops resolving at once ' +
+        '(generate and characters answer 400 for it). A file still used as a character reference image, or by a video ' +
+        'being generated, is kept: 409 upload_in_use names what uses it.',
+      tags: ['uploads'],
+      params: UploadKeyParamsSchema,
+      responses: {
+        204: { description: 'Deleted' },
+        404: { description: 'not_found: no such file in this organization' },
+        409: { description: 'upload_in_use (details.used_by) or upload_in_progress (a PUT is receiving it)' },
+      },
+    },
+    async ({ params, auth, reply }) => {
+      await uploads.remove(auth.orgId, params.key);
+      return reply.status(204).send();
     },
   );
 

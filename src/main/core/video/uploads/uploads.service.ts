@@ -1,4 +1,5 @@
 import { pipeline, type Readable } from 'node:stream';
+import type { UploadInfo } from '../../../../shared/uploads.schema.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { randomBase62 } from '../../ids.js';
 import type { Logger } from '../../logger.js';
@@ -10,6 +11,7 @@ import {
   normalizeType,
   sameType,
   sanitizeBaseName,
+  type MediaKind,
   type SupportedType,
 } from './media-types.js';
 import { typeForKind, type MediaProbe } from './media-probe.js';
@@ -19,7 +21,8 @@ import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js'
 import { ByteGate } from './storage/stream-guards.js';
 import { writerIsGone } from './storage/temp-files.js';
 import type { UploadGrant } from './storage/url-signer.js';
-import type { UploadsRepo } from './uploads.repo.js';
+import type { UploadRow, UploadsRepo } from './uploads.repo.js';
+import { page, type Page } from '../templates/templates.service.js';
 
 export interface PresignedUpload {
   s3_key: string;
@@ -48,6 +51,11 @@ export interface UploadsServiceDeps {
   probe: MediaProbe;
   /** Lifetime of presigned URLs (config storage.urlTtlSec). */
   urlTtlSec: number;
+  /**
+   * What still needs a stored file (a character's reference image, a video being made), named for the
+   * 409 message, or null. The composition root wires the features that reference uploads.
+   */
+  usedBy?: (orgId: string, key: string) => string | null;
 }
 
 /** An authorized local PUT: what the URL grants plus the claim that makes this PUT the only one. */
@@ -110,6 +118,64 @@ export class UploadsService {
       expires_at: now + this.deps.urlTtlSec * 1000,
     });
     return { s3_key: key, upload_url: uploadUrl, content_type: contentType, max_bytes: maxBytes };
+  }
+
+  /** The org's stored files, newest first, each with a time-limited download URL (`baseUrl`: see presign). */
+  async list(
+    orgId: string,
+    q: { kind?: MediaKind; limit: number; offset: number },
+    opts: { baseUrl?: string } = {},
+  ): Promise<Page<UploadInfo>> {
+    const rows = this.deps.repo.listComplete(orgId, { ...q, limit: q.limit + 1 });
+    const views = await Promise.all(rows.map((row) => this.view(row, opts.baseUrl)));
+    return page(views, q.limit, q.offset);
+  }
+
+  private async view(row: UploadRow, baseUrl?: string): Promise<UploadInfo> {
+    return {
+      s3_key: row.s3_key,
+      file_name: row.file_name,
+      kind: row.kind,
+      content_type: row.content_type,
+      size: row.size ?? 0,
+      source: row.source,
+      created_at: row.created_at,
+      url: await this.downloadUrl(row.s3_key, row.file_name, baseUrl),
+    };
+  }
+
+  /** A time-limited GET URL of a stored object (local store: on this server as the caller reached it). */
+  async downloadUrl(key: string, fileName: string | null, baseUrl?: string): Promise<string | null> {
+    const opts = { expiresInSec: this.deps.urlTtlSec, ...(fileName ? { fileName } : {}) };
+    try {
+      return this.deps.blobs instanceof LocalBlobStore
+        ? await this.deps.blobs.presignDownload(key, { ...opts, baseUrl })
+        : await this.deps.blobs.presignDownload(key, opts);
+    } catch (err) {
+      this.deps.log.warn({ err: (err as Error).message }, 'could not presign an upload URL');
+      return null;
+    }
+  }
+
+  /**
+   * Deletes a stored file of the org (its record, then its bytes). 404 for another org's key or none;
+   * 409 while something still needs it (usedBy) or while a PUT is receiving it.
+   */
+  async remove(orgId: string, key: string): Promise<void> {
+    const row = this.deps.repo.getForOrg(orgId, key);
+    if (!row) throw notFound(`No upload "${key}" in this organization.`);
+    const user = this.deps.usedBy?.(orgId, key);
+    if (user) {
+      throw new AppError(409, 'upload_in_use', `The file is used by ${user}; remove it there first.`, {
+        used_by: user,
+      });
+    }
+    if (row.put_claim) throw inProgress();
+    this.deps.repo.delete(key);
+    await this.deps.blobs.delete(key).catch((err: Error) => {
+      // The record is gone, so the key no longer resolves; a leftover file is only disk space.
+      this.deps.log.warn({ err: err.message }, 'could not delete an upload file');
+    });
   }
 
   /**

@@ -1,0 +1,72 @@
+import { useEffect } from 'react';
+import type { GenerateResponse } from '../../../shared/ipc-contract.js';
+import { StatusBadge } from '../../components/Badge';
+import { ProgressBar } from '../../components/ProgressBar';
+import { Thumbnail } from '../../components/Thumbnail';
+import { useAppStore } from '../../stores/app-store';
+import { progressText } from '../generations/GenerationPlayer';
+
+/** The generations a request started, moving live (queue place, progress, result) as the app's events arrive. */
+export function GenerateResult({ result }: { result: GenerateResponse }) {
+  const navigate = useAppStore((s) => s.navigate);
+  const track = useAppStore((s) => s.trackGenerations);
+  const generations = useAppStore((s) => s.generations.data);
+  const ids = result.generations.map((g) => g.generation_id);
+  const key = ids.join(',');
+
+  useEffect(() => {
+    void track(key.split(','));
+  }, [key, track]);
+
+  return (
+    <div className="result-panel" role="status" data-testid="generate-result">
+      <div className="result-summary">
+        <span className="badge badge-accent">Started</span>
+        <span>
+          {ids.length} generation{ids.length === 1 ? '' : 's'} · {result.credits_charged} credits charged
+        </span>
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          onClick={() => navigate('generations', { generationId: ids[0] ?? null })}
+        >
+          View progress
+        </button>
+      </div>
+      <ul className="live-generations">
+        {ids.map((id) => {
+          const g = generations.find((x) => x.id === id);
+          return (
+            <li key={id} className="live-generation" data-testid="live-generation">
+              <Thumbnail url={g?.thumbnail_url} contentType="image/jpeg" alt={`Preview of ${id}`} size="small" />
+              <span className="mono grow">{id}</span>
+              {g ? (
+                <>
+                  <StatusBadge status={g.status} />
+                  {g.status === 'generating' ? (
+                    <span className="live-progress">
+                      <ProgressBar value={g.progress} label={`Progress of ${id}`} />
+                      <span className="progress-text">{progressText(g)}</span>
+                    </span>
+                  ) : null}
+                  {g.status === 'completed' ? (
+                    <button
+                      type="button"
+                      className="btn btn-primary btn-small"
+                      onClick={() => navigate('generations', { generationId: id })}
+                    >
+                      Play
+                    </button>
+                  ) : null}
+                  {g.error ? <span className="error-text">{g.error}</span> : null}
+                </>
+              ) : (
+                <span className="muted">Loading…</span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import type { StateCreator } from 'zustand';
+import type { ApiKeySummary, ChannelArgs, ChannelResult, Credits, OrgSummary } from '../../shared/ipc-contract.js';
+import { errorMessage, invoke } from '../lib/api';
+import type { AppState } from './app-store';
+import { initialLoadable, type Loadable } from './loadable';
+
+export type CreatedKey = ChannelResult<'keys:create'>;
+export type KeyCreateInput = Omit<ChannelArgs<'keys:create'>, 'orgId'>;
+
+/** Organizations, their API keys and credits (Settings; desktop-only channels). */
+export interface AdminSlice {
+  orgs: Loadable<OrgSummary[]>;
+  /** The organization whose keys and credits Settings shows (default: this window's). */
+  adminOrgId: string | null;
+  keys: Loadable<ApiKeySummary[]>;
+  orgCredits: Loadable<Credits | null>;
+  loadOrgs(): Promise<void>;
+  selectAdminOrg(id: string): Promise<void>;
+  createOrg(name: string): Promise<OrgSummary>;
+  loadKeys(): Promise<void>;
+  /** The answer's `key` is the plaintext: show it once, keep it nowhere. */
+  createKey(input: KeyCreateInput): Promise<CreatedKey>;
+  revokeKey(id: string): Promise<void>;
+  loadOrgCredits(): Promise<void>;
+  grantCredits(amount: number): Promise<void>;
+}
+
+export const createAdminSlice: StateCreator<AppState, [], [], AdminSlice> = (set, get) => {
+  const orgId = () => get().adminOrgId;
+  const patchOrg = (credits: Credits) =>
+    set((s) => ({
+      orgCredits: { status: 'ready', data: credits, error: null },
+      orgs: {
+        ...s.orgs,
+        data: s.orgs.data.map((o) => (o.id === credits.org_id ? { ...o, balance: credits.balance } : o)),
+      },
+    }));
+  return {
+    orgs: initialLoadable([]),
+    adminOrgId: null,
+    keys: initialLoadable([]),
+    orgCredits: initialLoadable(null),
+    async loadOrgs() {
+      set((s) => ({ orgs: { ...s.orgs, status: 'loading', error: null } }));
+      try {
+        const { data } = await invoke('orgs:list');
+        const current = orgId();
+        const keep = current && data.some((o) => o.id === current);
+        set({ orgs: { status: 'ready', data, error: null } });
+        if (!keep) {
+          const chosen = data.find((o) => o.desktop) ?? data[0];
+          if (chosen) await get().selectAdminOrg(chosen.id);
+        }
+      } catch (err) {
+        set((s) => ({ orgs: { ...s.orgs, status: 'error', error: errorMessage(err) } }));
+      }
+    },
+    async selectAdminOrg(id) {
+      set({ adminOrgId: id, keys: initialLoadable([]), orgCredits: initialLoadable(null) });
+      await Promise.all([get().loadKeys(), get().loadOrgCredits()]);
+    },
+    async createOrg(name) {
+      const org = await invoke('orgs:create', { name });
+      set((s) => ({ orgs: { ...s.orgs, data: [...s.orgs.data, org] } }));
+      await get().selectAdminOrg(org.id);
+      return org;
+    },
+    async loadKeys() {
+      const id = orgId();
+      if (!id) return;
+      set((s) => ({ keys: { ...s.keys, status: 'loading', error: null } }));
+      try {
+        const { data } = await invoke('keys:list', { orgId: id });
+        if (orgId() === id) set({ keys: { status: 'ready', data, error: null } });
+      } catch (err) {
+        set((s) => ({ keys: { ...s.keys, status: 'error', error: errorMessage(err) } }));
+      }
+    },
+    async createKey(input) {
+      const id = orgId();
+      if (!id) throw new Error('Choose an organization first.');
+      const created = await invoke('keys:create', { ...input, orgId: id });
+      set((s) => ({ keys: { ...s.keys, data: [...s.keys.data, created.info] } }));
+      void get().loadOrgs();
+      return created;
+    },
+    async revokeKey(id) {
+      const revoked = await invoke('keys:revoke', { id });
+      set((s) => ({ keys: { ...s.keys, data: s.keys.data.map((k) => (k.id === id ? revoked : k)) } }));
+      void get().loadOrgs();
+    },
+    async loadOrgCredits() {
+      const id = orgId();
+      if (!id) return;
+      set((s) => ({ orgCredits: { ...s.orgCredits, status: 'loading', error: null } }));
+      try {
+        const credits = await invoke('orgs:credits', { orgId: id });
+        if (orgId() === id) patchOrg(credits);
+      } catch (err) {
+        set((s) => ({ orgCredits: { ...s.orgCredits, status: 'error', error: errorMessage(err) } }));
+      }
+    },
+    async grantCredits(amount) {
+      const id = orgId();
+      if (!id) throw new Error('Choose an organization first.');
+      patchOrg(await invoke('orgs:grantCredits', { orgId: id, amount }));
+      // The Generate screen's balance is this window's organization's.
+      void get().loadBalance();
+    },
+  };
+};

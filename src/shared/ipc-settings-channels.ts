@@ -1,0 +1,135 @@
+// The Settings screen's part of the IPC contract (spread into IPC_CONTRACT in ipc-contract.ts, the one
+// table): routes of the API it uses (the login methods, mailboxes, the webhook secret) and the channels
+// only the main process answers (desktop-only administration: keys and organizations of every org, the
+// core's settings in config.json, the theme, the agents' API status, the clipboard, the data folder).
+import { z } from 'zod';
+import { CreditsSchema } from './credits.schema.js';
+import {
+  ApiKeySummarySchema,
+  ApiStatusSchema,
+  CoreSettingsPatchSchema,
+  CreatedKeySchema,
+  CreditGrantArgsSchema,
+  DesktopSettingsSchema,
+  KeyCreateArgsSchema,
+  KeyListArgsSchema,
+  KeyRevokeArgsSchema,
+  OrgCreateArgsSchema,
+  OrgListSchema,
+  OrgRefArgsSchema,
+  OrgSummarySchema,
+  SettingsUpdateResultSchema,
+  StorageTestArgsSchema,
+  StorageTestResultSchema,
+  ThemeSchema,
+} from './desktop-admin.schema.js';
+import type { Channel } from './ipc-contract.js';
+import { LoginMethodListSchema } from './login.schema.js';
+import {
+  MailboxCreateSchema,
+  MailboxIdParamsSchema,
+  MailboxListSchema,
+  MailboxSchema,
+  MailboxTestResultSchema,
+} from './mailboxes.schema.js';
+import { WebhookSecretSchema } from './webhooks.schema.js';
+
+const json = <S extends z.ZodType>(schema: S) => ({ kind: 'json', schema }) as const;
+const noArgs = z.undefined();
+
+export const SETTINGS_CHANNELS = {
+  // Routes of the API ...
+
+  /** The login methods the server serves and the request fields each needs (the login form's menu). */
+  'login:methods': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/login/methods',
+    scope: 'sessions:read',
+    answer: json(LoginMethodListSchema),
+  },
+  'mailboxes:list': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/mailboxes',
+    scope: 'mailboxes:read',
+    answer: json(MailboxListSchema),
+  },
+  'mailboxes:create': {
+    kind: 'http',
+    method: 'POST',
+    path: '/api/mailboxes',
+    scope: 'mailboxes:write',
+    body: MailboxCreateSchema,
+    answer: { kind: 'json', schema: MailboxSchema, status: 201 },
+  },
+  'mailboxes:delete': {
+    kind: 'http',
+    method: 'DELETE',
+    path: '/api/mailboxes/:id',
+    scope: 'mailboxes:write',
+    params: MailboxIdParamsSchema,
+    answer: { kind: 'empty' },
+  },
+  /** Connects, logs in and opens INBOX; a failed check is still a value (`ok: false` and the reason). */
+  'mailboxes:test': {
+    kind: 'http',
+    method: 'POST',
+    path: '/api/mailboxes/:id/test',
+    scope: 'mailboxes:write',
+    params: MailboxIdParamsSchema,
+    answer: json(MailboxTestResultSchema),
+  },
+  'webhooks:getSecret': {
+    kind: 'http',
+    method: 'GET',
+    path: '/api/webhooks/secret',
+    scope: 'webhooks:read',
+    answer: json(WebhookSecretSchema),
+  },
+  /** A new signing secret; the previous one keeps signing for 24 h. */
+  'webhooks:rotateSecret': {
+    kind: 'http',
+    method: 'POST',
+    path: '/api/webhooks/secret/rotate',
+    scope: 'webhooks:write',
+    answer: json(WebhookSecretSchema),
+  },
+
+  // ... and what only the main process answers (desktop-only administration, no HTTP route).
+
+  /** Whether the agents' API answers over HTTP right now (GET /healthz from outside the core). */
+  'app:apiStatus': { kind: 'local', args: noArgs, result: ApiStatusSchema },
+  /** Puts text on the OS clipboard (the page itself may not: every permission is denied). */
+  'app:copyText': {
+    kind: 'local',
+    // Large enough for a storageState JSON (cookies and every origin's storage).
+    args: z.object({ text: z.string().min(1).max(20_000_000) }).strict(),
+    result: z.object({ copied: z.boolean() }),
+  },
+  /** Opens the data folder in the OS file manager. */
+  'app:openDataFolder': { kind: 'local', args: noArgs, result: z.object({ opened: z.boolean() }) },
+  'settings:get': { kind: 'local', args: noArgs, result: DesktopSettingsSchema },
+  /** Writes config.json and restarts the core with it (restored when the core cannot start with it). */
+  'settings:update': { kind: 'local', args: CoreSettingsPatchSchema, result: SettingsUpdateResultSchema },
+  'settings:setTheme': {
+    kind: 'local',
+    args: z.object({ theme: ThemeSchema }).strict(),
+    result: z.object({ theme: ThemeSchema }),
+  },
+  /** Checks an S3 bucket with these settings (HeadBucket), before they are saved. */
+  'settings:testStorage': { kind: 'local', args: StorageTestArgsSchema, result: StorageTestResultSchema },
+  'keys:list': {
+    kind: 'local',
+    args: KeyListArgsSchema,
+    result: z.object({ data: z.array(ApiKeySummarySchema) }),
+  },
+  /** The answer's `key` is the plaintext, shown once: only its hash is stored. */
+  'keys:create': { kind: 'local', args: KeyCreateArgsSchema, result: CreatedKeySchema },
+  'keys:revoke': { kind: 'local', args: KeyRevokeArgsSchema, result: ApiKeySummarySchema },
+  'orgs:list': { kind: 'local', args: noArgs, result: OrgListSchema },
+  'orgs:create': { kind: 'local', args: OrgCreateArgsSchema, result: OrgSummarySchema },
+  /** Any organization's balance and latest ledger entries. */
+  'orgs:credits': { kind: 'local', args: OrgRefArgsSchema, result: CreditsSchema },
+  'orgs:grantCredits': { kind: 'local', args: CreditGrantArgsSchema, result: CreditsSchema },
+} as const satisfies Record<string, Channel>;
