@@ -382,13 +382,16 @@ export class SessionCache {
     return this.deps.db.prepare(sql).run(...values, id, orgId).changes > 0;
   }
 
-  /** Entries whose health check is due at `now`, the longest overdue first. */
-  dueForCheck(now: number, limit: number): { id: string; orgId: string }[] {
+  /** Entries created before `createdBefore` whose health check is due at `now`, the longest overdue first. */
+  dueForCheck(now: number, limit: number, createdBefore = Infinity): { id: string; orgId: string }[] {
     const rows = this.deps.db
       .prepare(
-        'SELECT id, org_id FROM login_sessions WHERE next_check_at IS NOT NULL AND next_check_at <= ? ORDER BY next_check_at LIMIT ?',
+        'SELECT id, org_id FROM login_sessions WHERE next_check_at IS NOT NULL AND next_check_at <= ? AND created_at < ? ORDER BY next_check_at LIMIT ?',
       )
-      .all(now, limit) as { id: string; org_id: string }[];
+      .all(now, Number.isFinite(createdBefore) ? createdBefore : Number.MAX_SAFE_INTEGER, limit) as {
+      id: string;
+      org_id: string;
+    }[];
     return rows.map((r) => ({ id: r.id, orgId: r.org_id }));
   }
 

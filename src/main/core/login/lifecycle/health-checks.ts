@@ -85,8 +85,10 @@ export class HealthChecks {
     const report: HealthCheckReport = { checked: 0, valid: 0, renewed: 0, dropped: 0, failed: 0, unreachable: 0 };
     const batch = this.deps.batchSize ?? 50;
     const seen = new Set<string>();
+    // A session renewed during this pass is a new entry: its first check belongs to a later pass.
+    const passStarted = Date.now();
     for (;;) {
-      const due = this.deps.cache.dueForCheck(now, batch).filter((d) => !seen.has(d.id));
+      const due = this.deps.cache.dueForCheck(now, batch, passStarted).filter((d) => !seen.has(d.id));
       if (!due.length || this.disposed) break;
       for (const { orgId, id } of due) {
         if (this.disposed) break;

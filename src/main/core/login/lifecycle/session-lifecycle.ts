@@ -68,6 +68,10 @@ export class SessionLifecycle {
   /** POST /api/login: the login, then its lifecycle options applied to the entry it returned. */
   async login(orgId: string, req: LoginRequest, opts: LoginRunOptions = {}): Promise<LoginOutcome> {
     const outcome = await this.deps.logins.login(orgId, req, opts);
+    // A cache hit that asks for no lifecycle change is answered as it is (the hot path: no read or write).
+    const asksForChange =
+      req.checkUrl !== undefined || req.healthCheckIntervalSec !== undefined || req.storeCredentials !== undefined;
+    if (outcome.cached && !asksForChange) return outcome;
     const entry = await this.deps.cache.entry(orgId, outcome.sessionId);
     if (!entry) return outcome; // already replaced by a concurrent login of the same identity
     const patch: LifecyclePatch = {};
