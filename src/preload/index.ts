@@ -1,21 +1,21 @@
-// The only bridge between the page and the main process: `invoke` for the channels of the shared
-// contract (IPC_CONTRACT) and `on` for its events (IPC_EVENTS), plus `pickDroppedFile`, which finds a
-// dropped file's path here so the page never names one. Any other name (and the preload's own
-// channels) is refused here, before it reaches ipcRenderer; main checks the sender and parses every argument.
+// The only bridge between the page and the main process: one named function per page channel of the
+// shared contract (`channels[name]`, IPC_CONTRACT), `on` for its events (IPC_EVENTS), and
+// `pickDroppedFile`, which finds a dropped file's path here so the page never names one. No generic
+// invoke: a name outside the contract (or a preload-only channel) has no function; main checks the
+// sender and parses every argument.
 // Never exposes ipcRenderer or its event objects. Sandboxed: bundled to one CJS file.
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
-import { isEventName, isPageChannel, type AgentStudioBridge } from '../shared/ipc-contract.js';
+import { isEventName, pageChannelNames, type AgentStudioBridge } from '../shared/ipc-contract.js';
+
+// One named function per page channel, made from the contract: no generic invoke reaches the page.
+const channels = Object.freeze(
+  Object.fromEntries(
+    pageChannelNames().map((name) => [name, (args?: unknown): Promise<unknown> => ipcRenderer.invoke(name, args)]),
+  ),
+);
 
 const bridge = {
-  invoke(channel: unknown, args?: unknown): Promise<unknown> {
-    if (!isPageChannel(channel)) {
-      return Promise.resolve({
-        ok: false,
-        error: { code: 'unknown_channel', message: `Unknown IPC channel "${String(channel)}"` },
-      });
-    }
-    return ipcRenderer.invoke(channel, args);
-  },
+  channels,
   on(event: unknown, listener: (payload: unknown) => void): () => void {
     if (!isEventName(event)) throw new Error(`Unknown app event "${String(event)}"`);
     if (typeof listener !== 'function') throw new Error('on(event, listener) needs a function');

@@ -289,6 +289,9 @@ export const isChannelName = (name: unknown): name is ChannelName =>
 export const isPageChannel = (name: unknown): name is ChannelName =>
   isChannelName(name) && !(IPC_CONTRACT[name] as Channel & { preloadOnly?: true }).preloadOnly;
 
+/** The channels the page may call (the preload makes one named function for each). */
+export const pageChannelNames = (): ChannelName[] => Object.keys(IPC_CONTRACT).filter(isPageChannel);
+
 // ---------------------------------------------------------------------------------------------
 // Events main pushes to the window (payloads validated in main before they are sent)
 
@@ -378,9 +381,17 @@ export type ChannelArgsTuple<C extends ChannelName> =
     : never;
 
 /** What the preload exposes as `window.agentStudio`. */
+/** One named function per page channel of the contract (the preload never exposes a generic invoke). */
+export type BridgeChannels = {
+  readonly [C in ChannelName]: (...args: ChannelArgsTuple<C>) => Promise<IpcResult<ChannelResult<C>>>;
+};
+
 export interface AgentStudioBridge {
-  /** Calls a contract channel; a bad argument or a failed call is `{ ok: false, error }`, never a throw. */
-  invoke<C extends ChannelName>(channel: C, ...args: ChannelArgsTuple<C>): Promise<IpcResult<ChannelResult<C>>>;
+  /**
+   * The contract's page channels as named functions, e.g. `channels['sessions:list']()`; a bad argument
+   * or a failed call is `{ ok: false, error }`, never a throw.
+   */
+  channels: BridgeChannels;
   /** Subscribes to a contract event; returns the unsubscribe function. */
   on<E extends IpcEventName>(event: E, listener: (payload: IpcEventPayload<E>) => void): () => void;
   /**

@@ -54,13 +54,13 @@ async function openApp(): Promise<{ page: Page; close: () => Promise<void>; brid
 }
 
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
-/** window.agentStudio.invoke from the page, as the renderer calls it. */
+/** window.agentStudio.channels[c] from the page, as the renderer calls it. */
 const invoke = <T>(page: Page, channel: string, args?: unknown) =>
   page.evaluate(
     ([c, a]) =>
       (
-        window as unknown as { agentStudio: { invoke: (c: string, a?: unknown) => Promise<unknown> } }
-      ).agentStudio.invoke(c, a),
+        window as unknown as { agentStudio: { channels: Record<string, (a?: unknown) => Promise<unknown>> } }
+      ).agentStudio.channels[c](a),
     [channel, args] as const,
   ) as Promise<IpcResult<T>>;
 
@@ -217,8 +217,17 @@ describe('renderer over the IPC path (contract + IPC dispatcher + in-process API
       expect(builtin).toMatchObject({ ok: false, error: { code: 'forbidden', details: { status: 403 } } });
       const unpicked = await invoke(page, 'uploads:upload', { file: 'never-picked' });
       expect(unpicked).toMatchObject({ ok: false, error: { code: 'not_found' } });
-      const unknown = await invoke(page, 'keys:exportAll', {});
-      expect(unknown).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+      // Named functions only: a name outside the contract has none, and the set cannot be extended.
+      const shape = await page.evaluate(() => {
+        const b = (window as unknown as { agentStudio: { channels: Record<string, unknown> } }).agentStudio;
+        return {
+          exportAll: typeof b.channels['keys:exportAll'],
+          list: typeof b.channels['sessions:list'],
+          invoke: typeof (b as unknown as { invoke?: unknown }).invoke,
+          frozen: Object.isFrozen(b.channels),
+        };
+      });
+      expect(shape).toEqual({ exportAll: 'undefined', list: 'function', invoke: 'undefined', frozen: true });
       expect(await invoke(page, 'sessions:list')).toEqual({ ok: true, value: { data: [] } });
     } finally {
       await close();

@@ -276,8 +276,8 @@ describe('generations: live progress, results, retry', () => {
       const notSaved = await page.evaluate(
         (g) =>
           (
-            window as unknown as { agentStudio: { invoke: (c: string, a: unknown) => Promise<unknown> } }
-          ).agentStudio.invoke('generations:saveVideo', { id: g }),
+            window as unknown as { agentStudio: { channels: Record<string, (a?: unknown) => Promise<unknown>> } }
+          ).agentStudio.channels['generations:saveVideo']({ id: g }),
         id,
       );
       expect(notSaved).toMatchObject({ ok: false, error: { code: 'not_available', message: /it is canceled/ } });

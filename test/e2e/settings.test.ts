@@ -111,8 +111,8 @@ describe('Settings over the IPC contract and a real core', () => {
       const listed = await page.evaluate(
         (orgId) =>
           (
-            window as unknown as { agentStudio: { invoke: (c: string, a: unknown) => Promise<unknown> } }
-          ).agentStudio.invoke('keys:list', { orgId }),
+            window as unknown as { agentStudio: { channels: Record<string, (a?: unknown) => Promise<unknown>> } }
+          ).agentStudio.channels['keys:list']({ orgId }),
         desktopOrg(),
       );
       expect(listed).toMatchObject({ ok: true });

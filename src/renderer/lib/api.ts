@@ -41,7 +41,10 @@ export async function invoke<C extends ChannelName>(
 ): Promise<ChannelResult<C>> {
   let res: IpcResult<ChannelResult<C>>;
   try {
-    res = await bridge().invoke(channel, ...args);
+    const call = bridge().channels[channel] as
+      ((...a: ChannelArgsTuple<C>) => Promise<IpcResult<ChannelResult<C>>>) | undefined;
+    if (!call) throw new ApiError('unknown_channel', `Unknown IPC channel "${channel}"`);
+    res = await call(...args);
   } catch (err) {
     if (err instanceof ApiError) throw err;
     throw new ApiError('ipc_error', (err as Error).message);

@@ -65,17 +65,20 @@ function installPreloadShim(names: { channels: string[]; events: string[] }): vo
   const calls: { channel: string; args: unknown }[] = [];
   w.__bridgeCalls = calls;
   w.__ipcDeliver = (event: string, payload: unknown) => listeners.get(event)?.forEach((l) => l(payload));
+  // Like the preload: one named function per page channel, no generic invoke.
+  const channels = Object.freeze(
+    Object.fromEntries(
+      names.channels.map((channel) => [
+        channel,
+        (args?: unknown): Promise<unknown> => {
+          calls.push({ channel, args });
+          return (w.__ipcInvoke as (c: string, a: unknown) => Promise<unknown>)(channel, args);
+        },
+      ]),
+    ),
+  );
   const bridge = {
-    invoke(channel: unknown, args?: unknown): Promise<unknown> {
-      if (typeof channel !== 'string' || !names.channels.includes(channel)) {
-        return Promise.resolve({
-          ok: false,
-          error: { code: 'unknown_channel', message: `Unknown IPC channel "${String(channel)}"` },
-        });
-      }
-      calls.push({ channel, args });
-      return (w.__ipcInvoke as (c: string, a: unknown) => Promise<unknown>)(channel, args);
-    },
+    channels,
     // The preload finds a dropped file's path on disk (none for a pasted or web image). Here a test marks
     // the Files that stand for files from a folder (window.__diskFiles), and their bytes are written to disk.
     async pickDroppedFile(file: File): Promise<unknown> {
