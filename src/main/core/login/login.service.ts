@@ -8,7 +8,7 @@ import {
 } from '../../../shared/login.schema.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { CodeSourceInputError, openCodeSources, type MailboxFeed } from './codes/code-sources.js';
+import { CodeSourceInputError, loginEmailAddress, openCodeSources, type MailboxFeed } from './codes/code-sources.js';
 import type { InboxHub } from './codes/inbox-hub.js';
 import { LOGIN_METHOD_INFO } from './login-methods.js';
 import { askPerson, type InteractiveFinisher } from './interactive/interactive-finisher.js';
@@ -41,7 +41,6 @@ export interface LoginOutcome {
 /** Login methods whose strategy is built. The others answer 400 LOGIN_METHOD_NOT_AVAILABLE. */
 export const BUILT_METHODS: ReadonlySet<string> = new Set(LOGIN_METHOD_INFO.map((m) => m.id));
 type BuiltMethod = NonNullable<EngineRequest['method']>;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * POST /api/login: cache lookup, single-flight fresh login in an isolated browser context, cache
@@ -127,12 +126,14 @@ export class LoginService {
         'cred.totpSecret',
         'cred.totpSecret (base32 or an otpauth:// URI) is required for loginMethod "totp".',
       );
-    if ((method === 'otp_email' || method === 'magic_link') && !EMAIL.test(req.cred.username)) {
-      if (!EMAIL.test(req.additionalFields.email ?? ''))
-        throw invalid(
-          'cred.username',
-          `loginMethod "${method}" needs an email address: cred.username, or additionalFields.email when the username is not one.`,
-        );
+    if (
+      (method === 'otp_email' || method === 'magic_link') &&
+      !loginEmailAddress(req.cred.username, req.additionalFields)
+    ) {
+      throw invalid(
+        'cred.username',
+        `loginMethod "${method}" needs an email address: cred.username, or additionalFields.email when the username is not one.`,
+      );
     }
     if (method === 'otp_sms' && !req.additionalFields.phone)
       throw invalid(

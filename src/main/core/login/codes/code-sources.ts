@@ -113,6 +113,13 @@ function sameMailbox(a: string, b: string): boolean {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The address a login's codes and links are mailed to: the username when it is one, else additionalFields.email. */
+export function loginEmailAddress(username: string, additionalFields: Record<string, string> = {}): string | undefined {
+  if (EMAIL.test(username)) return username;
+  const extra = additionalFields.email;
+  return extra && EMAIL.test(extra) ? extra : undefined;
+}
 const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** Thrown for a TOTP secret or phone number that cannot be used; the message never holds the value. */
@@ -139,7 +146,7 @@ export function openCodeSources(opts: {
   totpSecret?: string;
 }): CodeSources {
   const extras = opts.additionalFields ?? {};
-  const email = EMAIL.test(opts.username) ? opts.username : EMAIL.test(extras.email ?? '') ? extras.email : undefined;
+  const email = loginEmailAddress(opts.username, extras);
   const phoneRaw = extras.phone?.replace(/[\s().-]/g, '');
   if (phoneRaw && !E164.test(phoneRaw))
     throw new CodeSourceInputError(

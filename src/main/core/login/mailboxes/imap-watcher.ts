@@ -301,8 +301,14 @@ class MailboxWatch {
     if (!client || !this.connected) return;
     let fetched;
     try {
+      // UIDs first: `N:*` answers with the last message even when none is newer than N, and a login
+      // that waits looks every second, so bodies are fetched only for messages that are new.
+      const uids = (await client.fetchAll(`${this.lastUid + 1}:*`, { uid: true }, { uid: true }))
+        .map((f) => f.uid)
+        .filter((uid) => uid > this.lastUid);
+      if (!uids.length) return;
       fetched = await client.fetchAll(
-        `${this.lastUid + 1}:*`,
+        uids.join(','),
         { uid: true, source: { maxLength: MAX_MESSAGE_BYTES } },
         { uid: true },
       );

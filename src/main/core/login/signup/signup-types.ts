@@ -6,6 +6,7 @@ import type { FormFinder } from '../engine/form-finder.js';
 import type { NetworkTracker } from '../engine/network-tracker.js';
 import type { OutcomeDetector } from '../engine/outcome-detector.js';
 import type { LoginFailureReason, SessionStorageState } from '../login-types.js';
+import { loginEmailAddress } from '../codes/code-sources.js';
 
 /** Why a sign-up failed: a login reason (a CAPTCHA, the code wait, the log-in after it) or one of its own. */
 export type SignupFailureReason = LoginFailureReason | 'user_exists' | 'signup_rejected' | 'signup_form_not_found';
@@ -43,13 +44,9 @@ export class SignupFlowError extends Error {
   }
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The address the verification mail goes to: the username when it is one, else additionalFields.email. */
 export function signupEmail(req: Pick<SignupRequest, 'username' | 'additionalFields'>): string | undefined {
-  if (EMAIL.test(req.username)) return req.username;
-  const extra = req.additionalFields.email;
-  return extra && EMAIL.test(extra) ? extra : undefined;
+  return loginEmailAddress(req.username, req.additionalFields);
 }
 
 /** The tools of one sign-up attempt on one page, shared by its parts (fill, judge, verify). */

@@ -29,7 +29,7 @@ export function onlyOnProvider(step: LoginStep): LoginStep {
 
 /** In a popup window: a login form anywhere but on the provider's origins is refused. */
 export const unexpectedInPopupStep: LoginStep = {
-  ...{ name: 'unexpected identity provider' },
+  name: 'unexpected identity provider',
   applies: (scan, ctx) => !!scan.form && !ctx.onProvider(),
   run: (scan, ctx) => {
     ctx.count('idp-clicks');
