@@ -4,19 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ROUTES, type ClientRoute } from '../../src/client/client-routes.js';
 import { OpenApiRegistry } from '../../src/main/core/http/openapi.js';
+import { closure, openApiPath, type Document, type Operation } from '../helpers/openapi-doc.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-
-type Json = Record<string, unknown>;
-interface Operation {
-  summary: string;
-  parameters?: { name: string; in: string }[];
-  requestBody?: { content: Record<string, { schema: Json }> };
-  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
-}
-interface Document {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Json> };
-}
 
 /** Operations that the client deliberately does not wrap, with why. */
 const NOT_IN_CLIENT: Record<string, string> = {
@@ -28,28 +17,7 @@ const NOT_IN_CLIENT: Record<string, string> = {
   'post /api/mailboxes/{id}/test': 'mailbox administration: CLI or curl (README "Mailboxes")',
 };
 
-const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{key}');
 const routes = Object.entries(CLIENT_ROUTES) as [string, ClientRoute][];
-
-/** A schema with every component it references (transitively), so two documents compare by id and content. */
-function closure(schema: Json | undefined, doc: Document): { schema?: Json; components: Record<string, Json> } {
-  const components: Record<string, Json> = {};
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(visit);
-    if (!v || typeof v !== 'object') return;
-    for (const [k, val] of Object.entries(v)) {
-      if (k === '$ref' && typeof val === 'string') {
-        const id = val.replace('#/components/schemas/', '');
-        if (!(id in components)) {
-          components[id] = doc.components.schemas[id];
-          visit(components[id]);
-        }
-      } else visit(val);
-    }
-  };
-  visit(schema);
-  return { schema, components };
-}
 
 /** The document the client's table would produce, rendered by the server's own OpenAPI registry. */
 function clientDocument(): Document {

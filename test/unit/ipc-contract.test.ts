@@ -19,44 +19,12 @@ import {
   type IpcEventName,
   type IpcEventPayload,
 } from '../../src/shared/ipc-contract.js';
+import { closure, openApiPath, type Document, type Operation } from '../helpers/openapi-doc.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-type Json = Record<string, unknown>;
-interface Operation {
-  'x-required-scope'?: string;
-  parameters?: { name: string; in: string; required: boolean; schema: Json }[];
-  requestBody?: { content: Record<string, { schema: Json }> };
-  responses: Record<string, { content?: Record<string, { schema: Json }>; headers?: Record<string, unknown> }>;
-}
-interface Document {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Json> };
-}
-
-const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{key}');
 const channels = Object.entries(IPC_CONTRACT) as [ChannelName, Channel][];
 const httpChannels = channels.filter((e): e is [ChannelName, HttpChannel] => e[1].kind === 'http');
 const upload = IPC_CONTRACT['uploads:upload'];
-
-/** A schema with every component it references (transitively), so two documents compare by id and content. */
-function closure(schema: Json | undefined, doc: Document): { schema?: Json; components: Record<string, Json> } {
-  const components: Record<string, Json> = {};
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(visit);
-    if (!v || typeof v !== 'object') return;
-    for (const [k, val] of Object.entries(v)) {
-      if (k === '$ref' && typeof val === 'string') {
-        const id = val.replace('#/components/schemas/', '');
-        if (!(id in components)) {
-          components[id] = doc.components.schemas[id];
-          visit(components[id]);
-        }
-      } else visit(val);
-    }
-  };
-  visit(schema);
-  return { schema, components };
-}
 
 const successStatus = (c: HttpChannel) =>
   c.answer.kind === 'empty' ? '204' : String((c.answer as { status?: number }).status ?? 200);
