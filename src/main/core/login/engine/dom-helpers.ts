@@ -216,6 +216,28 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
     return !i.disabled && !i.readOnly && el.getAttribute('aria-disabled') !== 'true';
   };
 
+  /** The element a scan marked with `id`, also inside open shadow roots. */
+  const findMarked = (id: string): Element | null => {
+    const sel = `[${markAttr}="${CSS.escape(id)}"]`;
+    const find = (root: Document | ShadowRoot): Element | null => {
+      const hit = root.querySelector(sel);
+      if (hit) return hit;
+      for (const el of Array.from(root.querySelectorAll('*'))) {
+        const deep = el.shadowRoot ? find(el.shadowRoot) : null;
+        if (deep) return deep;
+      }
+      return null;
+    };
+    return find(document);
+  };
+
+  /** The focused element, looking into open shadow roots. */
+  const activeElement = (): Element | null => {
+    let a = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  };
+
   const clearMarks = (): void => {
     for (const el of allElements()) if (el.hasAttribute(markAttr)) el.removeAttribute(markAttr);
   };
@@ -259,6 +281,8 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
     autocomplete,
     isEditable,
     clearMarks,
+    findMarked,
+    activeElement,
     mark,
     headingFor,
   };

@@ -1,6 +1,7 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { DomHelpers } from './dom-helpers.js';
 import type { Deadline } from './deadline.js';
+import { clickAt, typeInto } from './direct-input.js';
 import { matchAdditionalFields, parseCheckboxValue } from './field-matcher.js';
 import { markedLocator } from './form-finder.js';
 import type { FormCandidate, ScannedField } from './form-scan.js';
@@ -36,7 +37,8 @@ export class FormFiller {
   constructor(private readonly deps: FillerDeps) {}
 
   async fillText(frame: Frame, id: string, value: string): Promise<void> {
-    await markedLocator(frame, id).fill(value, { timeout: this.deps.deadline.cap(5000) });
+    if (!(await typeInto(this.deps.page, frame, id, value)))
+      await markedLocator(frame, id).fill(value, { timeout: this.deps.deadline.cap(5000) });
     this.unverified.push({ frame, id, value });
   }
 
@@ -114,6 +116,13 @@ export class FormFiller {
         });
       }
     }
+  }
+
+  /** Clicks an element a scan marked: the quick way when it is plainly clickable, else as click() does. */
+  async clickMarked(frame: Frame, id: string): Promise<void> {
+    if (await clickAt(this.deps.page, frame, id)) return;
+    this.deps.deadline.check();
+    await this.click(markedLocator(frame, id));
   }
 
   async dismissConsent(): Promise<boolean> {
@@ -208,7 +217,7 @@ export class FormFiller {
   ): Promise<string> {
     const { deadline } = this.deps;
     if (mode === 'button' && form.submit) {
-      await this.click(markedLocator(frame, form.submit.id));
+      await this.clickMarked(frame, form.submit.id);
       return `submitted with ${form.submit.isLink ? 'link' : 'button'} '${form.submit.text || '(no text)'}'`;
     }
     if (mode === 'request') {
