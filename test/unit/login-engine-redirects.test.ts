@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import { LoginEngine, type LoginRequest, type LoginResult } from '../../src/main/core/login/login-engine.js';
+import { isFaviconRequest } from '../../src/main/core/login/engine/network-tracker.js';
 
 /**
  * The engine concludes success as soon as the evidence is strong (new auth cookie, password field
@@ -126,8 +127,8 @@ describe('LoginEngine: pages on their way out, and resource blocking', () => {
     expect(ok.storageState.cookies.map((c) => c.name).sort()).toEqual(['c_auth', 'c_prefs']);
   });
 
-  it('skips images, media and fonts by default (a captcha image still loads); blockResources: false loads them', async () => {
-    const page = `<img src="/d/logo.png" width="40" height="40"><img src="/d/captcha.png" width="1" height="1" alt="">
+  it('skips images, media, fonts and the favicon by default (a captcha image still loads); blockResources: false loads them', async () => {
+    const page = `<link rel="icon" href="/d/favicon.ico"><img src="/d/logo.png" width="40" height="40"><img src="/d/captcha.png" width="1" height="1" alt="">
       <style>@font-face { font-family: X; src: url(/d/font.woff2); } body { font-family: X; }</style>${form('/d/do')}`;
     routes.set('/d/login', (_q, res) => html(res, page));
     routes.set('/d/do', (_q, res) => redirect(res, '/d/home', 'd_session=1; HttpOnly; Path=/'));
@@ -136,7 +137,7 @@ describe('LoginEngine: pages on their way out, and resource blocking', () => {
     const blocked = await login({ url: `${base}/d/login`, username: 'di@example.com', password: 'pw-d' });
     expect(blocked.ok, explain(blocked)).toBe(true);
     expect(requested).toContain('/d/captcha.png');
-    expect(requested.filter((p) => /logo|banner|font/.test(p))).toEqual([]);
+    expect(requested.filter((p) => /logo|banner|font|favicon/.test(p))).toEqual([]);
     requested.length = 0;
     const loaded = await login(
       { url: `${base}/d/login`, username: 'di@example.com', password: 'pw-d' },
@@ -144,5 +145,18 @@ describe('LoginEngine: pages on their way out, and resource blocking', () => {
     );
     expect(loaded.ok, explain(loaded)).toBe(true);
     expect(requested).toEqual(expect.arrayContaining(['/d/logo.png', '/d/banner.jpg']));
+  });
+});
+
+describe('isFaviconRequest', () => {
+  it("names the browser's own icon fetch, not the page's requests", () => {
+    expect(isFaviconRequest('http://a.test/favicon.ico', 'other')).toBe(true);
+    expect(isFaviconRequest('http://a.test/static/favicon-32x32.png', 'Other')).toBe(true);
+    expect(isFaviconRequest('http://a.test/assets/app.ico?v=2', 'other')).toBe(true);
+    // the page asking for the same URL (fetch, an <img>) is the page's activity
+    expect(isFaviconRequest('http://a.test/favicon.ico', 'fetch')).toBe(false);
+    expect(isFaviconRequest('http://a.test/favicon.ico', 'image')).toBe(false);
+    expect(isFaviconRequest('http://a.test/api/session', 'other')).toBe(false);
+    expect(isFaviconRequest('not a url', 'other')).toBe(false);
   });
 });

@@ -160,6 +160,22 @@ describe('FormFinder (in-page login form heuristics)', () => {
     expect(scan.signInLinks.map((l) => l.button.text)).toEqual(['Sign in']);
   });
 
+  it('looks only for a form when asked for the form alone (the quick look that confirms a success)', async () => {
+    const html = `<nav><a href="/signin">Sign in</a></nav><h1>Enter the code</h1>
+      <input autocomplete="one-time-code" inputmode="numeric" maxlength="6"><button>Verify</button>`;
+    const full = await scanHtml(html);
+    expect(full.signInLinks.length).toBe(1);
+    expect(full.codePrompt).toBeDefined();
+    const formOnly = await pool.withContext(async (ctx) => {
+      const page = await ctx.newPage();
+      await page.goto(`${base}/p${pages.size - 1}`, { waitUntil: 'load' });
+      return finder.scan(page, { formOnly: true });
+    });
+    expect(formOnly.form).toBeUndefined();
+    expect(formOnly.signInLinks).toEqual([]);
+    expect(formOnly.codePrompt).toBeUndefined();
+  });
+
   it('finds inputs inside open shadow roots', async () => {
     const scan = await scanHtml(`<login-box></login-box><script>
       customElements.define('login-box', class extends HTMLElement { connectedCallback() {

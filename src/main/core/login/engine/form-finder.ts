@@ -47,8 +47,12 @@ export function markedLocator(frame: Frame, id: string): Locator {
 
 /** Runs the in-page login-form scanner in every frame of the page and merges the results. */
 export class FormFinder {
-  /** `provider`: also look for that identity provider's sign-in buttons (oauth logins). */
-  async scan(page: Page, opts: { provider?: IdentityProvider } = {}): Promise<PageScan> {
+  /**
+   * `provider`: also look for that identity provider's sign-in buttons (oauth logins).
+   * `formOnly`: only the login form (no sign-in links or code prompt when there is none): the
+   * quick "is a login form shown?" look that confirms a success.
+   */
+  async scan(page: Page, opts: { provider?: IdentityProvider; formOnly?: boolean } = {}): Promise<PageScan> {
     const scanId = nextScanId();
     const frames = page.frames();
     const mainFrame = page.mainFrame();
@@ -83,7 +87,7 @@ export class FormFinder {
     }
     out.form = best?.located;
     // No login form: look for what leads to one (sign-in links, a tab or toggle that shows a hidden form).
-    if (!out.form) {
+    if (!out.form && !opts.formOnly) {
       const linksId = nextScanId();
       const [found, code] = await Promise.all([
         Promise.all(

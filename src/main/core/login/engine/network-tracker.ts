@@ -1,6 +1,20 @@
 import type { Frame, Page, Request } from 'playwright-core';
 
 /**
+ * The browser's own favicon fetch (type "other", an icon URL): it starts right after the page
+ * loads, whatever the page does, so it is not the page's network activity (waiting for it to
+ * finish only delays judging the page) and a login does not need it.
+ */
+export function isFaviconRequest(url: string, resourceType: string): boolean {
+  if (resourceType.toLowerCase() !== 'other') return false;
+  try {
+    return /(^|\/)favicon[^/]*$|\.ico$/i.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Tracks in-flight requests and main-frame navigations of one page, so the engine can wait for
  * "the network went quiet" after a submit instead of sleeping, and can wake up as soon as
  * something happens (a response arrived, a navigation committed, the document loaded) instead of
@@ -21,11 +35,13 @@ export class NetworkTracker {
     for (const w of [...this.waiters]) w();
   };
   private readonly onRequest = (r: Request): void => {
+    if (isFaviconRequest(r.url(), r.resourceType())) return;
     this.requests++;
     this.inflight.set(r, { started: Date.now(), document: r.resourceType() === 'document' && this.isMainFrame(r) });
     this.lastActivity = Date.now();
   };
   private readonly onDone = (r: Request): void => {
+    if (isFaviconRequest(r.url(), r.resourceType())) return;
     this.inflight.delete(r);
     this.lastActivity = Date.now();
     this.wake();

@@ -1,7 +1,8 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { safeUrl } from '../login-types.js';
+import { isFaviconRequest } from './network-tracker.js';
 
-/** Resource types a login does not need: skipping them saves bandwidth, CPU and renderer memory. */
+/** Resource types a login does not need (nor the favicon): skipping them saves bandwidth, CPU and renderer memory. */
 const HEAVY_RESOURCE_TYPES = new Set(['Image', 'Media', 'Font']);
 
 export interface AuthChallenge {
@@ -122,7 +123,10 @@ export class RequestInterceptor {
 
   private onRequestPaused(e: RequestPausedEvent): void {
     // A classic image CAPTCHA must load to be recognized as one.
-    const skip = this.blockHeavy && HEAVY_RESOURCE_TYPES.has(e.resourceType) && !/captcha/i.test(e.request.url);
+    const skip =
+      this.blockHeavy &&
+      ((HEAVY_RESOURCE_TYPES.has(e.resourceType) && !/captcha/i.test(e.request.url)) ||
+        isFaviconRequest(e.request.url, e.resourceType));
     const done = skip
       ? this.session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
       : this.session.send('Fetch.continueRequest', { requestId: e.requestId });

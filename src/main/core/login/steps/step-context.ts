@@ -70,7 +70,7 @@ export class StepContext {
       net,
       deadline,
       dialogMessages: deps.dialogMessages,
-      loginFormShown: async () => ((await this.finder.scan(page)).form?.candidate.score ?? 0) >= 9,
+      loginFormShown: async () => ((await this.finder.scan(page, { formOnly: true })).form?.candidate.score ?? 0) >= 9,
     });
     this.extras = { ...(req.additionalFields ?? {}) };
     this.pendingExtras = new Set(Object.keys(this.extras));
