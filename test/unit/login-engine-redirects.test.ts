@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import { LoginEngine, type LoginRequest, type LoginResult } from '../../src/main/core/login/login-engine.js';
-import { isFaviconRequest } from '../../src/main/core/login/engine/network-tracker.js';
+import { isFaviconRequest } from '../../src/main/core/login/engine/request-interceptor.js';
 
 /**
  * The engine concludes success as soon as the evidence is strong (new auth cookie, password field

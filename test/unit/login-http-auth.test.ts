@@ -128,4 +128,30 @@ describe('LoginEngine: HTTP authentication', () => {
     const r = await login({ url: `${base}/app` });
     expect(r.ok, explain(r)).toBe(true);
   });
+
+  it('a script and a stylesheet behind a Basic challenge on the login page are cancelled; the page loads and the login completes', async () => {
+    const refuse = (_q: IncomingMessage, res: ServerResponse): void => {
+      res.writeHead(401, challenge);
+      res.end();
+    };
+    routes.set('/locked.js', refuse);
+    routes.set('/locked.css', refuse);
+    // A parser-blocking script: left to the browser, its challenge would stall the page before the form.
+    routes.set('/with-locked-assets', (_q, res) =>
+      html(
+        res,
+        `<link rel="stylesheet" href="/locked.css"><script src="/locked.js"></script>
+        <form method="post" action="/with-locked-assets/do"><input name="u" autocomplete="username">
+        <input type="password" name="p"><button>Log in</button></form>`,
+      ),
+    );
+    routes.set('/with-locked-assets/do', (_q, res) => {
+      res.writeHead(302, { location: '/dashboard', 'set-cookie': 'sid=s1; HttpOnly; Path=/' });
+      res.end();
+    });
+    routes.set('/dashboard', (_q, res) => html(res, '<h1>Dashboard</h1>'));
+    const r = await login({ url: `${base}/with-locked-assets` });
+    expect(r.ok, explain(r)).toBe(true);
+    if (r.ok) expect(r.steps.join('\n')).toMatch(/cancelled an HTTP authentication prompt from Script/);
+  });
 });

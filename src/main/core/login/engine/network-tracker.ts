@@ -1,18 +1,7 @@
-import type { Frame, Page, Request } from 'playwright-core';
+import type { Frame, Page, Request, Response } from 'playwright-core';
 
-/**
- * The browser's own favicon fetch (type "other", an icon URL): it starts right after the page
- * loads, whatever the page does, so it is not the page's network activity (waiting for it to
- * finish only delays judging the page) and a login does not need it.
- */
-export function isFaviconRequest(url: string, resourceType: string): boolean {
-  if (resourceType.toLowerCase() !== 'other') return false;
-  try {
-    return /(^|\/)favicon[^/]*$|\.ico$/i.test(new URL(url).pathname);
-  } catch {
-    return false;
-  }
-}
+/** How long a document's redirect counts as a navigation under way before its next request shows. */
+const REDIRECT_FOLLOW_MS = 1000;
 
 /**
  * Tracks in-flight requests and main-frame navigations of one page, so the engine can wait for
@@ -34,14 +23,25 @@ export class NetworkTracker {
     this.activity++;
     for (const w of [...this.waiters]) w();
   };
+  /**
+   * When the page's document answered with a redirect: the request for its target follows, but
+   * the event for it can arrive after the one that finished the redirect, and a look at the page
+   * in between would see a document on its way out.
+   */
+  private redirectAt: number | undefined;
   private readonly onRequest = (r: Request): void => {
-    if (isFaviconRequest(r.url(), r.resourceType())) return;
     this.requests++;
-    this.inflight.set(r, { started: Date.now(), document: r.resourceType() === 'document' && this.isMainFrame(r) });
+    const document = r.resourceType() === 'document' && this.isMainFrame(r);
+    if (document) this.redirectAt = undefined;
+    this.inflight.set(r, { started: Date.now(), document });
     this.lastActivity = Date.now();
   };
+  private readonly onResponse = (res: Response): void => {
+    const status = res.status();
+    if (status >= 300 && status < 400 && res.headers()['location'] && this.inflight.get(res.request())?.document)
+      this.redirectAt = Date.now();
+  };
   private readonly onDone = (r: Request): void => {
-    if (isFaviconRequest(r.url(), r.resourceType())) return;
     this.inflight.delete(r);
     this.lastActivity = Date.now();
     this.wake();
@@ -60,6 +60,7 @@ export class NetworkTracker {
     private readonly staleMs = 10_000,
   ) {
     page.on('request', this.onRequest);
+    page.on('response', this.onResponse);
     page.on('requestfinished', this.onDone);
     page.on('requestfailed', this.onDone);
     page.on('framenavigated', this.onNavigated);
@@ -95,6 +96,8 @@ export class NetworkTracker {
 
   /** A main-frame document request (page load, form POST) is still in flight. */
   documentPending(): boolean {
+    // A redirect whose follow-up request never shows (blocked, turned into a download) stops counting soon.
+    if (this.redirectAt !== undefined && Date.now() - this.redirectAt < REDIRECT_FOLLOW_MS) return true;
     for (const r of this.inflight.values()) if (r.document) return true;
     return false;
   }
@@ -165,6 +168,7 @@ export class NetworkTracker {
 
   dispose(): void {
     this.page.off('request', this.onRequest);
+    this.page.off('response', this.onResponse);
     this.page.off('requestfinished', this.onDone);
     this.page.off('requestfailed', this.onDone);
     this.page.off('framenavigated', this.onNavigated);

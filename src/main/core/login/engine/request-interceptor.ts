@@ -1,9 +1,21 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { safeUrl } from '../login-types.js';
-import { isFaviconRequest } from './network-tracker.js';
 
 /** Resource types a login does not need (nor the favicon): skipping them saves bandwidth, CPU and renderer memory. */
 const HEAVY_RESOURCE_TYPES = new Set(['Image', 'Media', 'Font']);
+
+/**
+ * The browser's own favicon fetch (type "other", an icon URL), which starts after every page load.
+ * A login does not need it (Playwright does not report it as a page request either).
+ */
+export function isFaviconRequest(url: string, resourceType: string): boolean {
+  if (resourceType.toLowerCase() !== 'other') return false;
+  try {
+    return /(^|\/)favicon[^/]*$|\.ico$/i.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
 
 export interface AuthChallenge {
   /** CDP resource type of the challenged request (`Document`, `XHR`, `Fetch`, `Image` ...). */
@@ -46,7 +58,9 @@ interface AuthRequiredEvent {
 /**
  * Sits between the page and the network through the DevTools Fetch domain: skips images, media and
  * fonts, and answers every HTTP authentication challenge itself (see decideAuthChallenge), so a
- * login never hangs on a credentials prompt. (Playwright's own routing leaves a challenge without
+ * login never hangs on a credentials prompt. Every request passes through it: Chromium only asks
+ * about challenges of requests it intercepts, and a parser-blocking script behind a challenge
+ * would otherwise stall the login page for good. (Playwright's own routing leaves a challenge without
  * configured credentials to the browser, which shows a prompt, and a second Fetch client does not
  * see challenges, so the engine does not use page.route at the same time.)
  */
@@ -86,7 +100,10 @@ export class RequestInterceptor {
       // before the handlers are installed.
       const [tree] = await Promise.all([
         session.send('Page.getFrameTree'),
-        session.send('Fetch.enable', { handleAuthRequests: true, patterns: [{ urlPattern: '*' }] }),
+        session.send('Fetch.enable', {
+          handleAuthRequests: true,
+          patterns: [{ urlPattern: '*' }],
+        }),
       ]);
       const interceptor = new RequestInterceptor(session, tree.frameTree.frame.id, opts.credentials, opts.blockHeavy);
       session.on('Fetch.requestPaused', (e) => interceptor.onRequestPaused(e));
