@@ -9,9 +9,8 @@ export function percentile(values: number[], p: number): number {
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** RSS in bytes of a process and all its descendants (Linux /proc), e.g. the server plus Chromium. */
-export function treeRss(rootPid: number): number {
-  if (process.platform !== 'linux') return process.memoryUsage().rss;
+/** A process and all its descendants (Linux /proc), e.g. the server plus Chromium. */
+function processTree(rootPid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -25,29 +24,56 @@ export function treeRss(rootPid: number): number {
       // process ended while we looked
     }
   }
-  let total = 0;
+  const out: number[] = [];
   const stack = [rootPid];
   while (stack.length) {
     const pid = stack.pop()!;
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
-    } catch {
-      // gone
-    }
+    out.push(pid);
     stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return out;
 }
 
-/** Samples treeRss every `everyMs` until stopped; returns the peak. */
-export function rssSampler(pid: number, everyMs = 50): { stop(): number } {
-  let peak = treeRss(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, treeRss(pid))), everyMs);
+/** The first number (kB) after `label` in a /proc file, in bytes; 0 when the process is gone. */
+function procKb(file: string, label: RegExp): number {
+  try {
+    const m = label.exec(fs.readFileSync(file, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Memory of a process tree in bytes. `rss` sums each process's resident set, so pages shared
+ * between processes (Chromium's code, shared memory) count once per process; `pss` shares them
+ * out (proportional set size), so it is what the tree takes from the machine.
+ */
+export function treeMemory(rootPid: number): { rss: number; pss: number } {
+  if (process.platform !== 'linux') return { rss: process.memoryUsage().rss, pss: process.memoryUsage().rss };
+  let rss = 0;
+  let pss = 0;
+  for (const pid of processTree(rootPid)) {
+    rss += procKb(`/proc/${pid}/status`, /VmRSS:\s+(\d+) kB/);
+    pss += procKb(`/proc/${pid}/smaps_rollup`, /Pss:\s+(\d+) kB/);
+  }
+  return { rss, pss };
+}
+
+/** Samples treeMemory every `everyMs` until stopped; returns the peaks. */
+export function memorySampler(pid: number, everyMs = 50): { stop(): { rss: number; pss: number } } {
+  const peak = treeMemory(pid);
+  const sample = (): void => {
+    const m = treeMemory(pid);
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.pss = Math.max(peak.pss, m.pss);
+  };
+  const timer = setInterval(sample, everyMs);
   return {
     stop() {
       clearInterval(timer);
-      return Math.max(peak, treeRss(pid));
+      sample();
+      return peak;
     },
   };
 }
