@@ -254,6 +254,11 @@ export class LoginFlow {
     let consentTried = false;
     for (;;) {
       deadline.check();
+      // A document on its way out (a redirect chain, a form POST under way) is not the page to judge.
+      if (this.net.documentPending() && Date.now() - start < SETTLE_BOUND_MS) {
+        await this.net.waitForActivity(Math.min(250, deadline.remaining()));
+        continue;
+      }
       const scan = await this.session.finder.scan(page, { provider: this.deps.req.oauth?.provider });
       if (this.deps.req.oauth) noteOauthPage(this.session);
       const now = Date.now();
