@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import { clickAt, typeInto } from '../../src/main/core/login/engine/direct-input.js';
-import { MARK_ATTR } from '../../src/main/core/login/engine/page-script.js';
+import type { DomHelpers } from '../../src/main/core/login/engine/dom-helpers.js';
+import { MARK_ATTR, nextScanId, runInFrame } from '../../src/main/core/login/engine/page-script.js';
 
 /**
  * The quick click and fill of scanned elements: they act only when a single look can vouch for the
@@ -118,6 +119,24 @@ describe('quick fill', () => {
       for (const id of ['t-1', 't-2', 't-3', 't-4']) expect(await typeInto(page, frame, id, '42'), id).toBe(false);
       expect(await typeInto(page, frame, 't-5', '')).toBe(false);
       expect(await log(page)).toEqual([]);
+    });
+  });
+});
+
+/** In-page: visibility now, and again from a timer that outlives the look. */
+function visibleNowAndLater(_args: Record<string, never>, h: DomHelpers): boolean {
+  const el = document.getElementById('toast')!;
+  const now = h.isVisible(el);
+  setTimeout(() => ((window as unknown as { later: boolean }).later = h.isVisible(el)), 50);
+  return now;
+}
+
+describe('in-page helpers', () => {
+  it('remember visibility within one look only (a callback after the look sees the page as it is then)', async () => {
+    await withPage(`<div id="toast" style="display:none">Wrong password</div>`, async (page) => {
+      expect(await runInFrame(page.mainFrame(), visibleNowAndLater, {}, nextScanId())).toBe(false);
+      await page.evaluate(() => (document.getElementById('toast')!.style.display = 'block'));
+      await expect.poll(() => page.evaluate(() => (window as unknown as { later?: boolean }).later)).toBe(true);
     });
   });
 });

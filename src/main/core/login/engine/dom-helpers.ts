@@ -52,7 +52,43 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
     return i + pb.indexOf(pa[i]);
   };
 
+  // A look (one in-page script) runs synchronously, so its answers hold until it returns: the
+  // ancestors that clip or hide are shared by most elements a scan asks about, and scans ask about
+  // many. endLook() turns the memo off for callbacks that outlive the look (the toast observer).
+  let memo = true;
+  const visibleCache = new Map<Element, boolean>();
+  const hidesContent = new Map<Element, boolean>();
+  const endLook = (): void => {
+    memo = false;
+    visibleCache.clear();
+    hidesContent.clear();
+  };
+
+  /** aria-hidden, or a tiny overflow-hidden wrapper (screen-reader-only / honeypot tricks). */
+  const ancestorHides = (n: Element, el: Element): boolean => {
+    if (n.getAttribute('aria-hidden') === 'true') return true;
+    if (n === el || !(n instanceof HTMLElement)) return false;
+    let hides = memo ? hidesContent.get(n) : undefined;
+    if (hides === undefined) {
+      const s = getComputedStyle(n);
+      hides = false;
+      if (s.overflow === 'hidden' || s.overflowX === 'hidden' || s.overflowY === 'hidden') {
+        const nr = n.getBoundingClientRect();
+        hides = nr.width < 3 || nr.height < 3;
+      }
+      if (memo) hidesContent.set(n, hides);
+    }
+    return hides;
+  };
+
   const isVisible = (el: Element): boolean => {
+    if (!memo) return computeVisible(el);
+    let v = visibleCache.get(el);
+    if (v === undefined) visibleCache.set(el, (v = computeVisible(el)));
+    return v;
+  };
+
+  const computeVisible = (el: Element): boolean => {
     if (!el.isConnected) return false;
     const anyEl = el as Element & { checkVisibility?: (o: object) => boolean };
     if (
@@ -71,18 +107,8 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
     const top = r.top + window.scrollY;
     if (left + r.width <= 0 || top + r.height <= 0 || left >= docW || top >= docH) return false;
     if (style.clipPath === 'inset(50%)' || /rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)/.test(style.clip)) return false;
-    // aria-hidden subtrees and tiny overflow-hidden wrappers (screen-reader-only / honeypot tricks).
     let depth = 0;
-    for (let n: Element | null = el; n && depth < 25; n = parentOf(n), depth++) {
-      if (n.getAttribute('aria-hidden') === 'true') return false;
-      if (n !== el && n instanceof HTMLElement) {
-        const s = getComputedStyle(n);
-        if (s.overflow === 'hidden' || s.overflowX === 'hidden' || s.overflowY === 'hidden') {
-          const nr = n.getBoundingClientRect();
-          if (nr.width < 3 || nr.height < 3) return false;
-        }
-      }
-    }
+    for (let n: Element | null = el; n && depth < 25; n = parentOf(n), depth++) if (ancestorHides(n, el)) return false;
     return true;
   };
 
@@ -281,6 +307,7 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
     autocomplete,
     isEditable,
     clearMarks,
+    endLook,
     findMarked,
     activeElement,
     mark,

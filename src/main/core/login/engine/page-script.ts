@@ -18,7 +18,11 @@ function pageFunctionSource<A, R>(fn: InPageFn<A, R>): string {
   return `(a) => {
   var __name = (f) => f;
   const h = (${domHelpers.toString()})(${JSON.stringify(KEYWORDS)}, ${JSON.stringify(MARK_ATTR)}, a.scanId);
-  return (${fn.toString()})(a.args, h);
+  try {
+    return (${fn.toString()})(a.args, h);
+  } finally {
+    h.endLook();
+  }
 }`;
 }
 
