@@ -245,6 +245,7 @@ describe('LoginEngine on hand-made pages', () => {
     const ok = await login({ url: `${base}/h/login`, username: 'ann@example.com', password: 'pw-secret-5' });
     expect(ok.ok, explain(ok)).toBe(true);
     if (ok.ok) expect(ok.storageState.cookies.map((c) => c.name)).toContain('ESTSAUTH');
+    if (ok.ok) expect(ok.steps.join('\n')).toMatch(/answered 'Stay signed in\?' with 'Yes'/);
     const badPw = await login({ url: `${base}/h/login`, username: 'ann@example.com', password: WRONG_PASSWORD });
     expect(badPw).toMatchObject({ ok: false, reason: 'invalid_credentials' });
     const badUser = await login({ url: `${base}/h/login`, username: 'nobody@example.com', password: 'pw-secret-5' });

@@ -18,8 +18,16 @@ export interface Snapshot {
   readyState: string;
 }
 
+/** What the look that found a success saw, so the steps after it need not look again. */
+export interface SuccessPage {
+  /** The page could be a stay-signed-in interstitial (PageSignals.stayPrompt). */
+  stayPrompt: boolean;
+  /** NetworkTracker.navigationCount() at that look: the page is the same document while it is unchanged. */
+  navigation: number;
+}
+
 export type Outcome =
-  | { kind: 'success'; evidence: string[] }
+  | { kind: 'success'; evidence: string[]; page?: SuccessPage }
   | { kind: 'advanced'; evidence: string[] }
   | { kind: 'unsubmitted' }
   | { kind: 'failure'; reason: LoginFailureReason; message: string; evidence: string[] };
@@ -114,6 +122,7 @@ export class OutcomeDetector {
       readyState: 'loading',
       leavingSinceMs: null,
       bridge: false,
+      stayPrompt: false,
       storage: [],
     };
     const rank = { absent: 0, hidden: 1, 'visible-empty': 2, 'visible-filled': 3 } as const;
@@ -138,6 +147,7 @@ export class OutcomeDetector {
     merged.readyState = main?.readyState ?? 'loading';
     merged.leavingSinceMs = main?.leavingSinceMs ?? null;
     merged.bridge = main?.bridge ?? false;
+    merged.stayPrompt = main?.stayPrompt ?? true;
     return {
       url: page.url(),
       signals: merged,
@@ -323,7 +333,11 @@ export class OutcomeDetector {
               : (confirming ?? this.loginFormShown());
           if (await secondLook) return this.invalid(fresh[0] ?? null, ['back at a login form', ...evidence]);
           if (nav === net.navigationCount() && !net.documentPending())
-            return { kind: 'success', evidence: ['password field gone', ...evidence] };
+            return {
+              kind: 'success',
+              evidence: ['password field gone', ...evidence],
+              page: { stayPrompt: s.stayPrompt, navigation: lookNav },
+            };
           candidate = undefined; // the page moved on meanwhile: judge the next document
         }
         continue;

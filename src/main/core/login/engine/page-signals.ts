@@ -25,6 +25,11 @@ export interface PageSignals {
   /** Required or invalid fields blocking native form submission (names/labels only). */
   invalidFields: string[];
   bodyTextLength: number;
+  /**
+   * The page could be a "Stay signed in?" / "Trust this browser?" interstitial (a short page asking
+   * it, no field to type into): the stay-signed-in step looks closer only then.
+   */
+  stayPrompt: boolean;
   /** document.readyState of this frame ('loading' right after a navigation committed). */
   readyState: string;
   /**
@@ -260,6 +265,14 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     }
   }
 
+  const typeable = all.some(
+    (el) =>
+      (el.tagName === 'TEXTAREA' ||
+        (el.tagName === 'INPUT' && (h.isTextLike(el) || (el as HTMLInputElement).type === 'password'))) &&
+      visible(el),
+  );
+  const stayPrompt = !!bodyText && bodyText.length <= 2000 && re.staySignedIn.test(bodyText) && !typeable;
+
   const observed = Array.isArray(win['__agentStudioLoginObserved'])
     ? (win['__agentStudioLoginObserved'] as string[]).slice(-20)
     : [];
@@ -275,6 +288,7 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     watchedState,
     invalidFields: invalidFields.slice(0, 10),
     bodyTextLength: bodyText.length,
+    stayPrompt,
     readyState: document.readyState,
     leavingSinceMs: leaving(),
     bridge,

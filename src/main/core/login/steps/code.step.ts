@@ -175,6 +175,6 @@ export const codeStep: LoginStep = {
     ctx.secondFactor = undefined;
     ctx.step(`code accepted (${outcome.evidence.join('; ')})`);
     if (ctx.onProvider()) return { kind: 'next' };
-    return finishLogin(ctx);
+    return finishLogin(ctx, outcome.page);
   },
 };

@@ -70,6 +70,6 @@ export const linkStep: LoginStep = {
     if (outcome.kind !== 'success')
       throw new LoginFlowError('invalid_code', 'Opening the sign-in link had no visible effect');
     ctx.step(`signed in with the link (${outcome.evidence.join('; ')})`);
-    return finishLogin(ctx);
+    return finishLogin(ctx, outcome.page);
   },
 };

@@ -110,7 +110,7 @@ export function idpButtonStep(runPopup: PopupRunner): LoginStep {
       if (outcome.kind !== 'success')
         throw new LoginFlowError('invalid_credentials', 'The site did not sign in after the identity provider');
       ctx.step(`login succeeded (${outcome.evidence.join('; ')})`);
-      return finishLogin(ctx);
+      return finishLogin(ctx, outcome.page);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { markedLocator, type LocatedForm, type PageScan } from '../engine/form-finder.js';
 import type { ScannedField } from '../engine/form-scan.js';
-import type { Outcome } from '../engine/outcome-detector.js';
+import type { Outcome, SuccessPage } from '../engine/outcome-detector.js';
 import { captureStorageState } from '../engine/storage-capture.js';
 import { LoginFlowError, type SessionStorageState } from '../login-types.js';
 import type { LoginStep, StepContext, StepResult } from './step-context.js';
@@ -67,7 +67,7 @@ export const passwordStep: LoginStep = {
       return { kind: 'next' };
     }
     ctx.step(`login succeeded (${outcome.evidence.join('; ')})`);
-    return finishLogin(ctx);
+    return finishLogin(ctx, outcome.page);
   },
 };
 
@@ -83,10 +83,16 @@ export function askedSecondFactor(
 
 /**
  * After a successful submit (password, code or sign-in link): let the page settle, answer a
- * stay-signed-in interstitial, and capture the session.
+ * stay-signed-in interstitial, and capture the session. `seen`: what the look that found the
+ * success saw; when the page is still that document and it could not be an interstitial, the
+ * session is captured without another look.
  */
-export async function finishLogin(ctx: StepContext): Promise<Extract<StepResult, { kind: 'done' }>> {
+export async function finishLogin(
+  ctx: StepContext,
+  seen?: SuccessPage,
+): Promise<Extract<StepResult, { kind: 'done' }>> {
   await ctx.settle();
+  if (seen && !seen.stayPrompt && seen.navigation === ctx.net.navigationCount()) return captureSession(ctx);
   // Usually there is no stay-signed-in interstitial: capture the session while looking for one,
   // and capture again only when one was answered (the click may change the session).
   const [answered, captured] = await Promise.all([
