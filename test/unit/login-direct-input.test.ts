@@ -85,11 +85,14 @@ describe('quick click', () => {
 });
 
 describe('quick fill', () => {
-  it('replaces the value by inserting text, as typing would (input events)', async () => {
-    await withPage(`<input id="u" value="old" ${m('t-1')}>`, async (page) => {
+  it('replaces the value by inserting text, as typing would (input events), also in an email field', async () => {
+    const html = `<input id="u" value="old" ${m('t-1')}><input id="e" type="email" value="old@example.org" ${m('t-2')}>`;
+    await withPage(html, async (page) => {
       expect(await typeInto(page, page.mainFrame(), 't-1', 'ada@example.com')).toBe(true);
+      expect(await typeInto(page, page.mainFrame(), 't-2', 'bo@example.com')).toBe(true);
       expect(await page.inputValue('#u')).toBe('ada@example.com');
-      expect(await log(page)).toEqual(['input insertText ada@example.com']);
+      expect(await page.inputValue('#e')).toBe('bo@example.com');
+      expect(await log(page)).toEqual(['input insertText ada@example.com', 'input insertText bo@example.com']);
     });
   });
 
