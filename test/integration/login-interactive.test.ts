@@ -62,7 +62,9 @@ interface InteractiveServer {
   windows: OpenedWindows;
   logFile: string;
   flushLog(): Promise<void>;
-  login(site: FixtureSite, over?: Record<string, unknown>): Promise<Response>;
+  login(site: FixtureSite, over?: Record<string, unknown>, headers?: Record<string, string>): Promise<Response>;
+  /** POST /api/login/:loginId/cancel */
+  cancel(loginId: string): Promise<Response>;
 }
 
 /** A real server whose core has a VisibleBrowserFinisher on the virtual display (what the desktop app builds). */
@@ -89,10 +91,15 @@ async function startInteractiveServer(display: string, detectSignedIn: boolean):
     windows,
     logFile: core.logger.file,
     flushLog: () => core.logger.flush(),
-    login: (site, over = {}) =>
+    cancel: (loginId) =>
+      fetch(`${server.url}/api/login/${loginId}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    login: (site, over = {}, headers = {}) =>
       fetch(`${server.url}/api/login`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
         body: JSON.stringify({
           cred: { username: site.credentials.username, password: site.credentials.password },
           domain: site.loginUrl,
@@ -175,6 +182,20 @@ describe.skipIf(skipReason !== null)(`interactive logins${skipReason ? ` (skippe
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(body).toMatchObject({ error: 'MFA_REQUIRED', details: { reason: 'mfa_required', interactive: 'closed' } });
       expect(windowClosed(w)).toBe(true);
+    });
+
+    it('a cancel by login id while the window waits for a person closes it: 409 LOGIN_CANCELLED', async () => {
+      const pending = t.login(mfa, { interactive: true }, { 'x-login-id': 'waiting-1' });
+      const w = await t.windows.next(pending);
+      const cancel = await t.cancel('waiting-1');
+      expect(cancel.status, await cancel.clone().text()).toBe(204);
+      const res = await pending;
+      const body = (await res.json()) as LoginError;
+      expect(res.status, JSON.stringify(body)).toBe(409);
+      expect(body).toMatchObject({ error: 'LOGIN_CANCELLED', details: { reason: 'cancelled' } });
+      expect(windowClosed(w)).toBe(true);
+      // The id is free again once the login answered.
+      expect((await t.cancel('waiting-1')).status).toBe(404);
     });
 
     it('closing the window is "closed" too', async () => {

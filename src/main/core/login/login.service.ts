@@ -155,7 +155,6 @@ export class LoginService {
   ): Promise<LoginOutcome> {
     const started = Date.now();
     const { loginId } = opts;
-    const run = loginId ? this.running.start(identity.orgId, loginId) : undefined;
     // Each step as it happens, for the desktop window's live trace (secret-free lines, ids only).
     const onStep = loginId
       ? (step: string) =>
@@ -181,6 +180,30 @@ export class LoginService {
         throw new AppError(400, 'validation_error', err.message, { field: err.field });
       throw err;
     }
+    // Registered until the answer, the wait for a person included: a cancel ends either.
+    const run = loginId ? this.running.start(identity.orgId, loginId) : undefined;
+    try {
+      return await this.freshInContext(identity, credentials, req, { started, run, onStep, codes });
+    } finally {
+      run?.release();
+    }
+  }
+
+  /** The engine's run in a browser context, then (interactive) a person's, then the cache. */
+  private async freshInContext(
+    identity: CacheIdentity,
+    credentials: CredentialHash,
+    req: LoginRequest,
+    ctx: {
+      started: number;
+      run?: { signal: AbortSignal };
+      onStep?: (step: string) => void;
+      codes: ReturnType<typeof openCodeSources>;
+    },
+  ): Promise<LoginOutcome> {
+    const { started, run, onStep, codes } = ctx;
+    const cancelled = (): AppError =>
+      new AppError(409, 'login_cancelled', 'The login was cancelled before it finished.', { reason: 'cancelled' });
     let result: LoginResult;
     try {
       result = await this.deps.browsers.withContext(
@@ -206,14 +229,10 @@ export class LoginService {
         { signal: run?.signal },
       );
     } catch (err) {
-      if (run?.signal.aborted)
-        throw new AppError(409, 'login_cancelled', 'The login was cancelled before it finished.', {
-          reason: 'cancelled',
-        });
+      if (run?.signal.aborted) throw cancelled();
       throw err;
     } finally {
       codes.dispose();
-      run?.release();
     }
     const ms = Date.now() - started;
     let captured = result.ok ? result.storageState : undefined;
@@ -225,8 +244,10 @@ export class LoginService {
             timeoutSec: req.interactiveTimeoutSec,
             include: normalizeInclude(req.include),
             log: this.deps.log,
+            cancel: run?.signal,
           })
         : undefined;
+      if (run?.signal.aborted) throw cancelled();
       if (person && 'state' in person) captured = person.state;
       else {
         this.deps.log.info(

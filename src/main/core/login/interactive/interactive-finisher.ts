@@ -53,7 +53,14 @@ const README_ROUTE =
 export async function askPerson(
   finisher: InteractiveFinisher | undefined,
   failure: LoginFailure,
-  opts: { loginUrl: string; timeoutSec?: number; include?: readonly StorageExtra[]; log: Logger },
+  opts: {
+    loginUrl: string;
+    timeoutSec?: number;
+    include?: readonly StorageExtra[];
+    log: Logger;
+    /** The login was cancelled (POST /api/login/:id/cancel): the window closes and the caller answers. */
+    cancel?: AbortSignal;
+  },
 ): Promise<PersonResult | undefined> {
   if (!isInteractiveReason(failure.reason)) return undefined;
   if (!finisher)
@@ -62,7 +69,8 @@ export async function askPerson(
       note: ` This server shows no browser window for a person to finish the login. ${README_ROUTE}`,
     };
   const timeoutSec = opts.timeoutSec ?? DEFAULT_INTERACTIVE_TIMEOUT_SEC;
-  const signal = AbortSignal.timeout(timeoutSec * 1000);
+  const timeout = AbortSignal.timeout(timeoutSec * 1000);
+  const signal = opts.cancel ? AbortSignal.any([timeout, opts.cancel]) : timeout;
   const origin = new URL(opts.loginUrl).origin;
   opts.log.info({ origin, reason: failure.reason, timeoutSec }, 'login waits for a person');
   let state: SessionStorageState | undefined;
@@ -89,7 +97,11 @@ export async function askPerson(
     opts.log.info({ origin, cookies: state.cookies.length }, 'a person finished the login');
     return { state };
   }
-  if (signal.aborted) {
+  if (opts.cancel?.aborted) {
+    opts.log.info({ origin }, 'the login was cancelled while it waited for a person');
+    return { outcome: 'closed', note: ' The login was cancelled while it waited for a person.' };
+  }
+  if (timeout.aborted) {
     opts.log.info({ origin }, 'nobody finished the login in time');
     return { outcome: 'timed_out', note: ` Nobody finished it in the browser window within ${timeoutSec} s.` };
   }
