@@ -117,6 +117,25 @@ export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 
 const HOST_URL = /^(wss?|https?):\/\/[^\s/]+/i;
 
+/** An S3 bucket for stored files (Settings > Storage, and its connection test). */
+const S3SettingsSchema = z
+  .object({
+    bucket: z.string().trim().min(1, 'bucket is required').max(63),
+    region: z.string().trim().min(1).max(64).default('us-east-1'),
+    endpoint: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/i, 'must be an http:// or https:// address')
+      .max(2048)
+      .nullable()
+      .optional(),
+    forcePathStyle: z.boolean().default(false),
+    /** Kept in the secret store, never in config.json; absent keeps the stored ones. */
+    accessKeyId: z.string().min(1).max(256).optional(),
+    secretAccessKey: z.string().min(1).max(256).optional(),
+  })
+  .strict();
+
 /** A change to the core's settings; a field left out stays as it is, null goes back to the default. */
 export const CoreSettingsPatchSchema = z
   .object({
@@ -127,24 +146,7 @@ export const CoreSettingsPatchSchema = z
     storage: z
       .object({
         backend: z.enum(['local', 's3']),
-        s3: z
-          .object({
-            bucket: z.string().trim().min(1, 'bucket is required').max(63),
-            region: z.string().trim().min(1).max(64).default('us-east-1'),
-            endpoint: z
-              .string()
-              .trim()
-              .regex(/^https?:\/\/\S+$/i, 'must be an http:// or https:// address')
-              .max(2048)
-              .nullable()
-              .optional(),
-            forcePathStyle: z.boolean().default(false),
-            /** Kept in the secret store, never in config.json; absent keeps the stored ones. */
-            accessKeyId: z.string().min(1).max(256).optional(),
-            secretAccessKey: z.string().min(1).max(256).optional(),
-          })
-          .strict()
-          .optional(),
+        s3: S3SettingsSchema.optional(),
       })
       .strict()
       .optional(),
@@ -178,23 +180,8 @@ export const SettingsUpdateResultSchema = z.object({
   serverError: z.string().nullable(),
 });
 
-export const StorageTestArgsSchema = z
-  .object({
-    bucket: z.string().trim().min(1, 'bucket is required').max(63),
-    region: z.string().trim().min(1).max(64).default('us-east-1'),
-    endpoint: z
-      .string()
-      .trim()
-      .regex(/^https?:\/\/\S+$/i, 'must be an http:// or https:// address')
-      .max(2048)
-      .nullable()
-      .optional(),
-    forcePathStyle: z.boolean().default(false),
-    /** Absent: the ones in the secret store. */
-    accessKeyId: z.string().min(1).max(256).optional(),
-    secretAccessKey: z.string().min(1).max(256).optional(),
-  })
-  .strict();
+/** Testing S3 settings before saving them; absent keys mean the ones in the secret store. */
+export const StorageTestArgsSchema = S3SettingsSchema;
 export const StorageTestResultSchema = z.object({ ok: z.boolean(), message: z.string(), ms: z.number() });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import type { KeywordName, KeywordSources } from './form-keywords.js';
+import type { ScannedField } from './form-scan.js';
 
 /**
  * DOM helpers shared by the in-page scripts. This function is serialized with `toString()` and
@@ -264,6 +265,30 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
     return a;
   };
 
+  /** What a scan reports about a field (marked, so a locator can find it again), as `kind`. */
+  const fieldInfo = (el: Element, kind: ScannedField['kind'], score = 0): ScannedField => {
+    const input = el as HTMLInputElement;
+    const checkable = kind === 'checkbox' || kind === 'radio';
+    let inert = false;
+    for (let n: Element | null = el; n && !inert; n = parentOf(n)) inert = n.hasAttribute('inert');
+    return {
+      id: mark(el),
+      kind,
+      name: el.getAttribute('name') || '',
+      htmlId: el.id || '',
+      label: collapse(labelText(el), 120),
+      placeholder: el.getAttribute('placeholder') || '',
+      ariaLabel: el.getAttribute('aria-label') || '',
+      autocomplete: autocomplete(el),
+      descriptor: describe(el),
+      editable: isEditable(el),
+      inert,
+      hasValue: checkable ? input.checked : !!input.value,
+      optionValue: checkable ? input.value : undefined,
+      score,
+    };
+  };
+
   const clearMarks = (): void => {
     for (const el of allElements()) if (el.hasAttribute(markAttr)) el.removeAttribute(markAttr);
   };
@@ -310,6 +335,7 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
     endLook,
     findMarked,
     activeElement,
+    fieldInfo,
     mark,
     headingFor,
   };

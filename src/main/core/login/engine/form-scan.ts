@@ -100,29 +100,7 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
     return h.isTextLike(el) ? 'text' : 'other';
   };
 
-  const fieldInfo = (el: Element, score = 0): ScannedField => {
-    const input = el as HTMLInputElement;
-    const kind = kindOf(el);
-    return {
-      id: h.mark(el),
-      kind,
-      name: el.getAttribute('name') || '',
-      htmlId: el.id || '',
-      label: h.collapse(h.labelText(el), 120),
-      placeholder: el.getAttribute('placeholder') || '',
-      ariaLabel: el.getAttribute('aria-label') || '',
-      autocomplete: h.autocomplete(el),
-      descriptor: h.describe(el),
-      editable: h.isEditable(el),
-      inert: (() => {
-        for (let n: Element | null = el; n; n = h.parentOf(n)) if (n.hasAttribute('inert')) return true;
-        return false;
-      })(),
-      hasValue: kind === 'checkbox' || kind === 'radio' ? input.checked : !!input.value,
-      optionValue: kind === 'checkbox' || kind === 'radio' ? input.value : undefined,
-      score,
-    };
-  };
+  const fieldInfo = (el: Element, score = 0): ScannedField => h.fieldInfo(el, kindOf(el), score);
 
   const fillableVisible = (el: Element): boolean => {
     const k = kindOf(el);

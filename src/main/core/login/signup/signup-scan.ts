@@ -100,7 +100,6 @@ export function scanSignupPage(args: SignupScanArgs, h: DomHelpers): SignupPageS
   const fieldInfo = (el: Element): SignupField => {
     const input = el as HTMLInputElement;
     const t = inputType(el);
-    const checkable = isCheckable(el);
     const kind: ScannedField['kind'] =
       el.tagName === 'SELECT'
         ? 'select'
@@ -113,25 +112,10 @@ export function scanSignupPage(args: SignupScanArgs, h: DomHelpers): SignupPageS
               : h.isTextLike(el)
                 ? 'text'
                 : 'other';
-    let inert = false;
-    for (let n: Element | null = el; n; n = h.parentOf(n)) if (n.hasAttribute('inert')) inert = true;
     return {
-      id: h.mark(el),
-      kind,
+      ...h.fieldInfo(el, kind),
       role: roleOf(el),
       required: input.required || el.getAttribute('aria-required') === 'true',
-      name: el.getAttribute('name') || '',
-      htmlId: el.id || '',
-      label: h.collapse(h.labelText(el), 120),
-      placeholder: el.getAttribute('placeholder') || '',
-      ariaLabel: el.getAttribute('aria-label') || '',
-      autocomplete: h.autocomplete(el),
-      descriptor: h.describe(el),
-      editable: h.isEditable(el),
-      inert,
-      hasValue: checkable ? input.checked : !!input.value,
-      optionValue: checkable ? input.value : undefined,
-      score: 0,
     };
   };
 
