@@ -1,15 +1,19 @@
-// MCP over stdio, for agent hosts that launch their tools: `npm run -s mcp -- [--data-dir DIR] [--key-env NAME]`.
+// MCP over stdio, for agent hosts that launch their tools:
+// `npm run -s mcp -- [--data-dir DIR] [--key-env NAME] [--files-dir DIR]`.
 // stdout carries MCP messages only; notices go to stderr and everything else to the log file of the data dir.
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore } from './core/create-core.js';
+import { DEFAULT_MCP_FILES_DIR, McpFileAccess } from './core/mcp/mcp-files.js';
 import { createMcpServer } from './core/mcp/mcp-server.js';
 import { startServer } from './core/run-server.js';
 
 const USAGE =
-  'usage: AGENT_STUDIO_API_KEY=... npm run -s mcp -- [--data-dir DIR] [--key-env NAME]\n' +
-  '  The key comes from AGENT_STUDIO_API_KEY, or from the environment variable --key-env names.';
+  'usage: AGENT_STUDIO_API_KEY=... npm run -s mcp -- [--data-dir DIR] [--key-env NAME] [--files-dir DIR]\n' +
+  '  The key comes from AGENT_STUDIO_API_KEY, or from the environment variable --key-env names.\n' +
+  '  upload_file reads, and login/refresh_session `path` write, files only inside --files-dir\n' +
+  `  (or AGENT_STUDIO_MCP_FILES_DIR; default ${DEFAULT_MCP_FILES_DIR}).`;
 
 // A stray console.log from any library would corrupt the protocol stream: send them all to stderr.
 console.log = console.error;
@@ -25,7 +29,12 @@ async function main(): Promise<number> {
   let args;
   try {
     args = parseArgs({
-      options: { 'data-dir': { type: 'string' }, 'key-env': { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        'data-dir': { type: 'string' },
+        'key-env': { type: 'string' },
+        'files-dir': { type: 'string' },
+        help: { type: 'boolean' },
+      },
       strict: true,
     }).values;
   } catch (err) {
@@ -49,6 +58,18 @@ async function main(): Promise<number> {
     await core.dispose();
     return fail(`The API key in ${keyEnv} is not a valid key of the data dir ${config.dataDir}.`, 2);
   }
+  let files;
+  try {
+    files = new McpFileAccess({
+      folder: args['files-dir'] ?? process.env.AGENT_STUDIO_MCP_FILES_DIR ?? DEFAULT_MCP_FILES_DIR,
+      dataDir: config.dataDir,
+      // Asked at each use: a key revoked while the host keeps this process running loses file access at once.
+      scopes: () => core.keys.authenticate(apiKey)?.scopes ?? null,
+    });
+  } catch (err) {
+    await core.dispose();
+    return fail((err as Error).message, 2);
+  }
   await core.secrets.check().catch((err: Error) => process.stderr.write(`warning: ${err.message}\n`));
   for (const notice of core.takeNotices()) process.stderr.write(`note: ${notice}\n`);
 
@@ -66,6 +87,7 @@ async function main(): Promise<number> {
     host: `127.0.0.1:${running.port}`,
     events: core.events,
     log: core.log,
+    files,
   });
 
   const stopped = new Promise<void>((resolve) => {

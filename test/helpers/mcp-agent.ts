@@ -7,7 +7,8 @@ import { expect } from 'vitest';
 import type { FixtureSite } from '../fixtures/sites/index.js';
 import { media } from './media-fixtures.js';
 
-export const MCP_TOOL_NAMES = [
+/** The tools over HTTP: no tool there touches the server's files. */
+export const MCP_HTTP_TOOL_NAMES = [
   'create_generation',
   'generate_video',
   'get_generation',
@@ -15,11 +16,13 @@ export const MCP_TOOL_NAMES = [
   'list_sessions',
   'list_templates',
   'login',
+  'presign_upload',
   'refresh_session',
-  'upload_file',
   'validate_session',
   'wait_for_generation',
 ];
+/** The tools over stdio: the same plus upload_file (files of the MCP files folder). */
+export const MCP_STDIO_TOOL_NAMES = [...MCP_HTTP_TOOL_NAMES, 'upload_file'].sort();
 
 export type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
 
@@ -49,16 +52,31 @@ export interface GeneratedVideo {
   videoUrl: string;
 }
 
-/**
- * upload_file (a real PNG on disk) -> generate_video (image-to-video-animate) -> wait_for_generation with a
- * progress token -> get_generation; returns what the agent ends up with.
- */
-export async function generateThroughTools(client: Client, dir: string): Promise<GeneratedVideo> {
-  const file = path.join(dir, 'photo.png');
-  fs.writeFileSync(file, media.png());
-  const uploaded = dataOf<{ s3_key: string; content_type: string }>(
-    await callTool(client, 'upload_file', { path: file }),
+/** presign_upload, then the PUT of the bytes from the agent's side (what an agent over HTTP does). */
+async function presignAndPut(client: Client, bytes: Buffer): Promise<{ s3_key: string; content_type: string }> {
+  const presigned = dataOf<{ s3_key: string; upload_url: string; content_type: string }>(
+    await callTool(client, 'presign_upload', { content_type: 'image/png', file_name: 'photo.png' }),
   );
+  const put = await fetch(presigned.upload_url, {
+    method: 'PUT',
+    headers: { 'content-type': presigned.content_type },
+    body: new Uint8Array(bytes),
+  });
+  expect(put.status).toBe(200);
+  return { s3_key: presigned.s3_key, content_type: presigned.content_type };
+}
+
+/**
+ * An uploaded PNG — upload_file from `filesDir` (stdio) or presign_upload and a PUT (no `filesDir`) — then
+ * generate_video (image-to-video-animate) -> wait_for_generation with a progress token -> get_generation;
+ * returns what the agent ends up with.
+ */
+export async function generateThroughTools(client: Client, filesDir?: string): Promise<GeneratedVideo> {
+  let uploaded: { s3_key: string; content_type: string };
+  if (filesDir) {
+    fs.writeFileSync(path.join(filesDir, 'photo.png'), media.png());
+    uploaded = dataOf(await callTool(client, 'upload_file', { path: 'photo.png' }));
+  } else uploaded = await presignAndPut(client, media.png());
   expect(uploaded.content_type).toBe('image/png');
   expect(uploaded.s3_key).toMatch(/^uploads\//);
 

@@ -11,6 +11,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentStudioClient } from '../../src/client/index.js';
 import { applySessionStorage, newLoggedInContext } from '../../src/client/playwright.js';
+import { McpFileAccess } from '../../src/main/core/mcp/mcp-files.js';
 import { saveStorageState } from '../../src/main/core/mcp/mcp-state-file.js';
 import type { StorageState } from '../../src/shared/login.schema.js';
 import {
@@ -288,7 +289,8 @@ describe('clients of the full state', () => {
 
   it('the MCP state file keeps the extra fields, and loads back into a logged-in context', async () => {
     const { body } = await login(idbSite, { include: ['indexedDB', 'sessionStorage'] });
-    const file = await saveStorageState(path.join(tempDir(), 'state.json'), body);
+    const files = new McpFileAccess({ folder: tempDir(), dataDir: tempDir(), scopes: () => ['*'] });
+    const file = await saveStorageState(files, 'state.json', body, false);
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(body);
     const ctx = await browser.newContext({ storageState: file });
     try {

@@ -13,7 +13,7 @@ import {
   expectMp4,
   generateThroughTools,
   loginArgs,
-  MCP_TOOL_NAMES,
+  MCP_HTTP_TOOL_NAMES,
   textOf,
   type ToolResult,
 } from '../helpers/mcp-agent.js';
@@ -56,9 +56,15 @@ describe('MCP over Streamable HTTP', () => {
 
   it('lists the tools with the API schemas as input', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((x) => x.name).sort()).toEqual(MCP_TOOL_NAMES);
+    expect(tools.map((x) => x.name).sort()).toEqual(MCP_HTTP_TOOL_NAMES);
     const login = tools.find((x) => x.name === 'login');
     expect(login?.inputSchema.required).toEqual(expect.arrayContaining(['cred', 'domain']));
+    // A key over HTTP never reaches the server's disk: no file arguments, no upload_file.
+    for (const name of ['login', 'refresh_session']) {
+      const tool = tools.find((x) => x.name === name);
+      expect(Object.keys(tool?.inputSchema.properties ?? {})).not.toContain('path');
+      expect(tool?.description).not.toMatch(/\bpath\b/);
+    }
     const generate = tools.find((x) => x.name === 'generate_video');
     expect(Object.keys(generate?.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['template_id', 'variables', 'num_videos', 'webhook_url']),
@@ -78,31 +84,30 @@ describe('MCP over Streamable HTTP', () => {
     for (const cookie of state.cookies) expect(log).not.toContain(cookie.value);
   });
 
-  it('login with a path writes the state (0600) and returns only the path and cookie count', async () => {
-    const file = path.join(tempDir(), 'state.json');
-    const result = await callTool(client, 'login', loginArgs(site, { path: file, useCache: true }));
-    const out = dataOf<Record<string, unknown>>(result);
-    expect(out.path).toBe(file);
-    expect(out.cookie_count).toBeGreaterThan(0);
-    expect(out).not.toHaveProperty('cookies');
-    expect(JSON.stringify(result)).not.toContain('"value"');
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-    expect(await opensProtectedPage(browser, site, saved)).toBe(true);
+  it('login with a path writes no file: the state is the answer (file access is for stdio only)', async () => {
+    const dir = tempDir();
+    const existing = path.join(dir, 'secrets.key');
+    fs.writeFileSync(existing, 'keep me');
+    const result = await callTool(client, 'login', loginArgs(site, { path: existing, useCache: true }));
+    const out = dataOf<{ cookies: unknown[] }>(result);
+    expect(out.cookies.length).toBeGreaterThan(0);
+    expect(fs.readFileSync(existing, 'utf8')).toBe('keep me');
+    expect(fs.readdirSync(dir)).toEqual(['secrets.key']);
+    const sessionId = /\(session (ses_\S+)\)/.exec(textOf(result))?.[1];
+    expect(sessionId).toMatch(/^ses_/);
 
     // The cached session is what list_sessions and validate_session report.
     const sessions = dataOf<{ data: { id: string; origin: string }[] }>(await callTool(client, 'list_sessions'));
-    const session = sessions.data.find((s) => s.id === out.session_id);
-    expect(session?.origin).toBe(site.origin);
+    expect(sessions.data.find((s) => s.id === sessionId)?.origin).toBe(site.origin);
     // validate_session opens the site with the session (POST /api/sessions/:id/validate)
     const checked = dataOf<{ valid: boolean; session_id: string; dropped: boolean }>(
-      await callTool(client, 'validate_session', { id: out.session_id }),
+      await callTool(client, 'validate_session', { id: sessionId }),
     );
-    expect(checked).toMatchObject({ valid: true, session_id: out.session_id, dropped: false });
+    expect(checked).toMatchObject({ valid: true, session_id: sessionId, dropped: false });
   });
 
-  it('uploads a PNG, generates a video and waits for it with progress notifications', async () => {
-    const video = await generateThroughTools(client, tempDir());
+  it('uploads a PNG (presign_upload, then a PUT from the agent), generates a video and waits for it', async () => {
+    const video = await generateThroughTools(client);
     expect(video.progress.length).toBeGreaterThanOrEqual(1);
     // The final 100 is in the result (asserted by generateThroughTools); the SDK client may drop a last progress
     // notification that arrives in the same read as the result (it dispatches notifications a microtask later).
@@ -122,9 +127,11 @@ describe('MCP over Streamable HTTP', () => {
     const session = await callTool(client, 'validate_session', { id: 'no-such-session' });
     expect(textOf(session)).toMatch(/^NOT_FOUND: /);
 
-    const dir = await callTool(client, 'upload_file', { path: tempDir() });
-    expect(dir.isError).toBe(true);
-    expect(textOf(dir)).toMatch(/^validation_error: .*not a regular file/);
+    const upload = await callTool(client, 'upload_file', { path: '/etc/passwd' });
+    expect(upload.isError).toBe(true);
+    expect(textOf(upload)).toMatch(/upload_file not found/i);
+    const presign = await callTool(client, 'presign_upload', { content_type: 'text/plain' });
+    expect(textOf(presign)).toMatch(/^validation_error: .*contentType/);
 
     const badLogin = await callTool(client, 'login', loginArgs(site, { cred: { username: 'x', password: 'wrong' } }));
     expect(badLogin.isError).toBe(true);

@@ -16,7 +16,7 @@ import {
   expectMp4,
   generateThroughTools,
   loginArgs,
-  MCP_TOOL_NAMES,
+  MCP_STDIO_TOOL_NAMES,
   textOf,
 } from '../helpers/mcp-agent.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -25,6 +25,8 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const ENTRY = ['--import', 'tsx', path.join(ROOT, 'src/main/mcp.ts')];
 
 let dataDir: string;
+/** The MCP files folder the host names with --files-dir: the only place tools read and write. */
+let filesDir: string;
 let keys: { full: string; sessionsOnly: string };
 let site: FixtureSite;
 let browser: Browser;
@@ -53,7 +55,14 @@ async function prepareDataDir(dir: string) {
 async function launch(key: string, keyEnv = 'AGENT_STUDIO_API_KEY'): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...ENTRY, '--data-dir', dataDir, ...(keyEnv === 'AGENT_STUDIO_API_KEY' ? [] : ['--key-env', keyEnv])],
+    args: [
+      ...ENTRY,
+      '--data-dir',
+      dataDir,
+      '--files-dir',
+      filesDir,
+      ...(keyEnv === 'AGENT_STUDIO_API_KEY' ? [] : ['--key-env', keyEnv]),
+    ],
     cwd: ROOT,
     env: { ...(process.env as Record<string, string>), [keyEnv]: key },
     stderr: 'pipe',
@@ -67,6 +76,7 @@ async function launch(key: string, keyEnv = 'AGENT_STUDIO_API_KEY'): Promise<Cli
 
 beforeAll(async () => {
   dataDir = tempDir();
+  filesDir = path.join(tempDir(), 'agent files');
   keys = await prepareDataDir(dataDir);
   site = await startSite('classic-csrf');
   browser = await launchTestBrowser();
@@ -85,7 +95,9 @@ describe('MCP over stdio (npm run -s mcp)', () => {
 
   it('lists the tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((x) => x.name).sort()).toEqual(MCP_TOOL_NAMES);
+    expect(tools.map((x) => x.name).sort()).toEqual(MCP_STDIO_TOOL_NAMES);
+    const upload = tools.find((x) => x.name === 'upload_file');
+    expect(upload?.description).toContain(filesDir);
   });
 
   it('logs in to a local site: the returned storageState opens the protected page', async () => {
@@ -95,7 +107,8 @@ describe('MCP over stdio (npm run -s mcp)', () => {
   });
 
   it('uploads a PNG, generates a video, waits with progress notifications and downloads the MP4', async () => {
-    const video = await generateThroughTools(client, tempDir());
+    fs.mkdirSync(filesDir, { recursive: true });
+    const video = await generateThroughTools(client, filesDir);
     expect(video.progress.length).toBeGreaterThanOrEqual(1);
     // The final 100 is in the result (asserted by generateThroughTools); the SDK client may drop a last progress
     // notification that arrives in the same read as the result (it dispatches notifications a microtask later).
@@ -108,7 +121,7 @@ describe('MCP over stdio (npm run -s mcp)', () => {
     const unknown = await callTool(client, 'generate_video', { template_id: 'no-such-template', variables: {} });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/^not_found: /);
-    const missing = await callTool(client, 'upload_file', { path: path.join(tempDir(), 'nothing.png') });
+    const missing = await callTool(client, 'upload_file', { path: path.join(filesDir, 'nothing.png') });
     expect(textOf(missing)).toMatch(/^validation_error: No file at /);
   });
 
@@ -139,5 +152,81 @@ describe('stdio start-up', () => {
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(/AGENT_STUDIO_API_KEY is not a valid key/);
     expect(res.stderr).not.toContain('sk_wrong_key');
+  });
+});
+
+describe('MCP files: one folder, never the data dir, no overwrite unless asked', () => {
+  let client: Client;
+  let limited: Client;
+  beforeAll(async () => {
+    fs.mkdirSync(filesDir, { recursive: true });
+    fs.writeFileSync(path.join(filesDir, 'photo.png'), 'bytes of a file in the folder');
+    client = await launch(keys.full);
+    limited = await launch(keys.sessionsOnly);
+  });
+
+  it('login writes the state inside the folder (0600); an existing file is replaced only with overwrite', async () => {
+    const first = dataOf<{ path: string; cookie_count: number }>(
+      await callTool(client, 'login', loginArgs(site, { path: 'states/site.json', useCache: true })),
+    );
+    const file = path.join(fs.realpathSync(filesDir), 'states', 'site.json');
+    expect(first.path).toBe(file);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(await opensProtectedPage(browser, site, JSON.parse(fs.readFileSync(file, 'utf8')))).toBe(true);
+
+    fs.writeFileSync(file, 'an older state');
+    const again = await callTool(client, 'login', loginArgs(site, { path: file, useCache: true }));
+    expect(textOf(again)).toMatch(/^INVALID_REQUEST: .*exists; pass overwrite: true/);
+    expect(fs.readFileSync(file, 'utf8')).toBe('an older state');
+    dataOf(await callTool(client, 'login', loginArgs(site, { path: file, overwrite: true, useCache: true })));
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toHaveProperty('cookies');
+  });
+
+  it('refuses every path outside the folder: absolute, .., a symlink out, the data dir and its key file', async () => {
+    const outside = tempDir();
+    fs.symlinkSync(outside, path.join(filesDir, 'link-out'));
+    const keyFile = path.join(dataDir, 'secrets.key');
+    const keyBefore = fs.existsSync(keyFile) ? fs.readFileSync(keyFile) : null;
+    for (const given of [
+      path.join(outside, 'state.json'),
+      '../state.json',
+      'link-out/state.json',
+      keyFile,
+      path.join(dataDir, 'state.json'),
+      filesDir,
+    ]) {
+      const res = await callTool(client, 'login', loginArgs(site, { path: given, overwrite: true, useCache: true }));
+      expect(textOf(res), given).toMatch(/^INVALID_REQUEST: path must name a file inside /);
+    }
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(fs.existsSync(path.join(dataDir, 'state.json'))).toBe(false);
+    expect(fs.existsSync(keyFile) ? fs.readFileSync(keyFile) : null).toEqual(keyBefore);
+
+    const host = await callTool(client, 'upload_file', { path: '/etc/hostname' });
+    expect(textOf(host)).toMatch(/^validation_error: path must name a file inside /);
+    const viaLink = path.join(outside, 'photo.png');
+    fs.copyFileSync(path.join(filesDir, 'photo.png'), viaLink);
+    const linked = await callTool(client, 'upload_file', { path: 'link-out/photo.png' });
+    expect(textOf(linked)).toMatch(/^validation_error: path must name a file inside /);
+  });
+
+  it('a key without templates:read learns nothing about files: the same refusal for a file and for none', async () => {
+    const there = await callTool(limited, 'upload_file', { path: 'photo.png' });
+    const notThere = await callTool(limited, 'upload_file', { path: 'no-such-file.png' });
+    const elsewhere = await callTool(limited, 'upload_file', { path: '/etc/hostname' });
+    expect(textOf(there)).toMatch(/^forbidden: .*templates:read/);
+    expect(textOf(notThere)).toBe(textOf(there));
+    expect(textOf(elsewhere)).toBe(textOf(there));
+  });
+
+  it('will not start with a files folder inside the data dir', () => {
+    const res = spawnSync(process.execPath, [...ENTRY, '--data-dir', dataDir, '--files-dir', path.join(dataDir, 'f')], {
+      cwd: ROOT,
+      env: { ...process.env, AGENT_STUDIO_API_KEY: keys.full },
+      encoding: 'utf8',
+      input: '',
+    });
+    expect(res.status).toBe(2);
+    expect(res.stderr).toMatch(/must not be the data dir, inside it or around it/);
   });
 });

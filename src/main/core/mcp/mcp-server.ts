@@ -5,6 +5,7 @@ import { APP_VERSION } from '../../../shared/version.js';
 import type { CoreEventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 import { createLocalApi } from './mcp-api.js';
+import type { McpFileAccess } from './mcp-files.js';
 import { registerMcpTools } from './mcp-tools.js';
 
 export interface McpServerOptions {
@@ -16,6 +17,8 @@ export interface McpServerOptions {
   host: string;
   events?: CoreEventBus;
   log?: Logger;
+  /** Files of this machine: given by the stdio server only (mcp-files.ts says why), never over HTTP. */
+  files?: McpFileAccess;
 }
 
 export function createMcpServer(opts: McpServerOptions): McpServer {
@@ -25,7 +28,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
       capabilities: { tools: {} },
       instructions:
         'Agent Studio runs a login service (login, list_sessions, validate_session, refresh_session) and a video service ' +
-        '(list_templates, get_template, upload_file, generate_video, create_generation, get_generation, ' +
+        `(list_templates, get_template, presign_upload${opts.files ? ', upload_file' : ''}, generate_video, create_generation, get_generation, ` +
         'wait_for_generation) on this machine. Errors start with the API error code, e.g. "not_found: ...".',
     },
   );
@@ -33,6 +36,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     api: createLocalApi({ app: opts.app, apiKey: opts.apiKey, host: opts.host }),
     events: opts.events,
     log: opts.log,
+    files: opts.files,
   });
   return server;
 }

@@ -11,6 +11,7 @@ import {
   type SessionValidation,
   type StorageState,
 } from '../../../shared/login.schema.js';
+import type { PresignedUpload } from '../../../shared/uploads.schema.js';
 import {
   GenerateRequestSchema,
   GenerationIdParamsSchema,
@@ -23,6 +24,7 @@ import {
 import type { CoreEventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 import { ApiCallError, type LocalApi } from './mcp-api.js';
+import type { McpFileAccess } from './mcp-files.js';
 import { saveStorageState } from './mcp-state-file.js';
 import { uploadLocalFile } from './mcp-upload.js';
 import { waitForGeneration, WAIT_DEFAULT_SEC, WAIT_MAX_SEC } from './mcp-wait.js';
@@ -32,15 +34,34 @@ export interface McpToolDeps {
   /** The core's event bus, when the server runs in the core's process: wait_for_generation wakes on its events. */
   events?: CoreEventBus;
   log?: Logger;
+  /**
+   * Files of this machine (stdio only, see mcp-files.ts): login's and refresh_session's `path` and upload_file
+   * exist only with it. Over HTTP a key never reaches the server's disk: uploads go through presign_upload.
+   */
+  files?: McpFileAccess;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type SaveArgs = { path?: string; overwrite?: boolean };
 
 const IdempotencyKey = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/, 'idempotency_key must be 1-255 visible ASCII characters')
   .optional()
   .describe('Sent as the Idempotency-Key header: retrying with the same key and input never charges twice');
+
+/** login's and refresh_session's file arguments (stdio only). */
+const saveArgs = (folder: string) => ({
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe(
+      `File to write the storageState JSON to (mode 0600) instead of returning it: relative to, or inside, ${folder}`,
+    ),
+  overwrite: z.boolean().default(false).describe('Replace the file at path when it exists (default: refuse)'),
+});
 
 const ok = (text: string, data: object): CallToolResult => ({
   content: [{ type: 'text', text }],
@@ -68,7 +89,28 @@ const progressText = (g: Generation) =>
 
 /** Registers every tool on `server`; each handler answers API errors as MCP tool errors. */
 export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
-  const { api, log } = deps;
+  const { api, log, files } = deps;
+  const savable = files ? saveArgs(files.folder) : {};
+  const saveHint = files
+    ? ` With \`path\` (inside ${files.folder}), the state is written to that file (mode 0600, an existing file only ` +
+      'with overwrite: true) instead, and only the path and cookie count are returned.'
+    : '';
+  /** A `path` that cannot be written is refused before the login runs, not after. */
+  const checkSave = async (save: SaveArgs) => {
+    if (files && save.path) await files.fileToWrite(save.path, save.overwrite ?? false, 'INVALID_REQUEST');
+  };
+  /** The state as the answer, or (stdio, with `path`) written to a file of the MCP files folder. */
+  const stateAnswer = async (
+    state: StorageState,
+    save: SaveArgs,
+    said: { returned: string; saved: (file: string) => string },
+    extra: Record<string, unknown>,
+  ): Promise<CallToolResult> => {
+    if (!files || !save.path) return ok(said.returned, state);
+    const saved = await saveStorageState(files, save.path, state, save.overwrite ?? false);
+    const counts = { cookie_count: state.cookies.length, origin_count: state.origins.length };
+    return ok(said.saved(saved), { path: saved, ...counts, ...extra });
+  };
   const safe =
     <A>(tool: string, run: (args: A, extra: Extra) => Promise<CallToolResult>) =>
     async (args: A, extra: Extra): Promise<CallToolResult> => {
@@ -85,31 +127,24 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       title: 'Log in to a website',
       description:
         'Logs in with a real browser (POST /api/login) and returns the Playwright storageState (cookies + localStorage) ' +
-        'as structured content. With `path` (absolute), the state is written to that file (mode 0600) instead and only ' +
-        'the path and cookie count are returned. Load it with browser.newContext({ storageState }).',
-      inputSchema: LoginRequestSchema.extend({
-        path: z
-          .string()
-          .min(1)
-          .optional()
-          .describe('Absolute file path to write the storageState JSON to (mode 0600) instead of returning it'),
-      }),
+        `as structured content.${saveHint} Load it with browser.newContext({ storageState }).`,
+      inputSchema: LoginRequestSchema.extend(savable),
     },
-    safe('login', async ({ path: file, ...body }) => {
+    safe('login', async ({ path: file, overwrite, ...body }: z.infer<typeof LoginRequestSchema> & SaveArgs) => {
+      await checkSave({ path: file, overwrite });
       const res = await api.call({ method: 'POST', url: '/api/login', json: body });
       const state = res.body as StorageState;
       const session = { session_id: String(res.headers['x-session-id'] ?? ''), cache: res.headers['x-session-cache'] };
       const summary = `${state.cookies.length} cookies, ${state.origins.length} origins (cache ${session.cache})`;
-      if (file) {
-        const saved = await saveStorageState(file, state);
-        return ok(`Logged in; storageState written to ${saved}: ${summary}.`, {
-          path: saved,
-          cookie_count: state.cookies.length,
-          origin_count: state.origins.length,
-          ...session,
-        });
-      }
-      return ok(`Logged in: ${summary}. The storageState is the structured content.`, state);
+      return stateAnswer(
+        state,
+        { path: file, overwrite },
+        {
+          returned: `Logged in (session ${session.session_id}): ${summary}. The storageState is the structured content.`,
+          saved: (saved) => `Logged in; storageState written to ${saved}: ${summary}.`,
+        },
+        session,
+      );
     }),
   );
 
@@ -153,35 +188,31 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       title: 'Renew a login session with stored credentials',
       description:
         'POST /api/refresh: returns the cached session of (site, username, loginMethod) when it still works, else logs ' +
-        'in again with the credentials stored by a login with storeCredentials: true. Like login, `path` writes the ' +
-        'storageState to that file (mode 0600) instead of returning it.',
-      inputSchema: RefreshRequestSchema.extend({
-        path: z
-          .string()
-          .min(1)
-          .optional()
-          .describe('Absolute file path to write the storageState JSON to (mode 0600) instead of returning it'),
-      }),
+        `in again with the credentials stored by a login with storeCredentials: true.${saveHint}`,
+      inputSchema: RefreshRequestSchema.extend(savable),
     },
-    safe('refresh_session', async ({ path: file, ...body }) => {
-      const res = await api.call({ method: 'POST', url: '/api/refresh', json: body });
-      const state = res.body as StorageState;
-      const session = {
-        session_id: String(res.headers['x-session-id'] ?? ''),
-        refresh: String(res.headers['x-session-refresh'] ?? ''),
-      };
-      const summary = `${session.refresh}: ${state.cookies.length} cookies, ${state.origins.length} origins`;
-      if (file) {
-        const saved = await saveStorageState(file, state);
-        return ok(`Session ${summary}; storageState written to ${saved}.`, {
-          path: saved,
-          cookie_count: state.cookies.length,
-          origin_count: state.origins.length,
-          ...session,
-        });
-      }
-      return ok(`Session ${summary}. The storageState is the structured content.`, state);
-    }),
+    safe(
+      'refresh_session',
+      async ({ path: file, overwrite, ...body }: z.infer<typeof RefreshRequestSchema> & SaveArgs) => {
+        await checkSave({ path: file, overwrite });
+        const res = await api.call({ method: 'POST', url: '/api/refresh', json: body });
+        const state = res.body as StorageState;
+        const session = {
+          session_id: String(res.headers['x-session-id'] ?? ''),
+          refresh: String(res.headers['x-session-refresh'] ?? ''),
+        };
+        const summary = `${session.refresh}: ${state.cookies.length} cookies, ${state.origins.length} origins`;
+        return stateAnswer(
+          state,
+          { path: file, overwrite },
+          {
+            returned: `Session ${summary}. The storageState is the structured content.`,
+            saved: (saved) => `Session ${summary}; storageState written to ${saved}.`,
+          },
+          session,
+        );
+      },
+    ),
   );
 
   server.registerTool(
@@ -218,19 +249,47 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
   );
 
   server.registerTool(
-    'upload_file',
+    'presign_upload',
     {
-      title: 'Upload a local media file',
+      title: 'Get a URL to upload a media file to',
       description:
-        'Uploads an image, video or audio file of this machine (presigned upload, streamed) and returns its storage key ' +
-        '(s3_key) for generate_video variables. The type is detected from the bytes (else the extension).',
-      inputSchema: z.object({ path: z.string().min(1).max(4096).describe('Absolute path of a regular file') }),
+        'POST /api/s3/presign-upload: a storage key (s3_key, for generate_video variables) and an upload_url to PUT the ' +
+        'file bytes to from your side, with Content-Type equal to content_type. The URL expires and takes one file.',
+      inputSchema: z.object({
+        content_type: z.string().min(1).max(100).describe('MIME type of the file, e.g. image/png or video/mp4'),
+        file_name: z.string().min(1).max(255).optional().describe('The file name, kept with the upload'),
+      }),
     },
-    safe('upload_file', async ({ path: file }) => {
-      const stored = await uploadLocalFile(api, file);
-      return ok(`Uploaded ${stored.content_type}, ${stored.size} bytes: ${stored.s3_key}`, stored);
+    safe('presign_upload', async ({ content_type: contentType, file_name: fileName }) => {
+      const res = await api.call({
+        method: 'POST',
+        url: '/api/s3/presign-upload',
+        json: { kind: 'upload', contentType, fileName },
+      });
+      const out = res.body as PresignedUpload;
+      return ok(`PUT the file (Content-Type ${out.content_type}) to upload_url; then use ${out.s3_key}.`, out);
     }),
   );
+
+  if (files) {
+    server.registerTool(
+      'upload_file',
+      {
+        title: 'Upload a local media file',
+        description:
+          `Uploads an image, video or audio file from ${files.folder} (the MCP files folder; a path relative to it or ` +
+          'inside it) and returns its storage key (s3_key) for generate_video variables. The type is detected from the ' +
+          'bytes (else the extension). Files elsewhere on this machine are refused.',
+        inputSchema: z.object({
+          path: z.string().min(1).max(4096).describe(`A regular file inside ${files.folder}, or a path relative to it`),
+        }),
+      },
+      safe('upload_file', async ({ path: file }) => {
+        const stored = await uploadLocalFile(api, files, file);
+        return ok(`Uploaded ${stored.content_type}, ${stored.size} bytes: ${stored.s3_key}`, stored);
+      }),
+    );
+  }
 
   server.registerTool(
     'generate_video',

@@ -1,10 +1,13 @@
-// upload_file: a local file -> presigned upload (POST /api/s3/presign-upload) -> streamed PUT to its upload_url.
+// upload_file (stdio only): a file of the MCP files folder -> presigned upload (POST /api/s3/presign-upload) ->
+// streamed PUT to its upload_url.
 import fs from 'node:fs';
 import path from 'node:path';
 import got from 'got';
 import { sniff, SNIFF_BYTES } from '../video/uploads/media-sniffer.js';
 import { SUPPORTED_TYPES, typeOfExtension } from '../video/uploads/media-types.js';
+import type { Scope } from '../../../shared/scopes.js';
 import { ApiCallError, type LocalApi } from './mcp-api.js';
+import type { McpFileAccess } from './mcp-files.js';
 
 /** Extensions whose type `typeOfExtension` does not know by that spelling. */
 const EXTRA_EXTENSIONS: Record<string, string> = { jpeg: 'image/jpeg', jpe: 'image/jpeg', m4v: 'video/mp4' };
@@ -68,15 +71,18 @@ async function putFile(url: string, file: string, contentType: string, size: num
   return { s3_key: '', size, content_type: contentType, ...body } as UploadedFile;
 }
 
-/** Uploads a regular file from this machine and returns its storage key (for generate_video variables). */
-export async function uploadLocalFile(api: LocalApi, file: string): Promise<UploadedFile> {
-  if (!path.isAbsolute(file)) throw refused('path must be an absolute path of a file on this machine.');
-  const stat = await fs.promises.stat(file).catch(() => null);
-  if (!stat) throw refused(`No file at ${file}.`);
-  if (!stat.isFile()) throw refused(`${file} is not a regular file.`);
+/** The scope of POST /api/s3/presign-upload, which the upload needs: checked before any file is looked at. */
+export const UPLOAD_SCOPE: Scope = 'templates:read';
+
+/** Uploads a regular file of the MCP files folder and returns its storage key (for generate_video variables). */
+export async function uploadLocalFile(api: LocalApi, files: McpFileAccess, given: string): Promise<UploadedFile> {
+  // Scope first: a key that may not upload learns nothing about the files here (not even whether one exists).
+  files.requireScope(UPLOAD_SCOPE);
+  const file = await files.fileToRead(given);
+  const stat = await fs.promises.stat(file);
   const contentType = await detectContentType(file);
   if (!contentType) {
-    throw refused(`${file} is not a supported image, video or audio file. Supported: ${SUPPORTED_TYPES.join(', ')}.`);
+    throw refused(`${given} is not a supported image, video or audio file. Supported: ${SUPPORTED_TYPES.join(', ')}.`);
   }
   const presigned = await api.call({
     method: 'POST',
