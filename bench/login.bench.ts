@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { startSite, type FixtureSite } from '../test/fixtures/sites/index.js';
 import { MANUAL_SCRIPTS } from '../test/fixtures/sites/manual-scripts.js';
-import { spawnServer } from '../test/helpers/spawn.js';
+import { firstRunKey, spawnServer } from '../test/helpers/spawn.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { startTestServer } from '../test/helpers/test-server.js';
 import { runCodeArrivalBench } from './login-codes.bench.js';
@@ -158,8 +158,7 @@ async function cached(site: FixtureSite) {
   );
   const server = await spawnServer(['--port', '0', '--data-dir', dataDir]);
   try {
-    const key = /^\s+(pk_\S+)$/m.exec(server.stdout())?.[1];
-    if (!key) throw new Error('no first-run key');
+    const key = firstRunKey(server);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const prime = await fetch(`${server.url}/api/login`, { method: 'POST', headers, body: body(site, true) });
     if (prime.status !== 200) throw new Error(`priming login failed: ${prime.status}`);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { spawnServer } from '../test/helpers/spawn.js';
+import { firstRunKey, spawnServer } from '../test/helpers/spawn.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { mp4Stream } from '../test/helpers/media-fixtures.js';
 import { percentile, round } from './lib/stats.js';
@@ -108,8 +108,7 @@ export async function runUploadsBench(): Promise<Record<string, unknown>> {
   const dataDir = tempDir('agent-studio-bench-uploads-');
   const server = await spawnServer(['--port', '0', '--data-dir', dataDir], { AGENT_STUDIO_LOG_LEVEL: 'warn' });
   try {
-    const key = /^\s+(pk_\S+)\s*$/m.exec(server.stdout())?.[1];
-    if (!key) throw new Error('the headless server did not print a first-run key');
+    const key = firstRunKey(server);
     const pid = server.child.pid as number;
     // warm-up: JIT, signing key from the keychain, first blob directory
     await put(await presign(server.url, key), 16 * MiB);

@@ -1,7 +1,7 @@
 // Headless entry: the local API server without Electron. `npm run -s serve -- [--port P] [--data-dir DIR] [--host H]`
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
-import { createCore, ensureFirstRun, STARTER_CREDITS } from './core/create-core.js';
+import { createCore, ensureFirstRun, STARTER_CREDITS, writeFirstRunKeyFile } from './core/create-core.js';
 import { startServer } from './core/run-server.js';
 
 const USAGE = 'usage: npm run -s serve -- [--port P] [--data-dir DIR] [--host 127.0.0.1]';
@@ -56,9 +56,16 @@ async function main(): Promise<number> {
       : core.secrets.backend === 'keychain'
         ? 'also saved in the OS keychain'
         : 'also saved, encrypted, in the data dir';
-    process.stdout.write(
-      `Created organization "default" with ${STARTER_CREDITS} starter credits and a full-scope API key (shown once; ${where}):\n  ${first.key}\n`,
-    );
+    const created = `Created organization "default" with ${STARTER_CREDITS} starter credits and a full-scope API key`;
+    // On a terminal the person sees the key once. Anything else (a service manager, a log collector, a
+    // CI step) would keep it in its captured output: there it goes into a file only its owner can read.
+    if (process.stdout.isTTY) process.stdout.write(`${created} (shown once; ${where}):\n  ${first.key}\n`);
+    else {
+      const file = writeFirstRunKeyFile(config.dataDir, first.key);
+      process.stdout.write(
+        `${created} (${where}). Its key is in ${file} (mode 600, written once): copy it, then delete the file.\n`,
+      );
+    }
     if (first.secretStoreError) process.stderr.write(`warning: ${first.secretStoreError}\n`);
   }
   let server;

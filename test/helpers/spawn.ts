@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -45,4 +46,14 @@ export function runCli(
     encoding: 'utf8',
   });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/**
+ * The first-run key of a server started by these helpers: its stdout is a pipe, not a terminal, so the key is
+ * in the file whose path the server printed (never in the output itself).
+ */
+export function firstRunKey(server: Pick<ServerProcess, 'stdout'>): string {
+  const file = /Its key is in (.+) \(mode 600/.exec(server.stdout())?.[1];
+  if (!file) throw new Error(`the server printed no first-run key file: ${server.stdout()}`);
+  return fs.readFileSync(file, 'utf8').trim();
 }

@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnServer, type ServerProcess } from '../helpers/spawn.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { firstRunKey, runCli, spawnServer, type ServerProcess } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
@@ -14,10 +17,14 @@ describe('headless server + CLI on one data dir', () => {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');
   });
 
-  it('prints one listening line on loopback and, on first run, a default full-scope key', async () => {
+  it('prints one listening line on loopback and, on first run, where its full-scope key is (not the key: stdout is no terminal)', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const key = /^\s+(pk_[0-9A-Za-z]{40})$/m.exec(server.stdout())?.[1];
-    expect(key).toBeDefined();
+    const key = firstRunKey(server);
+    expect(key).toMatch(/^pk_[0-9A-Za-z]{40}$/);
+    expect(server.stdout() + server.stderr()).not.toContain(key);
+    const keyFile = path.join(dataDir, 'first-run-key.txt');
+    expect(server.stdout()).toContain(keyFile);
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const credits = await fetch(`${server.url}/api/credits`, auth(key!));
     expect(credits.status).toBe(200);
@@ -83,5 +90,29 @@ describe('headless server + CLI on one data dir', () => {
     expect(await again.exited).toBe(0);
     const bad = runCli(['--port', 'x']); // cli ignores --port: unknown option
     expect(bad.status).toBe(2);
+  });
+});
+
+describe('the first-run key on a terminal', () => {
+  it('is shown once on the terminal, and no key file is written', async () => {
+    const dataDir = tempDir();
+    const root = path.resolve(import.meta.dirname, '..', '..');
+    const command = [process.execPath, '--import', 'tsx', 'src/main/headless.ts', '--port', '0', '--data-dir', dataDir]
+      .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+      .join(' ');
+    // util-linux `script` runs the server on a pseudo-terminal, as a person's shell would.
+    const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: root, env: process.env });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (/listening http/.test(out)) resolve();
+      });
+      child.on('exit', () => reject(new Error(`exited before listening: ${out}`)));
+    });
+    child.kill('SIGTERM');
+    expect(out).toMatch(/shown once; /);
+    expect(out).toMatch(/^\s+pk_[0-9A-Za-z]{40}\s*$/m);
+    expect(fs.existsSync(path.join(dataDir, 'first-run-key.txt'))).toBe(false);
   });
 });

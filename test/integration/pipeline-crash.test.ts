@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { firstRunKey } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -62,7 +63,7 @@ describe('crash recovery (kill -9 of the server process group mid-render)', () =
     const dataDir = tempDir();
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ jobs: { renderConcurrency: 1 } }));
     const first = await startServer(dataDir);
-    const key = /^\s+(pk_[0-9A-Za-z]{40})$/m.exec(first.stdout())![1]!;
+    const key = firstRunKey(first);
     const api = (url: string, p: string, init: RequestInit = {}) =>
       fetch(url + p, {
         ...init,
@@ -171,7 +172,7 @@ describe('crash recovery (kill -9 of the server process group mid-render)', () =
     async () => {
       const dataDir = tempDir();
       const server = await startServer(dataDir);
-      const key = /^\s+(pk_[0-9A-Za-z]{40})$/m.exec(server.stdout())![1]!;
+      const key = firstRunKey(server);
       const api = (p: string, body: unknown) =>
         fetch(server.url + p, {
           method: 'POST',

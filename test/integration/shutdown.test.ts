@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { spawnServer } from '../helpers/spawn.js';
+import { firstRunKey, spawnServer } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 function descendants(pid: number): number[] {
@@ -52,7 +52,7 @@ describe.runIf(process.platform === 'linux')('graceful shutdown', () => {
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     const server = await spawnServer(['--port', '0', '--data-dir', tempDir()]);
     try {
-      const key = /^\s+(pk_\S+)$/m.exec(server.stdout())![1];
+      const key = firstRunKey(server);
       const pending = fetch(`${server.url}/api/login`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

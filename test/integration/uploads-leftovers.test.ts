@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { magic, media } from '../helpers/media-fixtures.js';
-import { spawnServer, type ServerProcess } from '../helpers/spawn.js';
+import { firstRunKey, spawnServer, type ServerProcess } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { listFiles, waitFor } from '../helpers/upload-client.js';
 
@@ -41,7 +41,7 @@ describe('leftovers of a killed server are swept at the next start', () => {
   beforeAll(async () => {
     host = await startStallingHost();
     server = await spawnServer(['--port', '0', '--data-dir', dataDir]);
-    key = /^\s+(pk_[0-9A-Za-z]{40})$/m.exec(server.stdout())?.[1] ?? '';
+    key = firstRunKey(server);
   });
   afterAll(async () => {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');

@@ -23,7 +23,7 @@ const downKeychain: SecretStore = {
 
 function store(
   dataDir: string,
-  opts: { preference?: SecretsPreference; keychain?: SecretStore; env?: NodeJS.ProcessEnv; hadData?: boolean } = {},
+  opts: { preference?: SecretsPreference; keychain?: SecretStore; env?: NodeJS.ProcessEnv } = {},
 ) {
   const notices: string[] = [];
   const recordFile = path.join(dataDir, 'record.txt');
@@ -38,7 +38,6 @@ function store(
       set: (b) => fs.writeFileSync(recordFile, b),
     },
     accountPrefix: `install-${path.basename(dataDir)}:`,
-    hadDataBefore: () => opts.hadData ?? false,
     notify: (m) => notices.push(m),
     keychain: opts.keychain,
   });
@@ -91,9 +90,6 @@ describe('secrets backend selection', () => {
     expect((err as Error).message).toMatch(/keeps its secrets in the OS keychain, which is not reachable/);
     expect((err as Error).message).toMatch(/start the keychain/);
     expect(fs.existsSync(path.join(dir, 'secrets.key'))).toBe(false);
-    // An installation from before the record counts as a keychain one too.
-    const legacy = store(tempDir(), { keychain: downKeychain, hadData: true });
-    await expect(legacy.s.get('x')).rejects.toThrow(/OS keychain/);
   });
 
   it.runIf(hasKeychain)('auto with a reachable keychain uses it (no key file)', async () => {

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { AppConfig } from './config/config.schema.js';
 import { openDatabase, type Db } from './db/database.js';
 import { createLogger, type AppLogger, type Logger } from './logger.js';
@@ -82,7 +84,6 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
   }
   disposers.push(() => db.close());
   const settings = new SettingsRepo(db);
-  const hadDataBefore = (db.prepare('SELECT COUNT(*) AS n FROM orgs').get() as { n: number }).n > 0;
   const installId = installIdOf(settings);
   const notices: string[] = [];
   const secrets = new NamespacedSecretStore(
@@ -90,7 +91,6 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
       createSecretStore(config, {
         settings,
         installId,
-        hadDataBefore: () => hadDataBefore,
         notify: (message) => {
           notices.push(message);
           logger.log.info({ notice: message }, 'secrets backend');
@@ -189,4 +189,17 @@ export async function ensureFirstRun(core: Core): Promise<FirstRunResult> {
     'first run: created default org and key',
   );
   return { created: true, orgId: org.id, keyId: info.id, key, secretStoreError };
+}
+
+export const FIRST_RUN_KEY_FILE = 'first-run-key.txt';
+
+/**
+ * Where a headless first run puts the key when its output is not a terminal: a new file (O_EXCL, mode 600)
+ * in the data dir, never over an existing one. Returns the file's path.
+ */
+export function writeFirstRunKeyFile(dataDir: string, key: string): string {
+  const file = path.join(dataDir, FIRST_RUN_KEY_FILE);
+  fs.rmSync(file, { force: true }); // a leftover of an earlier data dir's first run holds a key that no longer exists
+  fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return file;
 }

@@ -6,7 +6,6 @@ import type { SecretStore } from './secret-store.js';
 export interface SecretStoreDeps {
   settings: SettingsRepo;
   installId: string;
-  hadDataBefore: () => boolean;
   notify: (message: string) => void;
   env?: NodeJS.ProcessEnv;
 }
@@ -27,7 +26,6 @@ export function createSecretStore(config: AppConfig, deps: SecretStoreDeps): Sec
       set: (b) => deps.settings.set('secrets_backend', b),
     },
     accountPrefix: `${deps.installId}:`,
-    hadDataBefore: deps.hadDataBefore,
     notify: deps.notify,
   });
 }

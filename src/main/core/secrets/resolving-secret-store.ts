@@ -21,8 +21,6 @@ export interface ResolvingSecretStoreOptions {
   record: { get(): Backend | null; set(backend: Backend): void };
   /** Accounts of this installation start with it (the NamespacedSecretStore prefix). */
   accountPrefix: string;
-  /** Whether the installation existed before backends were recorded (then its secrets are in the keychain). */
-  hadDataBefore: () => boolean;
   /** One-time messages for the person running the server (where secrets went and why). */
   notify: (message: string) => void;
   /** Tests inject stores; production builds them from the options above. */
@@ -103,12 +101,16 @@ export class ResolvingSecretStore implements SecretStore {
     }
   }
 
+  /**
+   * Where this installation's secrets are, from what is really stored: the record, which every process
+   * writes on its first use of a secret (the server, the CLI, MCP and the desktop alike), else the file
+   * the file backend leaves. No record and no file means no secret was ever stored, whatever rows the
+   * database has: a CLI that only created organizations and keys stored none (rows are not secrets).
+   */
   private recorded(): Backend | null {
     const rec = this.opts.record.get();
     if (rec) return rec;
-    // Installations from before the record: the file backend left its file, otherwise the keychain was used.
-    if (fs.existsSync(path.join(this.opts.dataDir, SECRETS_FILE))) return 'file';
-    return this.opts.hadDataBefore() ? 'keychain' : null;
+    return fs.existsSync(path.join(this.opts.dataDir, SECRETS_FILE)) ? 'file' : null;
   }
 
   private async resolve(): Promise<SecretStore> {
