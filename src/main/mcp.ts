@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore } from './core/create-core.js';
 import { DEFAULT_MCP_FILES_DIR, McpFileAccess } from './core/mcp/mcp-files.js';
+import { answerMalformedRequests } from './core/mcp/mcp-request-guard.js';
 import { createMcpServer } from './core/mcp/mcp-server.js';
 import { startServer } from './core/run-server.js';
 
@@ -111,7 +112,9 @@ async function main(): Promise<number> {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  answerMalformedRequests(transport);
   core.log.info({ url: running.url, dataDir: config.dataDir }, 'mcp stdio server ready');
   await stopped;
   return 0;

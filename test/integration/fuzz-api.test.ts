@@ -14,6 +14,7 @@ import {
   type OpenApiDocument,
 } from '../helpers/error-shape.js';
 import { media } from '../helpers/media-fixtures.js';
+import { prng } from '../helpers/prng.js';
 import { httpRequest, rawHttp } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -27,40 +28,6 @@ interface FuzzCase {
   request: Buffer | string;
   /** The error body expected; 'either' when the damage leaves no path to go by. */
   shape: ApiShape | 'either';
-}
-
-/** mulberry32: a small seeded PRNG, so a failing case can be found again. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  const ALPHABET = 'abcXYZ019-_.~%/?#&=+ ;:@!$\'"()[]{}<>\\^`|\t\r\n\0é中😀';
-  const chars = (max: number) => Array.from({ length: int(max) + 1 }, () => pick([...ALPHABET])).join('');
-  const json = (depth = 0): unknown => {
-    switch (int(depth > 3 ? 5 : 7)) {
-      case 0:
-        return null;
-      case 1:
-        return pick([true, false]);
-      case 2:
-        return pick([0, -1, 1e308, -0.5, 2 ** 53 + 1]);
-      case 3:
-        return chars(40);
-      case 4:
-        return pick(['', 'x'.repeat(5000), '__proto__', 'constructor']);
-      case 5:
-        return Array.from({ length: int(4) }, () => json(depth + 1));
-      default:
-        return Object.fromEntries(Array.from({ length: int(4) }, () => [chars(8), json(depth + 1)]));
-    }
-  };
-  return { int, pick, chars, json };
 }
 
 /** Values of the wrong JSON type for a schema of `type` (every property of a fuzzed body gets one). */

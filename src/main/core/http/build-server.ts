@@ -7,7 +7,13 @@ import { AppError } from '../errors.js';
 import './fastify-types.js';
 import { OpenApiRegistry } from './openapi.js';
 import { registerAuth } from './plugins/auth.js';
-import { clientErrorWriter, registerErrorHandling, sendFrameworkError, sendRawError } from './plugins/errors.js';
+import {
+  clientErrorWriter,
+  refuseConnect,
+  registerErrorHandling,
+  sendFrameworkError,
+  sendRawError,
+} from './plugins/errors.js';
 import { registerHostGuard } from './plugins/host-guard.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
 
@@ -48,6 +54,7 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
     frameworkErrors: sendFrameworkError,
     clientErrorHandler: clientErrorWriter({ maxHeaderBytes: MAX_HEADER_BYTES }),
   });
+  app.server.on('connect', refuseConnect);
   // Node answers an `Expect` other than 100-continue itself with an empty 417 unless someone listens.
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     sendRawError(req, res, new AppError(417, 'expectation_failed', 'Only "Expect: 100-continue" is supported.')),

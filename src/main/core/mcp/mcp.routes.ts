@@ -2,12 +2,15 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { RouteModule } from '../http/build-server.js';
 import { bearerKey } from '../http/plugins/auth.js';
+import { answerMalformedRequests } from './mcp-request-guard.js';
 import { createMcpServer } from './mcp-server.js';
 
 /**
  * Stateless: every POST carries its own key and gets its own MCP server, so no session outlives a request and no
  * state is shared between keys. A tool's progress notifications stream on the POST's own SSE answer; GET (a
- * standalone stream) and DELETE (ending a session) have nothing to serve and answer 405, as the spec allows.
+ * standalone stream) and DELETE (ending a session) have nothing to serve and answer 405, as the spec allows, and so
+ * do PUT, PATCH and OPTIONS. Protocol errors are JSON-RPC error objects (the transport's own); everything refused
+ * before (Host, key, rate limit, an unknown path under /mcp) is in the login-service shape.
  * A missing or wrong key is a 401 in the login-service shape (`AUTHENTICATION_FAILED`, details.reason
  * `invalid_api_key`), before any MCP message is read.
  */
@@ -41,6 +44,7 @@ export const mcpRoutes: RouteModule = (app, _registry, core) => {
         void server.close();
       });
       await server.connect(transport);
+      answerMalformedRequests(transport);
       reply.hijack();
       try {
         await transport.handleRequest(req.raw, reply.raw, req.body);
@@ -56,8 +60,9 @@ export const mcpRoutes: RouteModule = (app, _registry, core) => {
     },
   });
 
+  // Every other method the router knows is a 405 too (not a 404 of an unknown path); HEAD comes with GET.
   app.route({
-    method: ['GET', 'DELETE'],
+    method: ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'],
     url: '/mcp',
     config,
     handler: async (_req, reply) =>

@@ -8,7 +8,8 @@ import { SecretStoreUnavailableError } from '../../secrets/secret-store.js';
 import type { Logger } from '../../logger.js';
 import { zodMessage } from '../route.js';
 
-const LOGIN_PATHS = /^\/(api\/)?(login|sessions|mailboxes|signup|refresh)(\/|\?|$)/;
+// `/mcp` is the login service's too: its key refusals are `AUTHENTICATION_FAILED` (mcp.routes.ts).
+const LOGIN_PATHS = /^\/(?:mcp|(?:api\/)?(?:login|sessions|mailboxes|signup|refresh))(\/|\?|$)/;
 const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i;
 
 /**
@@ -166,6 +167,18 @@ export function clientErrorWriter(opts: { maxHeaderBytes: number }) {
     }
     socket.destroy();
   };
+}
+
+/**
+ * Node's 'connect' event (a CONNECT request): with no listener Node drops the connection without a word. This is
+ * an API, not a proxy: a 400 in the shape of the path asked for (an authority-form target is the video shape).
+ */
+export function refuseConnect(req: { url?: string }, socket: Duplex): void {
+  const err = new AppError(400, 'validation_error', 'CONNECT is not supported: this server is an API, not a proxy.');
+  const { head, body } = rawErrorResponse(shapeForPath(req.url ?? ''), err);
+  const lines = Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`);
+  socket.end(`HTTP/1.1 400 ${STATUS_CODES[400]}\r\n${lines.join('')}\r\n${body}`);
+  socket.on('error', () => socket.destroy());
 }
 
 /** Answers a request Node refuses before dispatching it (an `Expect` it does not support: 'checkExpectation'). */
