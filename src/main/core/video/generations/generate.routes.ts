@@ -9,6 +9,7 @@ import {
 import type { Core } from '../../create-core.js';
 import { AppError, badRequest } from '../../errors.js';
 import type { OpenApiRegistry } from '../../http/openapi.js';
+import { toAppError } from '../../http/plugins/errors.js';
 import { defineRoute, zodMessage } from '../../http/route.js';
 import { readGenerateMultipart } from './generate-multipart.js';
 import { CreateGenerationRequestSchema } from '../../../../shared/create-generation.schema.js';
@@ -91,6 +92,7 @@ export function registerGenerateRoutes(app: FastifyInstance, registry: OpenApiRe
         415: { description: 'unsupported_media_type: send application/json or multipart/form-data' },
         422: { description: 'invalid_template: the stored template configuration is invalid' },
         500: { description: 'generation_error' },
+        503: { description: 'secrets_unavailable: a webhook_url is kept sealed and the secret store is not reachable' },
       },
     },
     async ({ params, auth, req, reply }) => {
@@ -126,7 +128,9 @@ export function registerGenerateRoutes(app: FastifyInstance, registry: OpenApiRe
       try {
         result = await generate.generate({ orgId: auth.orgId, template, input, requestHash: hash, idempotencyKey });
       } catch (err) {
-        if (err instanceof AppError) throw err;
+        // What the error mapping knows (a refusal, an unreachable secret store) keeps its own status and code.
+        const known = toAppError(err);
+        if (known.code !== 'server_error') throw known;
         core.log.error(
           { err: { message: (err as Error).message, stack: (err as Error).stack }, templateId: template.id },
           'generation failed unexpectedly',
