@@ -217,6 +217,13 @@ describe('MCP files: one folder, never the data dir, no overwrite unless asked',
     expect(textOf(there)).toMatch(/^forbidden: .*templates:read/);
     expect(textOf(notThere)).toBe(textOf(there));
     expect(textOf(elsewhere)).toBe(textOf(there));
+    // The same for a login's path: a key that may not log in is refused before the path is looked at.
+    fs.writeFileSync(path.join(filesDir, 'taken.json'), 'x');
+    const taken = await callTool(limited, 'login', loginArgs(site, { path: 'taken.json' }));
+    const free = await callTool(limited, 'login', loginArgs(site, { path: 'free.json' }));
+    expect(textOf(taken)).toMatch(/^FORBIDDEN: .*login:write/);
+    expect(textOf(free)).toBe(textOf(taken));
+    expect(fs.existsSync(path.join(filesDir, 'free.json'))).toBe(false);
   });
 
   it('will not start with a files folder inside the data dir', () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { hasScope, type Scope } from '../../../shared/scopes.js';
+import { forbidden as refusal } from '../errors.js';
 import { ApiCallError } from './mcp-api.js';
 
 /** The folder when none is configured: in the person's home, apart from the data dir. */
@@ -63,13 +64,16 @@ export class McpFileAccess {
     }
   }
 
-  /** Refuses a key without `scope` before any path is resolved, so files reveal nothing to it. */
-  requireScope(scope: Scope): void {
+  /**
+   * Refuses a key without `scope` before any path is resolved, so files reveal nothing to it; in the code style of
+   * the tool's API (`FORBIDDEN` for the login service's tools, `forbidden` for the video service's).
+   */
+  requireScope(scope: Scope, api: 'login' | 'video' = 'video'): void {
     const scopes = this.opts.scopes();
-    if (!scopes) throw new ApiCallError(401, 'unauthorized', 'The API key is no longer valid.');
-    if (!hasScope(scopes, scope)) {
-      throw new ApiCallError(403, 'forbidden', `This API key lacks the "${scope}" scope.`);
-    }
+    const [unauthorized, forbidden] =
+      api === 'login' ? ['AUTHENTICATION_FAILED', 'FORBIDDEN'] : ['unauthorized', 'forbidden'];
+    if (!scopes) throw new ApiCallError(401, unauthorized, 'The API key is no longer valid.');
+    if (!hasScope(scopes, scope)) throw new ApiCallError(403, forbidden, refusal(scope).message); // the API's words
   }
 
   /** A path as the person gave it (absolute, or relative to the folder), resolved through symlinks and confined. */

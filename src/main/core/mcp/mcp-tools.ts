@@ -11,6 +11,7 @@ import {
   type SessionValidation,
   type StorageState,
 } from '../../../shared/login.schema.js';
+import type { Scope } from '../../../shared/scopes.js';
 import type { PresignedUpload } from '../../../shared/uploads.schema.js';
 import {
   GenerateRequestSchema,
@@ -43,6 +44,8 @@ export interface McpToolDeps {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type SaveArgs = { path?: string; overwrite?: boolean };
+/** The scope of POST /api/login and POST /api/refresh. */
+const LOGIN_SCOPE: Scope = 'login:write';
 
 const IdempotencyKey = z
   .string()
@@ -97,7 +100,9 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     : '';
   /** A `path` that cannot be written is refused before the login runs, not after. */
   const checkSave = async (save: SaveArgs) => {
-    if (files && save.path) await files.fileToWrite(save.path, save.overwrite ?? false, 'INVALID_REQUEST');
+    if (!files || !save.path) return;
+    files.requireScope(LOGIN_SCOPE, 'login'); // both routes' scope: a key that may not log in learns nothing here
+    await files.fileToWrite(save.path, save.overwrite ?? false, 'INVALID_REQUEST');
   };
   /** The state as the answer, or (stdio, with `path`) written to a file of the MCP files folder. */
   const stateAnswer = async (
