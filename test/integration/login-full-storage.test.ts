@@ -6,7 +6,6 @@
  * init-script snippet or the typed client's helpers — opens the protected page logged in.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentStudioClient } from '../../src/client/index.js';
