@@ -3,7 +3,7 @@ import type { SessionStatus, SessionSummary, StorageExtra, StorageState } from '
 import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
 import { open, seal } from '../secrets/aead.js';
-import type { SecretStore } from '../secrets/secret-store.js';
+import { setIfAbsent, type SecretStore } from '../secrets/secret-store.js';
 import { coversInclude } from './storage-state.js';
 
 export interface CacheIdentity {
@@ -143,11 +143,10 @@ export class SessionCache {
   }
 
   private async loadKeys(): Promise<CacheKeys> {
-    let stored = await this.deps.secrets.get('session-cache-key');
-    if (!stored) {
-      stored = crypto.randomBytes(32).toString('base64');
-      await this.deps.secrets.set('session-cache-key', stored);
-    }
+    // Create-once across processes: the server and the CLI must never each keep a different key.
+    const stored =
+      (await this.deps.secrets.get('session-cache-key')) ??
+      (await setIfAbsent(this.deps.secrets, 'session-cache-key', crypto.randomBytes(32).toString('base64')));
     const cache = Buffer.from(stored, 'base64');
     // A subkey derived with HKDF rather than a second keychain secret: the hashes are worthless without
     // the entries they guard, so they share one secret's lifetime (rotating or losing the cache key

@@ -1,4 +1,8 @@
+import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { withFileLock } from './file-lock.js';
 import { SecretStoreUnavailableError, type SecretStore } from './secret-store.js';
 
 type Keytar = {
@@ -13,7 +17,15 @@ export class KeytarSecretStore implements SecretStore {
   readonly backend = 'keychain' as const;
   private keytar: Keytar | null = null;
 
-  constructor(private readonly service: string) {}
+  /**
+   * `lockFile` serializes setIfAbsent across processes (keychains have no compare-and-set). By default
+   * it is per user and service in the user's runtime dir (XDG_RUNTIME_DIR, else the temp dir, which is
+   * per user on macOS and Windows), since the keychain is per user too.
+   */
+  constructor(
+    private readonly service: string,
+    private readonly lockFile: string = defaultLockFile(service),
+  ) {}
 
   private load(): Keytar {
     if (this.keytar) return this.keytar;
@@ -47,6 +59,22 @@ export class KeytarSecretStore implements SecretStore {
   delete(account: string) {
     return this.call((k) => k.deletePassword(this.service, account));
   }
+  async setIfAbsent(account: string, value: string): Promise<string> {
+    const existing = await this.get(account);
+    if (existing !== null) return existing;
+    const create = async () => {
+      const again = await this.get(account);
+      if (again !== null) return;
+      await this.set(account, value);
+    };
+    // The lock is an aid, not a requirement: when it cannot be taken (another user's file in a shared
+    // temp dir, a full disk), the value is still created, and the read below adopts whatever won.
+    await withFileLock(this.lockFile, create, { timeoutMs: 3000 }).catch((err: unknown) =>
+      err instanceof SecretStoreUnavailableError ? Promise.reject(err) : create(),
+    );
+    // What is stored is the answer, also when a process that does not take the lock wrote meanwhile.
+    return (await this.get(account)) ?? value;
+  }
   async check(): Promise<void> {
     await this.get('__agent_studio_probe__');
   }
@@ -54,4 +82,11 @@ export class KeytarSecretStore implements SecretStore {
     const all = await this.call((k) => k.findCredentials(this.service));
     return all.map((c) => c.account).filter((a) => a.startsWith(prefix));
   }
+}
+
+function defaultLockFile(service: string): string {
+  const dir = process.env.XDG_RUNTIME_DIR || os.tmpdir();
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  const tag = crypto.createHash('sha256').update(service).digest('hex').slice(0, 12);
+  return path.join(dir, `agent-studio-keychain-${uid}-${tag}.lock`);
 }

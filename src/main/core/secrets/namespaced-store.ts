@@ -1,4 +1,4 @@
-import type { SecretStore } from './secret-store.js';
+import { setIfAbsent, type SecretStore } from './secret-store.js';
 
 /** Prefixes every account with this installation's id, so two data dirs never share a secret. */
 export class NamespacedSecretStore implements SecretStore {
@@ -17,6 +17,9 @@ export class NamespacedSecretStore implements SecretStore {
   }
   set(name: string, value: string) {
     return this.inner.set(this.account(name), value);
+  }
+  setIfAbsent(name: string, value: string) {
+    return setIfAbsent(this.inner, this.account(name), value);
   }
   delete(name: string) {
     return this.inner.delete(this.account(name));

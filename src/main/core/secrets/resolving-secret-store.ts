@@ -3,7 +3,7 @@ import path from 'node:path';
 import { EncryptedFileSecretStore } from './encrypted-file-store.js';
 import { KeytarSecretStore } from './keytar-store.js';
 import { MASTER_KEY_FILE, readOrCreateMasterKeyFile } from './master-key-file.js';
-import { SecretStoreUnavailableError, type SecretStore } from './secret-store.js';
+import { SecretStoreUnavailableError, setIfAbsent, type SecretStore } from './secret-store.js';
 
 export type SecretsPreference = 'auto' | 'keychain' | 'file';
 type Backend = 'keychain' | 'file';
@@ -57,6 +57,9 @@ export class ResolvingSecretStore implements SecretStore {
   }
   async set(account: string, value: string) {
     return (await this.store()).set(account, value);
+  }
+  async setIfAbsent(account: string, value: string) {
+    return setIfAbsent(await this.store(), account, value);
   }
   async delete(account: string) {
     return (await this.store()).delete(account);
@@ -136,7 +139,7 @@ export class ResolvingSecretStore implements SecretStore {
     if (recorded && recorded !== target) {
       const from = recorded === 'keychain' ? this.keychain() : this.fileStore().store;
       const moved = await this.move(from, store);
-      if (recorded === 'file') this.removeFileBackend();
+      if (recorded === 'file') await this.removeFileBackend();
       this.opts.notify(
         `Moved ${moved} secret(s) from the ${recorded === 'file' ? 'encrypted file' : 'OS keychain'} to the ${target === 'file' ? 'encrypted file' : 'OS keychain'}.`,
       );
@@ -174,12 +177,13 @@ export class ResolvingSecretStore implements SecretStore {
     return accounts.length;
   }
 
-  /** After a move to the keychain the file and its generated key have no purpose left. */
-  private removeFileBackend(): void {
-    const file = path.join(this.opts.dataDir, SECRETS_FILE);
-    const data = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries?: object }) : null;
-    if (data && Object.keys(data.entries ?? {}).length > 0) return; // other installs' entries: keep
-    fs.rmSync(file, { force: true });
-    fs.rmSync(path.join(this.opts.dataDir, MASTER_KEY_FILE), { force: true });
+  /**
+   * After a move to the keychain the file and its generated key have no purpose left. Removed under the file's
+   * lock and only when empty: another installation's entries, or one a second process adds at that moment, stay.
+   */
+  private async removeFileBackend(): Promise<void> {
+    if (await this.fileStore().store.removeIfEmpty()) {
+      fs.rmSync(path.join(this.opts.dataDir, MASTER_KEY_FILE), { force: true });
+    }
   }
 }

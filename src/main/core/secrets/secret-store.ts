@@ -4,6 +4,12 @@ export interface SecretStore {
   get(account: string): Promise<string | null>;
   set(account: string, value: string): Promise<void>;
   delete(account: string): Promise<boolean>;
+  /**
+   * Create-once, for secrets made on first use: stores `value` only when `account` holds none and
+   * returns what is stored afterwards (the existing value, or `value`), atomically across processes.
+   * Use the `setIfAbsent()` function below, which falls back to get-then-set for stores without it.
+   */
+  setIfAbsent?(account: string, value: string): Promise<string>;
   /** Throws SecretStoreUnavailableError when the store cannot be used. */
   check(): Promise<void>;
   /** Account names that start with `prefix` (moving secrets between backends). */
@@ -19,4 +25,17 @@ export class SecretStoreUnavailableError extends Error {
   constructor(reason: string) {
     super(`No secret store is reachable (${reason}). ${REMEDIES}`);
   }
+}
+
+/**
+ * Stores `value` under `account` unless it holds a value already, and returns the value that is stored
+ * then: a secret made on first use ("create if missing") must be made once, even when the server and
+ * the CLI both make it at the same moment. Stores without `setIfAbsent` get a plain get-then-set.
+ */
+export async function setIfAbsent(store: SecretStore, account: string, value: string): Promise<string> {
+  if (store.setIfAbsent) return store.setIfAbsent(account, value);
+  const existing = await store.get(account);
+  if (existing !== null) return existing;
+  await store.set(account, value);
+  return value;
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { open, seal } from '../../secrets/aead.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import { setIfAbsent, type SecretStore } from '../../secrets/secret-store.js';
 import type { CreditsService } from '../../tenancy/credits.service.js';
 import {
   GenerationsRepo,
@@ -83,11 +83,10 @@ export class GenerationsService {
 
   private webhookKey(): Promise<Buffer> {
     this.webhookKeyLoad ??= (async () => {
-      let stored = await this.deps.secrets.get(WEBHOOK_KEY_ACCOUNT);
-      if (!stored) {
-        stored = crypto.randomBytes(32).toString('base64');
-        await this.deps.secrets.set(WEBHOOK_KEY_ACCOUNT, stored);
-      }
+      // Create-once across processes: a URL sealed by one process must open in every other.
+      const stored =
+        (await this.deps.secrets.get(WEBHOOK_KEY_ACCOUNT)) ??
+        (await setIfAbsent(this.deps.secrets, WEBHOOK_KEY_ACCOUNT, crypto.randomBytes(32).toString('base64')));
       return Buffer.from(stored, 'base64');
     })().catch((err: unknown) => {
       this.webhookKeyLoad = null; // the secret store may come back: try again next time

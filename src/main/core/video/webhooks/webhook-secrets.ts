@@ -1,5 +1,5 @@
 import type { WebhookSecret } from '../../../../shared/webhooks.schema.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import { setIfAbsent, type SecretStore } from '../../secrets/secret-store.js';
 import { isWebhookSecret, newWebhookSecret } from './webhook-signer.js';
 
 /** After a rotation the previous secret keeps signing this long, so receivers can switch over. */
@@ -33,7 +33,9 @@ function parseStored(raw: string): StoredSecrets | null {
 
 /**
  * Per-organization webhook signing secrets in the SecretStore (keychain or encrypted file), made on
- * first use. Nothing is cached in memory: a rotation by the CLI is seen by the server at once.
+ * first use. Nothing is cached in memory: a rotation by the CLI is seen by the server at once (two
+ * rotations at the same moment in two processes: the later write wins, the earlier one's printed secret
+ * is then not the one stored; rotating is a deliberate act of one person, so that is left as is).
  */
 export class WebhookSecrets {
   /** Serializes create/rotate per org in this process, so two first uses make one secret. */
@@ -56,33 +58,37 @@ export class WebhookSecrets {
     return next;
   }
 
-  private async read(orgId: string): Promise<StoredSecrets | null> {
-    const raw = await this.deps.secrets.get(secretAccount(orgId));
-    if (raw === null) return null;
+  private parse(raw: string): StoredSecrets {
     const parsed = parseStored(raw);
     // Never replace an unreadable secret silently: receivers would start rejecting every callback.
     if (!parsed) throw new Error('the stored webhook secret of this organization is unreadable');
     return parsed;
   }
 
+  private async read(orgId: string): Promise<StoredSecrets | null> {
+    const raw = await this.deps.secrets.get(secretAccount(orgId));
+    return raw === null ? null : this.parse(raw);
+  }
+
   private async write(orgId: string, value: StoredSecrets): Promise<void> {
     await this.deps.secrets.set(secretAccount(orgId), JSON.stringify(value));
   }
 
+  /**
+   * The stored secrets, made on first use with the store's create-once: when the server and the CLI
+   * make the first secret at the same moment, both get (and print, and sign with) the one stored.
+   */
   private async current(orgId: string): Promise<StoredSecrets> {
     const existing = await this.read(orgId);
     if (existing) return existing;
     return this.locked(orgId, async () => {
-      const again = await this.read(orgId);
-      if (again) return again;
       const made: StoredSecrets = {
         current: newWebhookSecret(),
         created_at: this.now(),
         previous: null,
         previous_expires_at: null,
       };
-      await this.write(orgId, made);
-      return made;
+      return this.parse(await setIfAbsent(this.deps.secrets, secretAccount(orgId), JSON.stringify(made)));
     });
   }
 

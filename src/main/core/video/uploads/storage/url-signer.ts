@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { SecretStore } from '../../../secrets/secret-store.js';
+import { setIfAbsent, type SecretStore } from '../../../secrets/secret-store.js';
 
 /** Keychain account of the HMAC key that signs local upload/download URLs. */
 export const SIGNING_KEY_ACCOUNT = 'blob-url-signing-key';
@@ -31,9 +31,10 @@ export class UrlSigner {
   private key(): Promise<Buffer> {
     if (!this.keyPromise) {
       const loading = (async () => {
-        const stored = await this.secrets.get(SIGNING_KEY_ACCOUNT);
-        if (stored && /^[0-9a-f]{64}$/.test(stored)) return Buffer.from(stored, 'hex');
         const fresh = crypto.randomBytes(32);
+        // Create-once across processes: a URL signed by the server must verify in the CLI and back.
+        const stored = await setIfAbsent(this.secrets, SIGNING_KEY_ACCOUNT, fresh.toString('hex'));
+        if (/^[0-9a-f]{64}$/.test(stored)) return Buffer.from(stored, 'hex');
         await this.secrets.set(SIGNING_KEY_ACCOUNT, fresh.toString('hex'));
         return fresh;
       })();
