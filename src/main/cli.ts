@@ -23,8 +23,10 @@ commands:
   providers set-key fal|replicate                        store a video provider's API key, read from stdin
   providers delete-key fal|replicate                     remove a stored provider key
   mailboxes add --address A [--address B] --host H --port P [--secure] --username U [--name N] [--org NAME]
-                                                         add an IMAP mailbox for login codes and links; the
-                                                         password is read from $MAILBOX_PASSWORD or stdin
+                [--allow-insecure-auth]                  add an IMAP mailbox for login codes and links; the
+                                                         password is read from $MAILBOX_PASSWORD or stdin;
+                                                         --allow-insecure-auth lets plain IMAP (no --secure) to
+                                                         a host that is not loopback log in without TLS
   mailboxes list [--org NAME] [--json]                   list mailboxes (never their passwords)
   mailboxes remove ID                                    remove a mailbox and its stored password
 
@@ -43,6 +45,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   secure: { type: 'boolean' },
+  'allow-insecure-auth': { type: 'boolean' },
   username: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -82,16 +85,19 @@ async function mailboxes(core: Core, action: string | undefined, rest: string[],
           host: v.host,
           port: v.port === undefined ? undefined : Number(v.port),
           secure: v.secure,
+          allowInsecureAuth: v['allow-insecure-auth'],
           username: v.username,
           password,
         },
       });
-    const flagsOf = (r: ReturnType<typeof settings>) =>
-      r.success
-        ? ''
-        : zodMessage(r.error)
-            .replace(/\baddresses(\.\d+)?/g, '--address')
-            .replace(/\bimap\./g, '--');
+    // The service's and the schema's words for fields, as the flags that set them.
+    const asFlags = (text: string) =>
+      text
+        .replace(/\baddresses(\.\d+)?/g, '--address')
+        .replace(/\b(imap\.)?allowInsecureAuth(: true)?/g, '--allow-insecure-auth')
+        .replace(/\bsecure: true\b/g, '--secure')
+        .replace(/\bimap\./g, '--');
+    const flagsOf = (r: ReturnType<typeof settings>) => (r.success ? '' : asFlags(zodMessage(r.error)));
     // Checked before asking for the password, so nobody types it for a command that fails anyway.
     const flags = settings('-');
     if (!flags.success) throw new UsageError(flagsOf(flags));
@@ -100,7 +106,15 @@ async function mailboxes(core: Core, action: string | undefined, rest: string[],
     if (!password) throw new UsageError('no password: set MAILBOX_PASSWORD or pipe it on stdin');
     const parsed = settings(password);
     if (!parsed.success) throw new UsageError(flagsOf(parsed));
-    const m = await service.create(org.id, parsed.data);
+    let m;
+    try {
+      m = await service.create(org.id, parsed.data);
+    } catch (err) {
+      // Settings the service will not use (a refused host, plain IMAP without leave): bad usage too.
+      if (err instanceof AppError && err.status === 400)
+        throw new UsageError(asFlags(err.message.replace(/^Invalid body: /, '')));
+      throw err;
+    }
     const where = core.secrets.backend === 'keychain' ? 'the OS keychain' : 'the encrypted secrets file';
     out(
       `added mailbox '${m.name}' of ${org.name} for ${m.addresses.join(', ')} (${m.imap.username} at ${m.imap.host}:${m.imap.port}${m.imap.secure ? ', TLS' : ''}); its password is in ${where}:`,
@@ -113,7 +127,8 @@ async function mailboxes(core: Core, action: string | undefined, rest: string[],
     if (v.json) return out(JSON.stringify(list, null, 2));
     const orgNames = new Map(core.orgs.list().map((o) => [o.id, o.name]));
     for (const m of list) {
-      const imap = `${m.imap.username}@${m.imap.host}:${m.imap.port}${m.imap.secure ? ' tls' : ''}`;
+      const tls = m.imap.secure ? ' tls' : m.imap.allowInsecureAuth ? ' insecure-auth' : '';
+      const imap = `${m.imap.username}@${m.imap.host}:${m.imap.port}${tls}`;
       out(`${m.id}  ${orgNames.get(m.orgId) ?? m.orgId}  ${m.name}  ${m.addresses.join(',')}  ${imap}`);
     }
     if (!list.length) out('no mailboxes');

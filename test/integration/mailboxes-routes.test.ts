@@ -87,7 +87,7 @@ describe('/api/mailboxes', () => {
     expect(m).toMatchObject({
       name: 'ada@example.com', // default: the first address
       addresses: ['ada@example.com', '*@corp.example'], // lower-cased, without duplicates
-      imap: { host: '127.0.0.1', port: 993, secure: true, username: 'ada' }, // secure by default on 993
+      imap: { host: '127.0.0.1', port: 993, secure: true, username: 'ada', allowInsecureAuth: false }, // secure by default on 993
     });
     expect(m.id).toMatch(/^mbx_[A-Za-z0-9]{16}$/);
     expect(Object.keys(JSON.parse(created.text)).sort()).toEqual(['addresses', 'created_at', 'id', 'imap', 'name']);
@@ -233,13 +233,14 @@ describe('/api/mailboxes', () => {
     expect(wrong.message).toBe(`login failed: the server at 127.0.0.1:${d.port} rejected the username or password`);
     expect(wrong.messages).toBeUndefined();
 
+    // A closed port and a port that does not speak TLS read the same on loopback (README Security,
+    // outbound requests): the test cannot be used to map what listens where. The log has the reason.
     const port = await closedPort();
     const closed = await check(await add({ port }));
-    expect(closed).toMatchObject({ ok: false, message: `connection refused at 127.0.0.1:${port}` });
+    expect(closed).toMatchObject({ ok: false, message: `could not connect to an IMAP server at 127.0.0.1:${port}` });
 
     const tls = await check(await add({ secure: true }));
-    expect(tls.ok).toBe(false);
-    expect(tls.message).toMatch(/^TLS handshake failed: 127\.0\.0\.1:\d+ does not speak TLS/);
+    expect(tls).toMatchObject({ ok: false, message: `could not connect to an IMAP server at 127.0.0.1:${d.port}` });
 
     // The secret is gone (removed behind the API's back): a clear answer, not a 500.
     const orphan = await add({});
@@ -286,7 +287,7 @@ describe('/api/mailboxes', () => {
         id,
         name: 'From CLI',
         addresses: ['ada@example.com', '*@corp.example'],
-        imap: { host: '127.0.0.1', port: 993, secure: true, username: 'ada' },
+        imap: { host: '127.0.0.1', port: 993, secure: true, username: 'ada', allowInsecureAuth: false },
       }),
     ]);
     expect(await s.core.secrets.get(passwordAccount(id))).toBe(PASSWORD);

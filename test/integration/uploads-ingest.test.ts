@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MediaIngestService } from '../../src/main/core/video/uploads/media-ingest.service.js';
+import net from 'node:net';
+import { OutboundPolicy } from '../../src/main/core/net/outbound-policy.js';
+import { MediaIngestService } from '../../src/main/core/video/uploads/media-ingest.service.js';
+import { MediaProbe } from '../../src/main/core/video/uploads/media-probe.js';
 import { magic, media, zeroStream } from '../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { listFiles } from '../helpers/upload-client.js';
@@ -68,19 +71,79 @@ function startMediaServer(): Promise<{ url: string; close: () => Promise<void> }
   });
 }
 
+/** A TCP service that is not HTTP (it greets like SSH), on 127.0.0.1. */
+function startOtherService(): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.write('SSH-2.0-OpenSSH_9.6\r\n');
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((r) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
+}
+
+/** A port with nothing listening on it (bound, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 describe('media ingestion', () => {
   let t: TestServer;
   let host: { url: string; close: () => Promise<void> };
+  /** The core's own ingestion (default outbound policy): media hosted on 127.0.0.1 is loopback. */
   let ingest: MediaIngestService;
+  /**
+   * The same ingestion with the host standing for a public address (a resolver hook maps media.test to
+   * one, and the test hook dials 127.0.0.1): only for public addresses are failures described in detail.
+   */
+  let publicIngest: MediaIngestService;
+  let pub: string;
+  const probe = new MediaProbe();
 
   beforeAll(async () => {
     host = await startMediaServer();
     t = await startTestServer({ storage: { download: { timeoutMs: 1500, maxRedirects: 3 } } });
     ingest = t.core.video.ingest;
+    pub = host.url.replace('127.0.0.1', 'media.test');
+    publicIngest = new MediaIngestService({
+      blobs: t.core.video.blobs,
+      repo: t.core.video.uploads.repo,
+      log: t.core.log,
+      probe,
+      download: {
+        timeoutMs: 1500,
+        maxRedirects: 3,
+        outbound: new OutboundPolicy({
+          resolve: async (name) => {
+            if (name !== 'media.test') throw Object.assign(new Error(`ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+            return [{ address: '93.184.215.14', family: 4 }];
+          },
+          dial: () => '127.0.0.1',
+        }),
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
     await host?.close();
+    await probe.dispose();
   });
 
   const rejects = (p: Promise<unknown>, message: RegExp) =>
@@ -111,32 +174,35 @@ describe('media ingestion', () => {
       });
     });
 
-    it('refuses bytes of another kind', async () => {
+    it('refuses bytes of another kind (a public host: the reason is told)', async () => {
       await rejects(
-        ingest.resolve(t.orgId, 'video', `${host.url}/photo.png`),
+        publicIngest.resolve(t.orgId, 'video', `${pub}/photo.png`),
         /^The file is not a video: its content is image\/png\.$/,
       );
-      await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/page.html`), /^The file is not an image/);
+      await rejects(publicIngest.resolve(t.orgId, 'image', `${pub}/page.html`), /^The file is not an image/);
     });
 
     it('decodes what it downloads: a PNG signature followed by HTML is refused and nothing is kept', async () => {
       const before = t.core.video.uploads.repo.listForOrg(t.orgId, 1000).length;
       await rejects(
-        ingest.resolve(t.orgId, 'image', `${host.url}/fake.png`),
+        publicIngest.resolve(t.orgId, 'image', `${pub}/fake.png`),
         /^The file is not an image: it starts like image\/png but does not decode/,
       );
+      await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/fake.png`), /no image file could be fetched/);
       expect(t.core.video.uploads.repo.listForOrg(t.orgId, 1000)).toHaveLength(before);
     });
 
     it('refuses files over the kind limit, by Content-Length and while streaming', async () => {
-      await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/declared-big.png`), /larger than the 20 MB/);
-      await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/chunked-big.png`), /larger than the 20 MB/);
+      await rejects(publicIngest.resolve(t.orgId, 'image', `${pub}/declared-big.png`), /larger than the 20 MB/);
+      await rejects(publicIngest.resolve(t.orgId, 'image', `${pub}/chunked-big.png`), /larger than the 20 MB/);
+      await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/chunked-big.png`), /no image file could be fetched/);
     });
 
     it('refuses redirect loops, non-http redirects, HTTP errors and other schemes', async () => {
-      await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/loop`), /redirected more than 3 times/);
+      await rejects(publicIngest.resolve(t.orgId, 'image', `${pub}/loop`), /redirected more than 3 times/);
+      await rejects(publicIngest.resolve(t.orgId, 'image', `${pub}/to-file`), /Could not download/);
+      await rejects(publicIngest.resolve(t.orgId, 'image', `${pub}/nothing.png`), /HTTP 404/);
       await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/to-file`), /Could not download/);
-      await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/nothing.png`), /HTTP 404/);
       await rejects(
         ingest.resolve(t.orgId, 'image', 'ftp://127.0.0.1/a.png'),
         /http\(s\) URL, a base64 data URI or a storage key/,
@@ -146,8 +212,37 @@ describe('media ingestion', () => {
 
     it('gives up on a slow server after the configured time limit', async () => {
       const started = Date.now();
-      await rejects(ingest.resolve(t.orgId, 'image', `${host.url}/slow.png`), /took longer than 1.5 s/);
+      await rejects(publicIngest.resolve(t.orgId, 'image', `${pub}/slow.png`), /took longer than 1.5 s/);
       expect(Date.now() - started).toBeLessThan(10_000);
+    });
+
+    it('for a loopback or private address every failure reads the same: no port scanning through media URLs', async () => {
+      const other = await startOtherService();
+      const closed = await closedPort();
+      try {
+        const urls = [
+          `http://127.0.0.1:${closed}/a.png`, // nothing listens
+          `http://127.0.0.1:${other.port}/a.png`, // a service that is not HTTP
+          `${host.url}/page.html`, // a web page
+          `${host.url}/nothing.png`, // an HTTP error
+          `${host.url}/clip.mp4`, // media of another kind
+          `${host.url}/loop`,
+          `${host.url}/declared-big.png`,
+          `${host.url}/slow.png`, // a server that never finishes
+        ];
+        const messages = new Set<string>();
+        for (const url of urls) {
+          const err = await ingest.resolve(t.orgId, 'image', url).then(
+            () => null,
+            (e: unknown) => e,
+          );
+          expect(err, url).toMatchObject({ status: 400, code: 'validation_error' });
+          messages.add((err as Error).message);
+        }
+        expect([...messages]).toEqual(['Could not download the image URL: no image file could be fetched from it.']);
+      } finally {
+        await other.close();
+      }
     });
 
     it('leaves no temp files behind after the failures above', () => {

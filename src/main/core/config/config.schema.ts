@@ -7,6 +7,16 @@ const loopbackHost = z
     'server.host must be a loopback address (127.0.0.1, localhost or ::1)',
   );
 
+/**
+ * Where the server may connect on an API key's behalf (media URLs, webhooks, IMAP hosts, result URLs of
+ * providers). `private-ok`: public, private and loopback addresses (a local tool whose callers share the
+ * machine). `public-only`: public addresses only, for a server whose keys go to less-trusted agents. Both
+ * always refuse link-local / cloud-metadata, unspecified, multicast and broadcast addresses (core/net).
+ */
+export const OUTBOUND_MODES = ['private-ok', 'public-only'] as const;
+export type OutboundMode = (typeof OUTBOUND_MODES)[number];
+export const DEFAULT_OUTBOUND_MODE: OutboundMode = 'private-ok';
+
 export const ConfigSchema = z.object({
   dataDir: z.string().min(1),
   server: z
@@ -156,6 +166,7 @@ export const ConfigSchema = z.object({
       timeoutMs: z.number().int().min(10).max(120_000).default(15_000),
     })
     .prefault({}),
+  network: z.object({ outbound: z.enum(OUTBOUND_MODES).default(DEFAULT_OUTBOUND_MODE) }).prefault({}),
   /** Video model providers (keys live in the secret store: `npm run -s cli -- providers set-key fal`). */
   providers: z
     .object({

@@ -22,7 +22,14 @@ function deepMerge(base: Record<string, unknown>, extra: Record<string, unknown>
 }
 
 function envLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const layer: Record<string, Record<string, unknown>> = { server: {}, log: {}, secrets: {}, browser: {}, login: {} };
+  const layer: Record<string, Record<string, unknown>> = {
+    server: {},
+    log: {},
+    secrets: {},
+    browser: {},
+    login: {},
+    network: {},
+  };
   const num = (name: string): number | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
@@ -37,6 +44,7 @@ function envLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.AGENT_STUDIO_BROWSER_PATH) layer.browser.executablePath = env.AGENT_STUDIO_BROWSER_PATH;
   if (env.AGENT_STUDIO_BROWSER_ENDPOINT) layer.browser.connectEndpoint = env.AGENT_STUDIO_BROWSER_ENDPOINT;
   if (env.AGENT_STUDIO_MAX_BROWSER_CONTEXTS) layer.browser.maxContexts = num('AGENT_STUDIO_MAX_BROWSER_CONTEXTS');
+  if (env.AGENT_STUDIO_OUTBOUND) layer.network.outbound = env.AGENT_STUDIO_OUTBOUND;
   if (env.AGENT_STUDIO_LOGIN_TIMEOUT_MS) layer.login.timeoutMs = num('AGENT_STUDIO_LOGIN_TIMEOUT_MS');
   return layer;
 }

@@ -1,5 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import type { BaseCore } from '../create-core.js';
+import { OutboundPolicy } from '../net/outbound-policy.js';
 import { BrowserPool, type WithContextOptions } from './browser-pool.js';
 import { InboxHub } from './codes/inbox-hub.js';
 import { resolveBrowserExecutable } from './browser-resolver.js';
@@ -68,7 +69,12 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
   );
   const cache = new SessionCache({ db: base.db, secrets: base.secrets, maxAgeSec: config.login.cacheMaxAgeSec });
   const inbox = new InboxHub();
-  const mailboxes = createMailboxes({ db: base.db, secrets: base.secrets, log });
+  const mailboxes = createMailboxes({
+    db: base.db,
+    secrets: base.secrets,
+    log,
+    outbound: new OutboundPolicy({ mode: config.network.outbound }),
+  });
   const service = new LoginService({
     browsers,
     engine: new LoginEngine({ log: log.child({ component: 'login' }), blockResources: config.browser.blockResources }),

@@ -1,4 +1,5 @@
 import type { BaseCore } from '../create-core.js';
+import { OutboundPolicy } from '../net/outbound-policy.js';
 import { createGenerationParts, type GenerationParts } from './generations/generation-parts.js';
 import { MediaIngestService } from './uploads/media-ingest.service.js';
 import { MediaProbe } from './uploads/media-probe.js';
@@ -48,11 +49,13 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
       return generation ? `generation ${generation}, still generating` : null;
     },
   });
+  // Media URLs and webhook receivers are the API key's choice: both obey network.outbound (core/net).
+  const outbound = new OutboundPolicy({ mode: base.config.network.outbound });
   const ingest = new MediaIngestService({
     blobs,
     repo: uploadsRepo,
     log: base.log,
-    download: base.config.storage.download,
+    download: { ...base.config.storage.download, outbound },
     probe,
   });
   // Swept by start(): temp files and PUT claims a killed process left (dead writers' only). Awaited on dispose.
@@ -70,6 +73,7 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
     secrets: base.secrets,
     log: base.log,
     config: base.config.webhooks,
+    outbound,
     events: base.events,
     jobs: base.jobs,
     generation: (id) => parts.generations.webhookInfo(id),

@@ -10,6 +10,7 @@ import { m0010 } from './0010-template-provider.js';
 import { m0008 } from './0008-webhooks.js';
 import { m0011 } from './0011-mailboxes.js';
 import { m0012 } from './0012-session-lifecycle.js';
+import { m0013 } from './0013-mailbox-insecure-auth.js';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0010,
   m0011,
   m0012,
+  m0013,
 ];

@@ -1,7 +1,9 @@
+import net from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
 import type { InboundMessage } from '../codes/inbound-message.js';
 import type { Mailbox } from '../../../../shared/mailboxes.schema.js';
+import { OutboundPolicy, type CheckedAddress } from '../../net/outbound-policy.js';
 
 /** Short: a login waits on the mailbox, and a dead server must not eat its whole time budget. */
 export const IMAP_CONNECT_TIMEOUT_MS = 5_000;
@@ -12,15 +14,70 @@ export interface ImapClientOptions {
   /** IDLE as soon as the connection is quiet (the watcher); off for one-off checks. */
   idle: boolean;
   connectTimeoutMs?: number;
+  /** Where the mailbox's host may be (the API key chose it); default: the default policy. */
+  outbound?: OutboundPolicy;
 }
 
-/** An imapflow client for a mailbox. Its logger is off: imapflow's own logs include the LOGIN command. */
-export function newImapClient(mailbox: Mailbox, password: string, opts: ImapClientOptions): ImapFlow {
+export interface ImapSession {
+  client: ImapFlow;
+  /** Every address of the host is public: only then are network failures described (mailbox-error.ts). */
+  publicHost: boolean;
+}
+
+/** The host's addresses, checked by the outbound policy, within the connection time-out. */
+export async function resolveImapHost(
+  host: string,
+  policy: OutboundPolicy,
+  timeoutMs = IMAP_CONNECT_TIMEOUT_MS,
+): Promise<CheckedAddress[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`resolving ${host} took too long`), { code: 'ETIMEOUT' })),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([policy.resolve(host), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Whether the password may be sent on a connection without TLS: to loopback only (nothing crosses a
+ * network), or when the mailbox says allowInsecureAuth.
+ */
+export function plainLoginAllowed(mailbox: Pick<Mailbox, 'imap'>, addresses: readonly CheckedAddress[]): boolean {
+  return mailbox.imap.allowInsecureAuth || addresses.every((a) => a.kind === 'loopback');
+}
+
+/**
+ * An imapflow client for a mailbox. The host is resolved and checked by the outbound policy first, and
+ * the socket connects only to those checked addresses (its `lookup` answers with them), so a second,
+ * different DNS answer never matters; TLS still verifies the certificate against the host name. With
+ * secure: false and no leave to log in without TLS, STARTTLS is required (imapflow's doSTARTTLS): a
+ * server that does not offer it gets no credentials. Its logger is off: imapflow's own logs include the
+ * LOGIN command.
+ */
+export async function openImapClient(
+  mailbox: Mailbox,
+  password: string,
+  opts: ImapClientOptions,
+): Promise<ImapSession> {
   const timeout = opts.connectTimeoutMs ?? IMAP_CONNECT_TIMEOUT_MS;
+  const addresses = await resolveImapHost(mailbox.imap.host, opts.outbound ?? new OutboundPolicy(), timeout);
+  const dialed = addresses.map((a) => ({ address: a.dial, family: net.isIP(a.dial) }));
+  const lookup: net.LookupFunction = (_host, options, callback) => {
+    if (options.all) callback(null, dialed);
+    else callback(null, dialed[0].address, dialed[0].family);
+  };
   const client = new ImapFlow({
     host: mailbox.imap.host,
     port: mailbox.imap.port,
     secure: mailbox.imap.secure,
+    doSTARTTLS: mailbox.imap.secure || plainLoginAllowed(mailbox, addresses) ? undefined : true,
+    tls: { lookup },
     auth: { user: mailbox.imap.username, pass: password },
     logger: false,
     connectionTimeout: timeout,
@@ -33,7 +90,7 @@ export function newImapClient(mailbox: Mailbox, password: string, opts: ImapClie
   });
   // An 'error' event without a listener would crash the process; failures surface through connect/close.
   client.on('error', () => {});
-  return client;
+  return { client, publicHost: addresses.every((a) => a.kind === 'public') };
 }
 
 /** Ends a session: LOGOUT when it is usable, else just the socket. Never throws. */

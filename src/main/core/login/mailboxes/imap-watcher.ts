@@ -2,7 +2,8 @@ import type { ImapFlow } from 'imapflow';
 import type { Mailbox } from '../../../../shared/mailboxes.schema.js';
 import type { InboundMessage } from '../codes/inbound-message.js';
 import type { Logger } from '../../logger.js';
-import { closeQuietly, MAX_MESSAGE_BYTES, newImapClient, toInboundMessage } from './imap-session.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
+import { closeQuietly, MAX_MESSAGE_BYTES, openImapClient, toInboundMessage, type ImapSession } from './imap-session.js';
 import { MailboxError, mailboxErrorFrom, type ImapStage } from './mailbox-error.js';
 
 export interface MailboxSubscriber {
@@ -28,6 +29,8 @@ export interface MailboxWatchersDeps {
   /** How long reconnecting may fail before subscribers hear of it (a login refusal is told at once). Default 5 s. */
   reportAfterMs?: number;
   connectTimeoutMs?: number;
+  /** Where mailbox hosts may be (core/net); default: the default policy. */
+  outbound?: OutboundPolicy;
 }
 
 const DEFAULT_REPORT_AFTER_MS = 5_000;
@@ -198,7 +201,17 @@ class MailboxWatch {
       const why = `its password could not be read from the secret store (${(err as Error).message})`;
       throw new MailboxError(this.mailbox.id, this.mailbox.name, 'auth', why);
     }
-    const client = newImapClient(this.mailbox, password, { idle: true, connectTimeoutMs: this.deps.connectTimeoutMs });
+    let session: ImapSession;
+    try {
+      session = await openImapClient(this.mailbox, password, {
+        idle: true,
+        connectTimeoutMs: this.deps.connectTimeoutMs,
+        outbound: this.deps.outbound,
+      });
+    } catch (err) {
+      throw this.failure(err, password, undefined, 'connect');
+    }
+    const client = session.client;
     this.client = client;
     let stage: ImapStage = 'connect';
     try {
@@ -219,13 +232,21 @@ class MailboxWatch {
     } catch (err) {
       if (this.client === client) this.client = null;
       client.close();
-      throw mailboxErrorFrom(err, this.mailbox, password, stage);
+      throw this.failure(err, password, session.publicHost, stage);
     }
     client.on('exists', () => this.requestDrain());
     client.on('close', () => this.onDropped(client));
     this.connected = true;
     // Mail that arrived while disconnected (or between SELECT and now) is fetched at once.
     this.requestDrain();
+  }
+
+  /** The MailboxError of a failed connection; its code goes to the log, which the answer may not tell. */
+  private failure(err: unknown, password: string, publicHost: boolean | undefined, stage: ImapStage): MailboxError {
+    const target = { ...this.mailbox, imap: { ...this.mailbox.imap, publicHost } };
+    const error = mailboxErrorFrom(err, target, password, stage);
+    this.log.info({ kind: error.kind, code: (err as { code?: unknown }).code }, 'mailbox connection failed');
+    return error;
   }
 
   private onDropped(client: ImapFlow): void {
@@ -257,7 +278,9 @@ class MailboxWatch {
       const failingFor = Date.now() - this.outageSince;
       if (
         !this.reported &&
-        (error.kind === 'auth' || failingFor >= (this.deps.reportAfterMs ?? DEFAULT_REPORT_AFTER_MS))
+        (error.kind === 'auth' ||
+          error.kind === 'refused' ||
+          failingFor >= (this.deps.reportAfterMs ?? DEFAULT_REPORT_AFTER_MS))
       ) {
         this.reported = true;
         this.log.warn({ kind: error.kind, problem: error.problem }, 'mailbox unreachable');
@@ -265,7 +288,8 @@ class MailboxWatch {
       }
       this.attempt++;
       const backoff = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-      this.scheduleReconnect(error.kind === 'auth' ? AUTH_RETRY_MS : backoff);
+      // Refused logins and refused hosts do not heal in a second: try again slowly.
+      this.scheduleReconnect(error.kind === 'auth' || error.kind === 'refused' ? AUTH_RETRY_MS : backoff);
       return;
     }
     this.reconnecting = false;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { MailboxWatchers } from './imap-watcher.js';
 import { MailboxesRepo } from './mailboxes.repo.js';
@@ -17,9 +18,16 @@ export interface Mailboxes {
   dispose(): Promise<void>;
 }
 
-export function createMailboxes(deps: { db: Db; secrets: SecretStore; log: Logger }): Mailboxes {
+/** `outbound`: where mailbox hosts may be (a mailbox's host is the API key's choice). */
+export function createMailboxes(deps: {
+  db: Db;
+  secrets: SecretStore;
+  log: Logger;
+  outbound?: OutboundPolicy;
+}): Mailboxes {
   const log = deps.log.child({ component: 'mailboxes' });
-  const service = new MailboxesService({ repo: new MailboxesRepo(deps.db), secrets: deps.secrets, log });
-  const watchers = new MailboxWatchers({ password: (m) => service.password(m), log });
+  const { outbound } = deps;
+  const service = new MailboxesService({ repo: new MailboxesRepo(deps.db), secrets: deps.secrets, log, outbound });
+  const watchers = new MailboxWatchers({ password: (m) => service.password(m), log, outbound });
   return { service, watchers, dispose: () => watchers.dispose() };
 }

@@ -1,6 +1,8 @@
 import type { ImapFlowError } from 'imapflow';
+import { outboundRefusal } from '../../net/outbound-policy.js';
 
-export type MailboxErrorKind = 'auth' | 'unreachable' | 'protocol';
+/** refused: this server will not connect there (outbound policy) or not send the password (no TLS). */
+export type MailboxErrorKind = 'auth' | 'unreachable' | 'protocol' | 'refused';
 
 /** What failed about a mailbox, named for a person: never the password, never a message body. */
 export class MailboxError extends Error {
@@ -23,6 +25,12 @@ interface Target {
   host: string;
   port: number;
   secure: boolean;
+  /**
+   * Every address of the host is public. Only then is a network failure described: for a loopback or
+   * private address "refused", "no answer", "not TLS" or the server's first words would map what listens
+   * on the ports of the network this server sits in. Unknown (e.g. DNS failed): not public.
+   */
+  publicHost?: boolean;
 }
 
 const UNTRUSTED_CERT = new Set([
@@ -61,10 +69,23 @@ export function describeImapFailure(
   const e = (err ?? {}) as ImapFlowError & { reason?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   const where = `${target.host}:${target.port}`;
+  const refused = outboundRefusal(err);
+  if (refused) return { kind: 'refused', problem: `${target.host} is not connected to: ${refused.reason}` };
   if (e.authenticationFailed) {
     if (e.serverResponseCode === 'UNAVAILABLE')
       return { kind: 'unreachable', problem: `the server's login service is temporarily unavailable at ${where}` };
     return { kind: 'auth', problem: `login failed: the server at ${where} rejected the username or password` };
+  }
+  if ((e as { tlsFailed?: boolean }).tlsFailed && /does not support STARTTLS/i.test(String(e.message)))
+    return {
+      kind: 'refused',
+      problem:
+        `the server at ${where} offers no STARTTLS, so the password was not sent (it would cross the network in clear): ` +
+        'use secure: true (IMAP over TLS, port 993), or add the mailbox again with allowInsecureAuth: true',
+    };
+  if (stage === 'connect' && !target.publicHost) {
+    // Told apart from the cases above only: an IMAP server that answered. The reason goes to the log.
+    return { kind: 'unreachable', problem: `could not connect to an IMAP server at ${where}` };
   }
   if (code === 'ECONNREFUSED') return { kind: 'unreachable', problem: `connection refused at ${where}` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')

@@ -15,6 +15,7 @@ interface Row {
   imap_port: number;
   imap_secure: number;
   imap_username: string;
+  imap_allow_insecure_auth: number;
   created_at: number;
 }
 
@@ -24,7 +25,13 @@ function fromRow(r: Row): StoredMailbox {
     orgId: r.org_id,
     name: r.name,
     addresses: JSON.parse(r.addresses) as string[],
-    imap: { host: r.imap_host, port: r.imap_port, secure: r.imap_secure === 1, username: r.imap_username },
+    imap: {
+      host: r.imap_host,
+      port: r.imap_port,
+      secure: r.imap_secure === 1,
+      username: r.imap_username,
+      allowInsecureAuth: r.imap_allow_insecure_auth === 1,
+    },
     created_at: r.created_at,
   };
 }
@@ -36,8 +43,9 @@ export class MailboxesRepo {
   insert(m: StoredMailbox): void {
     this.db
       .prepare(
-        `INSERT INTO mailboxes (id, org_id, name, addresses, imap_host, imap_port, imap_secure, imap_username, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO mailboxes (id, org_id, name, addresses, imap_host, imap_port, imap_secure, imap_username,
+           imap_allow_insecure_auth, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         m.id,
@@ -48,6 +56,7 @@ export class MailboxesRepo {
         m.imap.port,
         m.imap.secure ? 1 : 0,
         m.imap.username,
+        m.imap.allowInsecureAuth ? 1 : 0,
         m.created_at,
       );
   }

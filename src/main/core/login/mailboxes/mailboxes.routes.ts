@@ -27,12 +27,17 @@ export const mailboxesRoutes: RouteModule = (app, registry, core) => {
       summary: 'Add an IMAP mailbox that login codes and sign-in links arrive in',
       description:
         'The password goes to the OS keychain (or the encrypted secrets file), never to the database or an answer. ' +
-        'Nothing is connected to here: check the settings with POST /api/mailboxes/{id}/test. 400 INVALID_REQUEST for bad input.',
+        'Nothing is connected to here: check the settings with POST /api/mailboxes/{id}/test. 400 INVALID_REQUEST for bad input, ' +
+        'for a host the outbound policy refuses (network.outbound), and for secure: false to a host that is not loopback ' +
+        'without allowInsecureAuth: true (the password could cross the network in clear).',
       tags,
       body: MailboxCreateSchema,
       responses: {
         201: { description: 'The mailbox (without its password)', schema: MailboxSchema },
-        400: { description: 'INVALID_REQUEST: bad addresses or IMAP settings (details.issues lists the fields)' },
+        400: {
+          description:
+            'INVALID_REQUEST: bad addresses or IMAP settings, a refused host, or plain IMAP without allowInsecureAuth (details.issues lists the fields)',
+        },
         503: { description: 'SECRETS_UNAVAILABLE: no secret store to keep the password in' },
       },
     },
@@ -83,12 +88,15 @@ export const mailboxesRoutes: RouteModule = (app, registry, core) => {
       scope: 'mailboxes:write',
       summary: 'Check a mailbox: connect, log in and open INBOX (read-only)',
       description:
-        'Always 200 when the mailbox exists: ok:false carries the problem in message ' +
-        '(connection refused, no answer, login failed, TLS handshake failed), never the password.',
+        '200 when the mailbox exists and its settings are usable: ok:false carries the problem in message ' +
+        '(could not connect, login failed, no STARTTLS...), never the password. For a loopback or private host, network ' +
+        'failures read the same ("could not connect to an IMAP server at host:port"; the log has the reason). 400 ' +
+        'INVALID_REQUEST for settings this server will not use (as when adding: a refused host, plain IMAP without allowInsecureAuth).',
       tags,
       params: idParams,
       responses: {
         200: { description: 'The outcome of the check', schema: MailboxTestResultSchema },
+        400: { description: 'INVALID_REQUEST: settings this server will not use (details.issues names the field)' },
         404: { description: 'No such mailbox in this organization' },
       },
     },

@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Mailbox, MailboxCreate, MailboxTestResult } from '../../../../shared/mailboxes.schema.js';
+import { badRequest } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
+import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { addressMatches } from './address-match.js';
-import { closeQuietly, newImapClient } from './imap-session.js';
+import { closeQuietly, openImapClient, plainLoginAllowed, resolveImapHost, type ImapSession } from './imap-session.js';
 import { describeImapFailure, MailboxError, type ImapStage } from './mailbox-error.js';
 import type { MailboxesRepo, StoredMailbox } from './mailboxes.repo.js';
 
@@ -16,8 +18,14 @@ export interface MailboxesServiceDeps {
   secrets: SecretStore;
   log: Logger;
   connectTimeoutMs?: number;
+  /** Where mailbox hosts may be (core/net); default: the default policy. */
+  outbound?: OutboundPolicy;
   now?: () => number;
 }
+
+/** A 400 INVALID_REQUEST naming the field, as the schemas' own answers do. */
+const invalid = (path: string, message: string) =>
+  badRequest(`Invalid body: ${path}: ${message}`, { issues: [{ path, message }] });
 
 /** The API's view of a mailbox: no organization id, and there is never a password to leave out. */
 export function publicMailbox(m: StoredMailbox): Mailbox {
@@ -26,10 +34,42 @@ export function publicMailbox(m: StoredMailbox): Mailbox {
 
 /** Mailboxes of an organization: settings in SQLite, passwords in the secret store. */
 export class MailboxesService {
-  constructor(private readonly deps: MailboxesServiceDeps) {}
+  private readonly outbound: OutboundPolicy;
+
+  constructor(private readonly deps: MailboxesServiceDeps) {
+    this.outbound = deps.outbound ?? new OutboundPolicy();
+  }
 
   private now() {
     return this.deps.now?.() ?? Date.now();
+  }
+
+  /**
+   * 400 when this server would not use the settings: a host the outbound policy refuses (an IP address or
+   * metadata name; a name is resolved only for the next check), or plain IMAP (secure: false) to a host
+   * that is not loopback without allowInsecureAuth: the password would cross the network in clear
+   * whenever the server offers no STARTTLS (or someone in between hides it). Connects to nothing.
+   */
+  async checkSettings(imap: Mailbox['imap']): Promise<void> {
+    const refused = this.outbound.refusalOfHost(imap.host);
+    if (refused) throw invalid('imap.host', refused.reason);
+    if (imap.secure || imap.allowInsecureAuth) return;
+    let loopback = false;
+    try {
+      const addresses = await resolveImapHost(imap.host, this.outbound, this.deps.connectTimeoutMs);
+      loopback = plainLoginAllowed({ imap }, addresses);
+    } catch (err) {
+      const refusal = outboundRefusal(err);
+      if (refusal) throw invalid('imap.host', refusal.reason);
+      // Not resolvable now: nothing shows it is loopback.
+    }
+    if (!loopback)
+      throw invalid(
+        'imap.secure',
+        `plain IMAP (secure: false) to ${imap.host}, which is not this machine, would send the password in clear ` +
+          'whenever the server offers no STARTTLS. Use secure: true (IMAP over TLS, usually port 993), or set ' +
+          'allowInsecureAuth: true to accept that risk',
+      );
   }
 
   /** Stores the password first: a row never exists without its secret. Nothing is connected to yet. */
@@ -45,9 +85,11 @@ export class MailboxesService {
         port: input.imap.port,
         secure: input.imap.secure ?? input.imap.port === 993,
         username: input.imap.username,
+        allowInsecureAuth: input.imap.allowInsecureAuth ?? false,
       },
       created_at: this.now(),
     };
+    await this.checkSettings(mailbox.imap);
     await this.deps.secrets.set(passwordAccount(mailbox.id), input.imap.password);
     try {
       this.deps.repo.insert(mailbox);
@@ -111,12 +153,15 @@ export class MailboxesService {
   }
 
   /**
-   * Connects, logs in and opens INBOX (read-only), then logs out. A failure is an answer, not an
-   * exception: `ok: false` with the problem (refused, timed out, login failed, TLS), never the password.
+   * Connects, logs in and opens INBOX (read-only), then logs out. Settings this server would not use are a
+   * 400 (checkSettings: a mailbox stored before the check existed). A failure to connect or log in is an
+   * answer, not an exception: `ok: false` with the problem (refused, timed out, login failed, TLS), never
+   * the password.
    */
   async test(mailbox: Mailbox): Promise<MailboxTestResult> {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
+    await this.checkSettings(mailbox.imap);
     let password: string;
     try {
       password = await this.password(mailbox);
@@ -124,12 +169,17 @@ export class MailboxesService {
       if (err instanceof MailboxError) return { ok: false, message: err.problem, ms: ms() };
       throw err; // the secret store is unavailable: a 503 that says how to reach it
     }
-    const client = newImapClient(mailbox, password, { idle: false, connectTimeoutMs: this.deps.connectTimeoutMs });
+    let session: ImapSession | null = null;
     let stage: ImapStage = 'connect';
     try {
-      await client.connect();
+      session = await openImapClient(mailbox, password, {
+        idle: false,
+        connectTimeoutMs: this.deps.connectTimeoutMs,
+        outbound: this.outbound,
+      });
+      await session.client.connect();
       stage = 'open';
-      const inbox = await client.mailboxOpen('INBOX', { readOnly: true });
+      const inbox = await session.client.mailboxOpen('INBOX', { readOnly: true });
       const { host, port, username } = mailbox.imap;
       return {
         ok: true,
@@ -138,11 +188,14 @@ export class MailboxesService {
         messages: inbox.exists,
       };
     } catch (err) {
-      const { kind, problem } = describeImapFailure(err, mailbox.imap, password, stage);
-      this.deps.log.info({ mailboxId: mailbox.id, kind, problem }, 'mailbox test failed');
+      const target = { ...mailbox.imap, publicHost: session?.publicHost };
+      const { kind, problem } = describeImapFailure(err, target, password, stage);
+      // The code is for the person reading the log; the answer may hide it (see describeImapFailure).
+      const code = (err as { code?: unknown }).code;
+      this.deps.log.info({ mailboxId: mailbox.id, kind, problem, code }, 'mailbox test failed');
       return { ok: false, message: problem, ms: ms() };
     } finally {
-      await closeQuietly(client);
+      if (session) await closeQuietly(session.client);
     }
   }
 }

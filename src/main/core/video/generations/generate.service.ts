@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { AppError, badRequest } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { CreditsService } from '../../tenancy/credits.service.js';
 import type { CharactersService } from '../characters/characters.service.js';
 import type { GenerationRow, ModelConfigSnapshot } from './generations.repo.js';
@@ -84,6 +85,8 @@ export interface GenerateDeps {
   jobs: JobQueue;
   ingest?: MediaIngestPort;
   blobs?: BlobStore;
+  /** Refuses at once a webhook_url whose literal address the outbound policy forbids (delivery checks again). */
+  outbound?: OutboundPolicy;
 }
 
 /**
@@ -291,6 +294,9 @@ export class GenerateService {
       const has = character || !!file || nonEmpty(given) || v.default_value !== undefined;
       if (!has && v.required) missing.push(v.key);
     }
+    // Only what needs no DNS (an IP address, a metadata name): the delivery's connection is the real check.
+    const refused = input.webhook_url ? this.deps.outbound?.refusalOfUrl(input.webhook_url) : null;
+    if (refused) problems.push(`webhook_url: ${refused.reason}`);
     if (missing.length) problems.unshift(`missing required variable(s): ${missing.join(', ')}`);
     if (problems.length) throw badRequest(`Invalid generate request: ${problems.join('; ')}`, { problems, missing });
   }

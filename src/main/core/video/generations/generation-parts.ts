@@ -1,4 +1,5 @@
 import type { BaseCore } from '../../create-core.js';
+import { OutboundPolicy } from '../../net/outbound-policy.js';
 import { CharactersService } from '../characters/characters.service.js';
 import { GenerateService } from './generate.service.js';
 import { GenerationsService } from './generations.service.js';
@@ -63,6 +64,7 @@ export function createGenerationParts(
     jobs: base.jobs,
     ingest: media.ingest,
     blobs: media.blobs,
+    outbound: new OutboundPolicy({ mode: base.config.network.outbound }),
   });
   return { templates, characters, generations, generate };
 }

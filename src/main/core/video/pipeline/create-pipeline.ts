@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { BaseCore } from '../../create-core.js';
+import { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { GenerationsService } from '../generations/generations.service.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { sweepRenderLeftovers } from './leftovers.js';
@@ -32,7 +33,12 @@ export function createPipeline(
   const workRoot = path.join(config.dataDir, 'tmp', 'renders');
   const local = new LocalRenderer();
   // `local` is the embedded ffmpeg renderer; fal, replicate and comfyui are built on first use.
-  const providers = createProviderRegistry({ config: config.providers, secrets: base.secrets, local });
+  const providers = createProviderRegistry({
+    config: config.providers,
+    secrets: base.secrets,
+    local,
+    outbound: new OutboundPolicy({ mode: config.network.outbound }),
+  });
   base.onDispose(async () => {
     providers.dispose();
     await local.dispose();

@@ -2,12 +2,16 @@ import type { Readable } from 'node:stream';
 import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { APP_VERSION } from '../../../../shared/version.js';
 import { AppError, badRequest } from '../../errors.js';
+import { httpGuard } from '../../net/outbound-http.js';
+import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
 import { formatBytes, KIND_ARTICLE, type MediaKind } from './media-types.js';
 
 export interface DownloadOptions {
   /** Total time limit of the request, body included. */
   timeoutMs: number;
   maxRedirects: number;
+  /** Where the URL (and every redirect) may lead; default: the default policy (private-ok). */
+  outbound?: OutboundPolicy;
 }
 
 export interface Download {
@@ -16,6 +20,8 @@ export interface Download {
   fileName: string | undefined;
   /** The first AppError raised while downloading (e.g. Content-Length over the limit), if any. */
   rejection(): AppError | null;
+  /** Every address connected to was public: only then may a failure be described (see mapDownloadError). */
+  onlyPublic(): boolean;
 }
 
 /**
@@ -23,8 +29,10 @@ export interface Download {
  * maxRedirects redirects, no retries, one total time limit, and an early refusal when the
  * Content-Length already exceeds maxBytes. The caller counts bytes as they stream.
  *
- * Loopback and private addresses are allowed on purpose: this is a local tool whose callers are
- * processes on the same machine, and they (and the tests) host media on 127.0.0.1.
+ * The URL is the API key's choice, so every hop obeys the outbound policy (core/net): by default
+ * loopback and private addresses are allowed (a local tool whose callers share the machine host media
+ * on 127.0.0.1), link-local and metadata addresses never; `network.outbound: public-only` allows
+ * public addresses only.
  */
 export function startDownload(value: string, kind: MediaKind, maxBytes: number, opts: DownloadOptions): Download {
   let url: URL;
@@ -36,7 +44,9 @@ export function startDownload(value: string, kind: MediaKind, maxBytes: number, 
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw badRequest(`Only http and https URLs are accepted for ${KIND_ARTICLE[kind]}.`);
   let rejection: AppError | null = null;
+  const guard = httpGuard(opts.outbound ?? new OutboundPolicy());
   const stream = got.stream(url, {
+    ...guard.got,
     timeout: { request: opts.timeoutMs },
     maxRedirects: opts.maxRedirects,
     followRedirect: true,
@@ -56,17 +66,35 @@ export function startDownload(value: string, kind: MediaKind, maxBytes: number, 
   } catch {
     fileName = undefined;
   }
-  return { stream, fileName, rejection: () => rejection };
+  return { stream, fileName, rejection: () => rejection, onlyPublic: guard.onlyPublic };
 }
 
 export const tooLargeDownload = (kind: MediaKind, maxBytes: number) =>
   badRequest(`The ${kind} is larger than the ${formatBytes(maxBytes)} allowed for ${kind} files.`);
 
-/** Turns a download failure into a 400 with the reason (never the URL: it may carry tokens). */
-export function mapDownloadError(err: unknown, kind: MediaKind, opts: DownloadOptions): unknown {
-  if (err instanceof AppError) return err;
-  if (err instanceof RequestError && err.cause instanceof AppError) return err.cause;
+/**
+ * Turns a download failure into a 400 with the reason (never the URL: it may carry tokens). A refusal by
+ * the outbound policy says why. Otherwise the reason is told only when every address connected to was
+ * public: for a loopback or private one, "connection refused", "HTTP 404", "not an image: text/html",
+ * a time-out or a size would tell a closed port from a web server from another service, so they all
+ * read the same (the time a failure takes is not hidden). The log keeps the reason for the person.
+ */
+export function mapDownloadError(
+  err: unknown,
+  kind: MediaKind,
+  opts: DownloadOptions,
+  onlyPublic: boolean,
+  log?: { info(obj: object, msg: string): void },
+): unknown {
   const prefix = `Could not download the ${kind} URL:`;
+  const refused = outboundRefusal(err);
+  if (refused) return badRequest(`${prefix} ${refused.reason}.`);
+  const cause = err instanceof RequestError && err.cause instanceof AppError ? err.cause : err;
+  if (!onlyPublic && (cause instanceof RequestError || (cause instanceof AppError && cause.status === 400))) {
+    log?.info({ kind, reason: cause instanceof RequestError ? cause.code : cause.message }, 'media download failed');
+    return badRequest(`${prefix} no ${kind} file could be fetched from it.`);
+  }
+  if (cause instanceof AppError) return cause;
   if (err instanceof HTTPError) return badRequest(`${prefix} the server answered HTTP ${err.response.statusCode}.`);
   if (err instanceof MaxRedirectsError)
     return badRequest(`${prefix} it redirected more than ${opts.maxRedirects} times.`);

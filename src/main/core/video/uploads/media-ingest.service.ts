@@ -85,7 +85,13 @@ export class MediaIngestService implements MediaIngestPort {
       return await this.store(orgId, kind, download.stream, download.fileName, 'url');
     } catch (err) {
       download.stream.destroy();
-      throw download.rejection() ?? mapDownloadError(err, kind, this.deps.download);
+      throw mapDownloadError(
+        download.rejection() ?? err,
+        kind,
+        this.deps.download,
+        download.onlyPublic(),
+        this.deps.log,
+      );
     }
   }
 

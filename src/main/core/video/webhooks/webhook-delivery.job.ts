@@ -10,7 +10,7 @@ import type { WebhooksDeps } from './webhook-types.js';
 /** A job woken this much before its delivery is due (clock skew of the queue's timer) still runs. */
 const EARLY_SLACK_MS = 25;
 
-type HandlerDeps = Pick<WebhooksDeps, 'log' | 'config' | 'events' | 'getWebhookUrl' | 'getVideoUrl'> & {
+type HandlerDeps = Pick<WebhooksDeps, 'log' | 'config' | 'events' | 'getWebhookUrl' | 'getVideoUrl' | 'outbound'> & {
   repo: WebhookDeliveriesRepo;
   secrets: WebhookSecrets;
 };
@@ -58,6 +58,7 @@ export function createWebhookDeliveryHandler(deps: HandlerDeps): JobHandler {
       ms: send.durationMs,
       outcome,
       error: send.error,
+      ...(send.logDetail ? { detail: send.logDetail } : {}),
     };
     if (outcome === 'delivered') log.info(line, 'webhook delivered');
     else log.warn(line, outcome === 'retrying' ? 'webhook attempt failed; will retry' : 'webhook delivery failed');
@@ -114,6 +115,7 @@ export function createWebhookDeliveryHandler(deps: HandlerDeps): JobHandler {
       headers: { 'webhook-id': d.id, 'webhook-timestamp': String(msgTimestamp), 'webhook-signature': signature },
       timeoutMs: deps.config.timeoutMs,
       signal,
+      outbound: deps.outbound,
     });
   }
 

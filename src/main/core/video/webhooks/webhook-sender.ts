@@ -1,5 +1,7 @@
 import got, { RequestError, TimeoutError } from 'got';
 import { APP_VERSION } from '../../../../shared/version.js';
+import { httpGuard } from '../../net/outbound-http.js';
+import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
 import { parseRetryAfter } from './webhook-retry.js';
 
 /** How one POST to a receiver went. `error` never holds the URL or the body (it reaches the log). */
@@ -11,6 +13,8 @@ export interface SendResult {
   error: string | null;
   /** From Retry-After on 429/503. */
   retryAfterMs: number | null;
+  /** For the log only: what happened, when `error` does not say (a receiver at a non-public address). */
+  logDetail?: string;
 }
 
 export interface SendRequest {
@@ -19,9 +23,11 @@ export interface SendRequest {
   headers: Record<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Where the receiver may be (the URL is the API key's choice); default: the default policy. */
+  outbound?: OutboundPolicy;
 }
 
-/** The receiver's answer body is read (so the connection can be reused) up to this size, then dropped. */
+/** The receiver's answer body is read (so the request ends cleanly) up to this size, then dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 const NETWORK_ERRORS: Record<string, string> = {
@@ -43,6 +49,7 @@ function classifyStatus(code: number): Pick<SendResult, 'outcome' | 'error'> {
   return { outcome: 'stop', error: `HTTP ${code}` };
 }
 
+/** Why no answer came, in detail. */
 function describeFailure(err: unknown, timeoutMs: number): string {
   if (err instanceof TimeoutError) return `no answer within ${timeoutMs} ms`;
   const code = (err as { code?: string })?.code;
@@ -53,7 +60,8 @@ function describeFailure(err: unknown, timeoutMs: number): string {
 
 /**
  * One POST with got: no redirects followed, no retries of its own (the delivery job retries), one
- * total time limit, and any answer read only up to 64 KiB.
+ * total time limit, and any answer read only up to 64 KiB. The receiver's address obeys the outbound
+ * policy (core/net): the URL is the API key's choice.
  */
 export async function sendWebhook(req: SendRequest): Promise<SendResult> {
   const started = performance.now();
@@ -88,7 +96,9 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
       settled = true;
       resolve({ ...result, durationMs: elapsed() });
     };
+    const guard = httpGuard(req.outbound ?? new OutboundPolicy());
     const stream = got.stream.post(url, {
+      ...guard.got,
       body: req.body,
       headers: {
         'content-type': 'application/json',
@@ -123,7 +133,29 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     stream.on('error', (err: unknown) => {
       // An answer whose body broke off (or came too slowly) still counts by its status.
       if (statusCode !== null) return finish({ ...classifyStatus(statusCode), statusCode, retryAfterMs });
-      finish({ outcome: 'retry', statusCode: null, error: describeFailure(err, req.timeoutMs), retryAfterMs: null });
+      // Refused by the outbound policy: no attempt will ever be allowed, so no retries.
+      const refused = outboundRefusal(err);
+      if (refused)
+        return finish({
+          outcome: 'stop',
+          statusCode: null,
+          error: `receiver refused: ${refused.reason}`,
+          retryAfterMs: null,
+        });
+      const detail = describeFailure(err, req.timeoutMs);
+      // For a receiver that is not (only) at public addresses the reasons read the same: refused, reset,
+      // not HTTP and silent would otherwise map the ports of the machine or network the server sits in,
+      // for anyone with a key. HTTP statuses are kept for every receiver: retries and stops depend on
+      // them, and each probe costs a generation and answers only after it rendered. The log has the detail.
+      if (!guard.onlyPublic())
+        return finish({
+          outcome: 'retry',
+          statusCode: null,
+          error: 'no HTTP answer from the receiver',
+          retryAfterMs: null,
+          logDetail: detail,
+        });
+      finish({ outcome: 'retry', statusCode: null, error: detail, retryAfterMs: null });
     });
   });
 }

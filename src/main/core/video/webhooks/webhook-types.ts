@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/config.schema.js';
 import type { Db } from '../../db/database.js';
 import type { CoreEventBus } from '../../events.js';
 import type { Logger } from '../../logger.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 
 /** The job kind of one delivery (its `refId` is the delivery id, which is the webhook-id). */
@@ -45,6 +46,8 @@ export interface WebhooksDeps {
   getWebhookUrl(generationId: string): string | null | Promise<string | null>;
   /** A time-limited signed URL of a completed generation's video (made at each attempt). */
   getVideoUrl(generationId: string): string | null | Promise<string | null>;
+  /** Where receivers may be (core/net); default: the default policy. */
+  outbound?: OutboundPolicy;
   /** Clock of the secrets' 24 h overlap (tests). */
   now?: () => number;
 }

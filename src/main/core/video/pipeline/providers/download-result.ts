@@ -4,6 +4,8 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { APP_VERSION } from '../../../../../shared/version.js';
+import { httpGuard } from '../../../net/outbound-http.js';
+import { OutboundPolicy, outboundRefusal } from '../../../net/outbound-policy.js';
 import { SNIFF_BYTES, sniff, sniffAs } from '../../uploads/media-sniffer.js';
 import { ProviderError, type ProviderContext } from '../video-provider.js';
 import { abortReason } from './provider-http.js';
@@ -15,6 +17,11 @@ export interface DownloadResultOptions {
   timeoutMs?: number;
   /** Redirects followed (CDNs redirect to storage; default 5). */
   maxRedirects?: number;
+  /**
+   * Where the URL and its redirects may lead: a URL a provider answered with obeys the outbound policy
+   * (default: the default policy); null for a URL built from a configured base URL (ComfyUI's /view).
+   */
+  outbound?: OutboundPolicy | null;
 }
 
 const EXT: Record<string, string> = { 'video/mp4': '.mp4', 'video/webm': '.webm', 'video/quicktime': '.mov' };
@@ -75,10 +82,34 @@ class VideoGuard extends Transform {
   }
 }
 
-function downloadFailure(label: string, err: unknown, timeoutMs: number, maxRedirects: number): unknown {
-  if (err instanceof ProviderError) return err;
-  if (err instanceof RequestError && err.cause instanceof ProviderError) return err.cause;
+/**
+ * A failed download as a ProviderError (the generation's error, which the API key reads). Refusals by
+ * the outbound policy say why; other failures say what happened only when every address connected to
+ * was public (or the URL is the configured one): for a loopback or private address, a refused port, an
+ * HTTP error or a page that is not a video read the same, so a result URL cannot map the network.
+ */
+function downloadFailure(
+  label: string,
+  err: unknown,
+  timeoutMs: number,
+  maxRedirects: number,
+  describe: boolean,
+): unknown {
+  const refused = outboundRefusal(err);
+  if (refused)
+    return new ProviderError(`${label} returned a result address this server does not fetch: ${refused.reason}.`);
+  const cause = err instanceof RequestError && err.cause instanceof ProviderError ? err.cause : err;
   const prefix = `Could not download the finished video from ${label}`;
+  if (!describe && (cause instanceof RequestError || cause instanceof ProviderError)) {
+    // Temporary as before (a 5xx, a dropped connection), so retries still happen; only the text is one.
+    const status = err instanceof HTTPError ? err.response.statusCode : 0;
+    const temporary =
+      cause instanceof ProviderError
+        ? cause.retryable
+        : !(err instanceof MaxRedirectsError) && (status === 0 || status === 429 || status >= 500);
+    return new ProviderError(`${prefix}: no video could be fetched from the address it gave.`, temporary);
+  }
+  if (cause instanceof ProviderError) return cause;
   if (err instanceof HTTPError) {
     const status = err.response.statusCode;
     return new ProviderError(`${prefix}: HTTP ${status}.`, status === 429 || status >= 500);
@@ -115,6 +146,9 @@ export async function downloadResult(
   const maxRedirects = opts.maxRedirects ?? 5;
   const partial = path.join(ctx.workDir, 'result.download');
   const guard = new VideoGuard(label, maxBytes);
+  const policy = opts.outbound === undefined ? new OutboundPolicy() : opts.outbound;
+  const outbound = policy ? httpGuard(policy) : null;
+  let fetched = false; // over HTTP, rather than decoded from a data URI
   try {
     const dataUri = /^data:(video\/[\w.+-]+);base64,(.*)$/is.exec(url);
     if (dataUri) {
@@ -129,7 +163,9 @@ export async function downloadResult(
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
         throw new ProviderError(`${label} returned a result address that is not http(s).`);
       }
+      fetched = true;
       const source = got.stream(parsed, {
+        ...outbound?.got,
         timeout: { request: timeoutMs },
         maxRedirects,
         retry: { limit: 0 },
@@ -149,7 +185,7 @@ export async function downloadResult(
   } catch (err) {
     fs.rmSync(partial, { force: true });
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
-    throw downloadFailure(label, err, timeoutMs, maxRedirects);
+    throw downloadFailure(label, err, timeoutMs, maxRedirects, !fetched || !outbound || outbound.onlyPublic());
   }
   const file = path.join(ctx.workDir, `result${EXT[guard.type ?? ''] ?? '.mp4'}`);
   fs.renameSync(partial, file);

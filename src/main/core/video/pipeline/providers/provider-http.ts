@@ -175,6 +175,11 @@ function parseBody(text: string): unknown {
  * 5xx / dropped connections (idempotent calls, or a POST that never reached the server) are tried
  * again a bounded number of times, waiting what Retry-After asks (or a doubling back-off). What
  * remains becomes a ProviderError a person can read: the provider's detail, never the key.
+ *
+ * No outbound policy here (core/net): every call goes to the provider's base URL, which is the person's
+ * own configuration (`providers.*.baseUrl`, ComfyUI on 127.0.0.1 by default), never an address an API
+ * key chose, and no redirect is followed. A result URL a provider answers with is fetched by
+ * downloadResult, which does obey the policy.
  */
 export class ProviderHttp {
   readonly label: string;

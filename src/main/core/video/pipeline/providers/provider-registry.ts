@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../../config/config.schema.js';
+import type { OutboundPolicy } from '../../../net/outbound-policy.js';
 import type { SecretStore } from '../../../secrets/secret-store.js';
 import { ProviderError, type VideoProvider } from '../video-provider.js';
 import { ComfyUiProvider } from './comfyui.provider.js';
@@ -29,6 +30,8 @@ export interface ProviderRegistryDeps {
   download?: DownloadResultOptions;
   /** Retry and time-out settings of provider API calls (defaults in provider-http.ts). */
   http?: Partial<ProviderHttpOptions>;
+  /** Where result URLs that fal.ai and Replicate hand back may lead (default: the default policy). */
+  outbound?: OutboundPolicy;
 }
 
 export interface ProviderRegistry {
@@ -63,7 +66,9 @@ export function createProviderRegistry(deps: ProviderRegistryDeps): ProviderRegi
     key: keyReader(deps.secrets, name),
     keyHint: `Set a valid key with: ${setKeyCommand(name)}`,
     http: deps.http,
-    download: deps.download,
+    // A result URL comes from the provider's answer, which a template's model and inputs (the API key's
+    // choice) can steer: it obeys the outbound policy. The base URLs are the person's own config.
+    download: { ...deps.download, outbound: deps.outbound },
   });
   let comfy: ComfyUiProvider | null = null;
   const factories: Record<string, () => VideoProvider> = {
@@ -74,7 +79,9 @@ export function createProviderRegistry(deps: ProviderRegistryDeps): ProviderRegi
         baseUrl: config.comfyui.baseUrl,
         pollIntervalMs: config.pollIntervalMs,
         http: deps.http,
-        download: deps.download,
+        // ComfyUI's results are fetched from its configured base URL (/view), never from an address it
+        // names: no outbound policy, like every call to a configured base URL.
+        download: { ...deps.download, outbound: null },
       })),
   };
   if (deps.local) {
