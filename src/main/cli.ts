@@ -25,8 +25,9 @@ commands:
   mailboxes add --address A [--address B] --host H --port P [--secure] --username U [--name N] [--org NAME]
                 [--allow-insecure-auth]                  add an IMAP mailbox for login codes and links; the
                                                          password is read from $MAILBOX_PASSWORD or stdin;
-                                                         --allow-insecure-auth lets plain IMAP (no --secure) to
-                                                         a host that is not loopback log in without TLS
+                                                         without --secure STARTTLS is required (except on
+                                                         loopback); --allow-insecure-auth logs in without TLS
+                                                         when the server offers no STARTTLS
   mailboxes list [--org NAME] [--json]                   list mailboxes (never their passwords)
   mailboxes remove ID                                    remove a mailbox and its stored password
 

@@ -37,15 +37,15 @@ export const ImapSettingsSchema = z
       .boolean()
       .optional()
       .describe(
-        'true: TLS from the first byte (port 993). false: plain IMAP, upgraded with STARTTLS when the server offers it; ' +
-          'to a host that is not loopback only with allowInsecureAuth. Default: true for port 993, false otherwise.',
+        'true: TLS from the first byte (port 993). false: plain IMAP upgraded with STARTTLS, which is required before the ' +
+          'password is sent unless the host is loopback or allowInsecureAuth is true. Default: true for port 993, false otherwise.',
       ),
     allowInsecureAuth: z
       .boolean()
       .optional()
       .describe(
         'true: with secure: false, log in even when the server offers no STARTTLS, sending the password in clear. ' +
-          'Required for secure: false unless the host is loopback (127.0.0.1, ::1, or a name resolving only to them). Default false.',
+          'Never needed for loopback (127.0.0.1, ::1, or a name resolving only to them). Default false.',
       ),
     username: z.string().min(1, 'username is required').max(512),
     password: z

@@ -2,10 +2,12 @@ import net from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboundMode } from '../../src/main/core/config/config.schema.js';
-import { MailboxError, MailboxWatchers } from '../../src/main/core/login/mailboxes/index.js';
+import { AppError } from '../../src/main/core/errors.js';
+import { MailboxError, MailboxesService, MailboxWatchers } from '../../src/main/core/login/mailboxes/index.js';
+import { MailboxesRepo } from '../../src/main/core/login/mailboxes/mailboxes.repo.js';
 import { passwordAccount } from '../../src/main/core/login/mailboxes/mailboxes.service.js';
 import { OutboundPolicy, type ResolvedAddress } from '../../src/main/core/net/outbound-policy.js';
-import { MailboxListSchema, MailboxSchema, type Mailbox } from '../../src/shared/mailboxes.schema.js';
+import { MailboxSchema, type Mailbox } from '../../src/shared/mailboxes.schema.js';
 import { errorShapeProblem } from '../helpers/error-shape.js';
 import { runCli } from '../helpers/spawn.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -184,7 +186,7 @@ describe('IMAP hosts and the outbound policy', () => {
   });
 });
 
-describe('/api/mailboxes: settings that would send the password in clear are a 400', () => {
+describe('/api/mailboxes: no password in clear, hosts the policy refuses are a 400', () => {
   async function server(config: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
     const s = await startTestServer(config);
     cleanup.push(() => s.close());
@@ -207,13 +209,13 @@ describe('/api/mailboxes: settings that would send the password in clear are a 4
     expect(JSON.stringify(r.json)).not.toContain(PASSWORD);
   };
 
-  it('on add: plain IMAP to a host that is not loopback needs allowInsecureAuth; loopback does not', async () => {
+  it('on add: plain IMAP (secure: false) is STARTTLS, accepted for any host; allowInsecureAuth is kept as given', async () => {
     const s = await server();
-    for (const host of ['10.0.0.5', '192.168.1.20', '8.8.8.8', 'fd00::5'])
-      expectInvalid(await add(s, { host, secure: false }), 'imap.secure', /allowInsecureAuth: true/);
-    expectInvalid(await add(s, { host: '10.0.0.5' }), 'imap.secure', /in clear/); // port 143: secure false by default
-    expect(MailboxListSchema.parse(await (await s.request('/api/mailboxes')).json()).data).toEqual([]);
-
+    for (const host of ['10.0.0.5', '192.168.1.20', '8.8.8.8', 'fd00::5', '127.0.0.1', '::1', 'localhost']) {
+      const r = await add(s, { host, secure: false });
+      expect(r.status, host).toBe(201);
+      expect(MailboxSchema.parse(r.json).imap).toMatchObject({ host, secure: false, allowInsecureAuth: false });
+    }
     const allowed = await add(s, { host: '10.0.0.5', secure: false, allowInsecureAuth: true });
     expect(allowed.status, JSON.stringify(allowed.json)).toBe(201);
     expect(MailboxSchema.parse(allowed.json).imap).toEqual({
@@ -223,11 +225,6 @@ describe('/api/mailboxes: settings that would send the password in clear are a 4
       username: 'ada',
       allowInsecureAuth: true,
     });
-    for (const host of ['127.0.0.1', '::1', 'localhost']) {
-      const r = await add(s, { host, secure: false });
-      expect(r.status, host).toBe(201);
-      expect(MailboxSchema.parse(r.json).imap.allowInsecureAuth).toBe(false);
-    }
     expect((await add(s, { host: '10.0.0.5', port: 993, secure: true })).status).toBe(201);
   });
 
@@ -240,21 +237,31 @@ describe('/api/mailboxes: settings that would send the password in clear are a 4
       expectInvalid(await add(strict, { host, secure: true, port: 993 }), 'imap.host', /public-only/);
   });
 
-  it('on test: a mailbox stored before the check (plain IMAP, not loopback) is a 400, and nothing is connected to', async () => {
+  it('on test: a server that offers no STARTTLS is a 400 on imap.secure, and gets no password', async () => {
     const s = await server();
-    const created = await add(s, { host: '127.0.0.1', secure: false });
-    const id = MailboxSchema.parse(created.json).id;
-    // As an older version stored it: plain IMAP to a LAN host, no allowInsecureAuth.
-    s.core.db.prepare("UPDATE mailboxes SET imap_host = '10.0.0.5' WHERE id = ?").run(id);
-    const res = await s.request(`/api/mailboxes/${id}/test`, { method: 'POST' });
-    expectInvalid(
-      { status: res.status, json: (await res.json()) as Record<string, unknown> },
-      'imap.secure',
-      /in clear/,
-    );
+    const fake = await fakeImap();
+    // The service as the route runs it, with the resolver hook: imap.corp.test stands for 10.0.0.5.
+    const service = new MailboxesService({
+      repo: new MailboxesRepo(s.core.db),
+      secrets: s.core.secrets,
+      log: pino({ level: 'silent' }),
+      outbound: policy(),
+    });
+    const created = await service.create(s.orgId, {
+      addresses: ['ada@example.com'],
+      imap: { host: 'imap.corp.test', port: fake.port, secure: false, username: 'ada', password: PASSWORD },
+    });
+    const err = await service.test(created).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    const { status, code, details, message } = err as AppError;
+    expect({ status, code, details }).toMatchObject({ status: 400, details: { issues: [{ path: 'imap.secure' }] } });
+    expect(code).toBe('validation_error');
+    expect(message).toMatch(/offers no STARTTLS, so the password was not sent/);
+    expect(fake.logins).toBe(0);
+    expect(sentPassword(fake)).toBe(false);
   });
 
-  it('the CLI refuses plain IMAP to a host that is not loopback unless --allow-insecure-auth', async () => {
+  it('the CLI adds plain IMAP (STARTTLS required) and, with --allow-insecure-auth, says so in the list', async () => {
     const s = await server();
     const args = (...extra: string[]) => [
       'mailboxes',
@@ -273,14 +280,17 @@ describe('/api/mailboxes: settings that would send the password in clear are a 4
       s.dataDir,
       ...extra,
     ];
-    const refused = runCli(args(), { MAILBOX_PASSWORD: PASSWORD });
-    expect(refused.status).toBe(2);
-    expect(refused.stderr).toMatch(/--secure: plain IMAP .* Use --secure .* or set --allow-insecure-auth/);
+    const starttls = runCli(args(), { MAILBOX_PASSWORD: PASSWORD });
+    expect(starttls.status, starttls.stderr).toBe(0);
     const added = runCli(args('--allow-insecure-auth'), { MAILBOX_PASSWORD: PASSWORD });
     expect(added.status, added.stderr).toBe(0);
     const id = added.stdout.trim().split('\n').pop()!;
     expect(await s.core.secrets.get(passwordAccount(id))).toBe(PASSWORD);
     const list = runCli(['mailboxes', 'list', '--data-dir', s.dataDir]);
     expect(list.stdout).toContain(`${id}  test-org  ada@example.com  ada@example.com  ada@10.0.0.5:143 insecure-auth`);
+    const plain = starttls.stdout.trim().split('\n').pop()!;
+    expect(list.stdout).toMatch(
+      new RegExp(`${plain}  test-org  ada@example.com  ada@example.com  ada@10\\.0\\.0\\.5:143\\n`),
+    );
   });
 });

@@ -28,15 +28,15 @@ export const mailboxesRoutes: RouteModule = (app, registry, core) => {
       description:
         'The password goes to the OS keychain (or the encrypted secrets file), never to the database or an answer. ' +
         'Nothing is connected to here: check the settings with POST /api/mailboxes/{id}/test. 400 INVALID_REQUEST for bad input, ' +
-        'for a host the outbound policy refuses (network.outbound), and for secure: false to a host that is not loopback ' +
-        'without allowInsecureAuth: true (the password could cross the network in clear).',
+        'and for a host the outbound policy refuses (network.outbound). secure: false means STARTTLS, required before the ' +
+        'password is sent unless the host is loopback or allowInsecureAuth is true.',
       tags,
       body: MailboxCreateSchema,
       responses: {
         201: { description: 'The mailbox (without its password)', schema: MailboxSchema },
         400: {
           description:
-            'INVALID_REQUEST: bad addresses or IMAP settings, a refused host, or plain IMAP without allowInsecureAuth (details.issues lists the fields)',
+            'INVALID_REQUEST: bad addresses or IMAP settings, or a refused host (details.issues lists the fields)',
         },
         503: { description: 'SECRETS_UNAVAILABLE: no secret store to keep the password in' },
       },
@@ -89,9 +89,10 @@ export const mailboxesRoutes: RouteModule = (app, registry, core) => {
       summary: 'Check a mailbox: connect, log in and open INBOX (read-only)',
       description:
         '200 when the mailbox exists and its settings are usable: ok:false carries the problem in message ' +
-        '(could not connect, login failed, no STARTTLS...), never the password. For a loopback or private host, network ' +
+        '(could not connect, login failed, TLS...), never the password. For a loopback or private host, network ' +
         'failures read the same ("could not connect to an IMAP server at host:port"; the log has the reason). 400 ' +
-        'INVALID_REQUEST for settings this server will not use (as when adding: a refused host, plain IMAP without allowInsecureAuth).',
+        'INVALID_REQUEST for settings this server will not use: a refused host (imap.host), or a server that offers no STARTTLS ' +
+        'to a mailbox that may not log in without TLS (imap.secure; the password was not sent).',
       tags,
       params: idParams,
       responses: {

@@ -6,7 +6,7 @@ import type { Logger } from '../../logger.js';
 import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { addressMatches } from './address-match.js';
-import { closeQuietly, openImapClient, plainLoginAllowed, resolveImapHost, type ImapSession } from './imap-session.js';
+import { closeQuietly, openImapClient, type ImapSession } from './imap-session.js';
 import { describeImapFailure, MailboxError, type ImapStage } from './mailbox-error.js';
 import type { MailboxesRepo, StoredMailbox } from './mailboxes.repo.js';
 
@@ -46,30 +46,13 @@ export class MailboxesService {
 
   /**
    * 400 when this server would not use the settings: a host the outbound policy refuses (an IP address or
-   * metadata name; a name is resolved only for the next check), or plain IMAP (secure: false) to a host
-   * that is not loopback without allowInsecureAuth: the password would cross the network in clear
-   * whenever the server offers no STARTTLS (or someone in between hides it). Connects to nothing.
+   * metadata name; a name is decided when connecting). Plain IMAP (secure: false) is accepted: it means
+   * STARTTLS, which every connection then requires before the password is sent (openImapClient), unless
+   * the host is loopback or the mailbox says allowInsecureAuth. Connects to nothing.
    */
-  async checkSettings(imap: Mailbox['imap']): Promise<void> {
+  checkSettings(imap: Mailbox['imap']): void {
     const refused = this.outbound.refusalOfHost(imap.host);
     if (refused) throw invalid('imap.host', refused.reason);
-    if (imap.secure || imap.allowInsecureAuth) return;
-    let loopback = false;
-    try {
-      const addresses = await resolveImapHost(imap.host, this.outbound, this.deps.connectTimeoutMs);
-      loopback = plainLoginAllowed({ imap }, addresses);
-    } catch (err) {
-      const refusal = outboundRefusal(err);
-      if (refusal) throw invalid('imap.host', refusal.reason);
-      // Not resolvable now: nothing shows it is loopback.
-    }
-    if (!loopback)
-      throw invalid(
-        'imap.secure',
-        `plain IMAP (secure: false) to ${imap.host}, which is not this machine, would send the password in clear ` +
-          'whenever the server offers no STARTTLS. Use secure: true (IMAP over TLS, usually port 993), or set ' +
-          'allowInsecureAuth: true to accept that risk',
-      );
   }
 
   /** Stores the password first: a row never exists without its secret. Nothing is connected to yet. */
@@ -89,7 +72,7 @@ export class MailboxesService {
       },
       created_at: this.now(),
     };
-    await this.checkSettings(mailbox.imap);
+    this.checkSettings(mailbox.imap);
     await this.deps.secrets.set(passwordAccount(mailbox.id), input.imap.password);
     try {
       this.deps.repo.insert(mailbox);
@@ -153,15 +136,15 @@ export class MailboxesService {
   }
 
   /**
-   * Connects, logs in and opens INBOX (read-only), then logs out. Settings this server would not use are a
-   * 400 (checkSettings: a mailbox stored before the check existed). A failure to connect or log in is an
-   * answer, not an exception: `ok: false` with the problem (refused, timed out, login failed, TLS), never
-   * the password.
+   * Connects, logs in and opens INBOX (read-only), then logs out. Settings this server will not use are a
+   * 400 naming the field: a host the outbound policy refuses (imap.host), a server that offers no STARTTLS
+   * to a mailbox that may not log in without TLS (imap.secure). A failure to connect or log in is an answer,
+   * not an exception: `ok: false` with the problem (timed out, login failed, TLS), never the password.
    */
   async test(mailbox: Mailbox): Promise<MailboxTestResult> {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
-    await this.checkSettings(mailbox.imap);
+    this.checkSettings(mailbox.imap);
     let password: string;
     try {
       password = await this.password(mailbox);
@@ -193,6 +176,7 @@ export class MailboxesService {
       // The code is for the person reading the log; the answer may hide it (see describeImapFailure).
       const code = (err as { code?: unknown }).code;
       this.deps.log.info({ mailboxId: mailbox.id, kind, problem, code }, 'mailbox test failed');
+      if (kind === 'refused') throw invalid(outboundRefusal(err) ? 'imap.host' : 'imap.secure', problem);
       return { ok: false, message: problem, ms: ms() };
     } finally {
       if (session) await closeQuietly(session.client);
