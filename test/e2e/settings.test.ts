@@ -219,25 +219,36 @@ describe('Settings over the IPC contract and a real core', () => {
     const { page, context } = await openSettings();
     try {
       const mailboxes = section(page, 'Mailboxes');
-      const add = async (name: string, password: string) => {
+      const add = async (name: string, password: string, withoutTls = false) => {
         const form = mailboxes.getByRole('form', { name: 'Add a mailbox' });
         await form.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
         await form.getByLabel('Addresses').fill(IMAP_USER.user);
         await form.getByLabel('IMAP server').fill(dovecot.host);
         await form.getByRole('spinbutton', { name: 'Port', exact: true }).fill(String(dovecot.port));
         await form.getByLabel('TLS from the first byte').uncheck();
+        // Shown only without TLS from the first byte: whether a server without STARTTLS may get the password.
+        if (withoutTls) await form.getByLabel('Log in without TLS when the server offers no STARTTLS').check();
         await form.getByRole('textbox', { name: 'Username', exact: true }).fill(IMAP_USER.user);
         await form.locator('input[type=password]').fill(password);
         await form.getByRole('button', { name: 'Add mailbox' }).click();
         await mailboxes.getByTestId('mailbox-row').filter({ hasText: name }).waitFor();
       };
       await add('Work', IMAP_USER.password);
-      await add('Wrong', 'not-the-password');
+      await add('Wrong', 'not-the-password', true);
       expect(
         core()
           .login.mailboxes.service.list(desktopOrg())
-          .map((m) => m.name),
-      ).toEqual(['Work', 'Wrong']);
+          .map((m) => [m.name, m.imap.allowInsecureAuth]),
+      ).toEqual([
+        ['Work', false],
+        ['Wrong', true],
+      ]);
+      expect(await mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Work' }).innerText()).toMatch(
+        /\(STARTTLS\)/,
+      );
+      expect(await mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Wrong' }).innerText()).toMatch(
+        /STARTTLS when offered, else no TLS/,
+      );
 
       const work = mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Work' });
       await work.getByRole('button', { name: 'Test mailbox Work' }).click();

@@ -11,6 +11,7 @@ const LABELS = {
   'imap.host': 'IMAP server',
   'imap.port': 'Port',
   'imap.secure': 'TLS',
+  'imap.allowInsecureAuth': 'Log in without TLS',
   'imap.username': 'Username',
   'imap.password': 'Password',
 };
@@ -21,6 +22,7 @@ interface MailboxDraft {
   host: string;
   port: string;
   secure: boolean;
+  allowInsecureAuth: boolean;
   username: string;
   password: string;
 }
@@ -31,6 +33,7 @@ const EMPTY: MailboxDraft = {
   host: '',
   port: '993',
   secure: true,
+  allowInsecureAuth: false,
   username: '',
   password: '',
 };
@@ -73,6 +76,8 @@ export function MailboxForm() {
           host: draft.host.trim(),
           port,
           secure: draft.secure,
+          // Only meaningful without TLS from the first byte; a hidden, stale tick is never sent.
+          allowInsecureAuth: !draft.secure && draft.allowInsecureAuth,
           username: draft.username,
           password: draft.password,
         },
@@ -140,6 +145,23 @@ export function MailboxForm() {
             </label>
           </div>
         </div>
+        {draft.secure ? null : (
+          <div className="field checkbox-field">
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={draft.allowInsecureAuth}
+                aria-describedby="mailbox-insecure-hint"
+                onChange={(e) => set('allowInsecureAuth', e.target.checked, 'imap.allowInsecureAuth')}
+              />
+              Log in without TLS when the server offers no STARTTLS
+            </label>
+            <p className="field-hint" id="mailbox-insecure-hint">
+              Without it, the password is sent only after STARTTLS. With it, a server without STARTTLS (or someone in
+              between) gets the password in clear. Not needed for this computer (localhost).
+            </p>
+          </div>
+        )}
         <Field label="Username" required error={form.errors['imap.username']}>
           <input
             value={draft.username}

@@ -55,7 +55,12 @@ export function MailboxesSection() {
                     <div className="cell-title">{m.name}</div>
                     <div className="cell-sub">
                       {m.addresses.join(', ')} · {m.imap.username} at {m.imap.host}:{m.imap.port} (
-                      {m.imap.secure ? 'TLS' : 'STARTTLS when offered'})
+                      {m.imap.secure
+                        ? 'TLS'
+                        : m.imap.allowInsecureAuth
+                          ? 'STARTTLS when offered, else no TLS'
+                          : 'STARTTLS'}
+                      )
                     </div>
                   </div>
                   <div className="row-actions">
