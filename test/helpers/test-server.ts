@@ -1,7 +1,7 @@
 import { tempDir } from './temp-dir.js';
 import { parseConfig } from '../../src/main/core/config/load-config.js';
 import type { AppConfigInput } from '../../src/main/core/config/config.schema.js';
-import { createCore, type Core } from '../../src/main/core/create-core.js';
+import { createCore, type Core, type CoreOverrides } from '../../src/main/core/create-core.js';
 import { startServer, type RunningServer } from '../../src/main/core/run-server.js';
 
 export { tempDir };
@@ -24,7 +24,7 @@ export interface TestServer {
 /** A real server on 127.0.0.1 port 0 with its own temp data dir and a fresh org + key. */
 export async function startTestServer(
   config: Partial<AppConfigInput> = {},
-  opts: { credits?: number } = {},
+  opts: { credits?: number; overrides?: CoreOverrides } = {},
 ): Promise<TestServer> {
   const dataDir = config.dataDir ?? tempDir();
   const core = createCore(
@@ -36,6 +36,7 @@ export async function startTestServer(
       // Rendering is paused unless a test asks for it: most tests look at what generate records.
       jobs: { renderConcurrency: 0, ...(config.jobs ?? {}) },
     }),
+    opts.overrides,
   );
   const server = await startServer(core, { port: 0 });
   const newOrg = (name: string, scopes?: string[]) => {

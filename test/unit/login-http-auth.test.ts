@@ -5,6 +5,7 @@ import { BrowserPool } from '../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import { decideAuthChallenge } from '../../src/main/core/login/engine/request-interceptor.js';
 import { LoginEngine, type LoginRequest, type LoginResult } from '../../src/main/core/login/login-engine.js';
+import { OutboundPolicy } from '../../src/main/core/net/outbound-policy.js';
 
 /**
  * HTTP authentication (401 + WWW-Authenticate) must never leave a login waiting on the browser's
@@ -34,7 +35,12 @@ const login = (req: Partial<LoginRequest> & { url: string }): Promise<LoginResul
 const explain = (r: LoginResult): string => (r.ok ? 'ok' : `${r.reason}: ${r.message}\n${r.steps.join('\n')}`);
 
 beforeAll(async () => {
-  pool = new BrowserPool({ executablePath: resolveBrowserExecutable({}).path, maxContexts: 2 });
+  // As the server builds it: every request through the outbound proxy, challenges answered through it.
+  pool = new BrowserPool({
+    executablePath: resolveBrowserExecutable({}).path,
+    maxContexts: 2,
+    outbound: new OutboundPolicy(),
+  });
   server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));

@@ -16,6 +16,7 @@ import { CreditsService } from './tenancy/credits.service.js';
 import { OrgsService } from './tenancy/orgs.service.js';
 import type { InteractiveFinisher } from './login/interactive/interactive-finisher.js';
 import { createLoginFeature, type LoginFeature } from './login/login.feature.js';
+import type { OutboundPolicyOptions } from './net/outbound-policy.js';
 import { createVideoFeature, type VideoFeature } from './video/video.feature.js';
 
 /** The services every feature builds on. */
@@ -60,6 +61,11 @@ export interface CoreOverrides {
    * app gives a visible-browser one; the headless server none (README "A person in the loop").
    */
   interactiveFinisher?: (base: BaseCore) => InteractiveFinisher;
+  /**
+   * Tests only: the outbound policy's resolver and dial hooks for the login feature (names standing for
+   * other address ranges, connected to on 127.0.0.1; see OutboundPolicyOptions). Never set in production.
+   */
+  outboundHooks?: Pick<OutboundPolicyOptions, 'resolve' | 'dial'>;
 }
 
 function installIdOf(settings: SettingsRepo): string {
@@ -136,7 +142,10 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     },
   };
   try {
-    const login = createLoginFeature(base, { interactive: overrides.interactiveFinisher?.(base) });
+    const login = createLoginFeature(base, {
+      interactive: overrides.interactiveFinisher?.(base),
+      outboundHooks: overrides.outboundHooks,
+    });
     const video = createVideoFeature(base);
     // Registered last, so disposed first: running jobs stop before the stores they use close.
     disposers.push(() => jobs.dispose());

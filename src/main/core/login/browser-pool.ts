@@ -1,4 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { OutboundPolicy } from '../net/outbound-policy.js';
+import { startOutboundProxy, type OutboundProxy } from '../net/outbound-proxy.js';
 import { createNoopLogger, type Logger } from './login-types.js';
 
 export interface BrowserPoolOptions {
@@ -13,6 +15,11 @@ export interface BrowserPoolOptions {
   log?: Logger;
   /** Options applied to every new context (viewport, locale, ...). */
   contextOptions?: BrowserContextOptions;
+  /**
+   * Where pages may connect: a launched browser gets an in-process proxy that obeys this policy (see
+   * proxyArgs). Not applied to a remote browser (connectEndpoint): its network is its own.
+   */
+  outbound?: OutboundPolicy;
 }
 
 export interface WithContextOptions {
@@ -95,6 +102,21 @@ export function defaultLaunchArgs(env: { isRoot: boolean; isLinuxCi: boolean }):
   return args;
 }
 
+/**
+ * Every request of a page goes to the outbound proxy: `<-loopback>` removes Chromium's implicit bypass
+ * rules, which would otherwise send localhost, 127/8, [::1], 169.254/16 and fe80::/10 direct (Chromium's
+ * net/docs/proxy.md), i.e. exactly the metadata and loopback addresses the policy exists for. WebRTC may
+ * use UDP only through a proxy, which an HTTP proxy never offers: no STUN/TURN packet goes around it.
+ * Appended after any configured args: Chromium takes the last value of a repeated switch.
+ */
+export function proxyArgs(proxyUrl: string): string[] {
+  return [
+    `--proxy-server=${proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
+}
+
 function runtimeEnv(): { isRoot: boolean; isLinuxCi: boolean } {
   return {
     isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
@@ -118,6 +140,8 @@ export class BrowserPool {
   private readonly queue: Waiter[] = [];
   private disposed = false;
   private readonly openContexts = new Set<BrowserContext>();
+  /** Started with the first launch, kept across relaunches, closed by dispose. */
+  private proxy: Promise<OutboundProxy> | undefined;
 
   constructor(opts: BrowserPoolOptions) {
     this.opts = opts;
@@ -173,6 +197,9 @@ export class BrowserPool {
       const late = await pending.catch(() => undefined);
       await late?.close().catch(() => {});
     }
+    // After the browser: its last requests end at a closed proxy rather than going anywhere else.
+    const proxy = await this.proxy?.catch(() => undefined);
+    await proxy?.close();
   }
 
   private acquire(signal?: AbortSignal): Promise<void> {
@@ -245,7 +272,16 @@ export class BrowserPool {
       );
       return /^wss?:/i.test(endpoint) ? chromium.connect(endpoint) : chromium.connectOverCDP(endpoint);
     }
-    const args = this.opts.launchArgs ?? defaultLaunchArgs(runtimeEnv());
+    const args = [...(this.opts.launchArgs ?? defaultLaunchArgs(runtimeEnv()))];
+    const { outbound } = this.opts;
+    if (outbound) {
+      const proxy = (this.proxy ??= startOutboundProxy(outbound));
+      // A proxy that could not start is tried again at the next launch; this launch fails (never unproxied).
+      proxy.catch(() => {
+        if (this.proxy === proxy) this.proxy = undefined;
+      });
+      args.push(...proxyArgs((await proxy).url));
+    }
     this.log.info(
       { executablePath: this.opts.executablePath, headless: this.opts.headless ?? true },
       'launching browser',

@@ -20,6 +20,8 @@ import { normalizeInclude, normalizeState } from './storage-state.js';
 
 export interface ContextProvider {
   withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: { signal?: AbortSignal }): Promise<T>;
+  /** A 400 when the outbound policy refuses the URL's host (LazyBrowserPool.checkUrl); before a page opens it. */
+  checkUrl?(url: string, field: string): Promise<void>;
 }
 export interface LoginRunner {
   login(ctx: BrowserContext, req: EngineRequest, signal?: AbortSignal): Promise<LoginResult>;
@@ -155,6 +157,7 @@ export class LoginService {
   ): Promise<LoginOutcome> {
     const started = Date.now();
     const { loginId } = opts;
+    await this.deps.browsers.checkUrl?.(req.domain, 'domain');
     // Each step as it happens, for the desktop window's live trace (secret-free lines, ids only).
     const onStep = loginId
       ? (step: string) =>

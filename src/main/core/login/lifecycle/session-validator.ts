@@ -9,6 +9,8 @@ import { safeUrl } from '../login-types.js';
 /** The browser pool as the validator uses it: a fresh context, opened with the cached state. */
 export interface ValidatorBrowsers {
   withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: WithContextOptions): Promise<T>;
+  /** A 400 when the outbound policy refuses the URL's host (LazyBrowserPool.checkUrl). */
+  checkUrl?(url: string, field: string): Promise<void>;
 }
 
 /** valid / invalid: what the page showed; unreachable: the site did not answer (or answered 5xx): nothing learned. */
@@ -80,6 +82,7 @@ export class SessionValidator {
     const checkedUrl = safeUrl(url);
     const evidence: string[] = [];
     const result = (verdict: Verdict): CheckResult => ({ verdict, checkedUrl, evidence, checkedAt });
+    await this.deps.browsers.checkUrl?.(url, 'checkUrl');
     return this.deps.browsers.withContext(
       async (ctx) => {
         const abort = () => void ctx.close().catch(() => {});

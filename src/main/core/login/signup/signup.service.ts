@@ -7,6 +7,7 @@ import type { CoreEventBus } from '../../events.js';
 import type { Logger } from '../../logger.js';
 import { CodeSourceInputError, openCodeSources, type CodeSources, type MailboxFeed } from '../codes/code-sources.js';
 import type { InboxHub } from '../codes/inbox-hub.js';
+import type { ContextProvider } from '../login.service.js';
 import type { SessionCache } from '../session-cache.js';
 import type { SignupRequest as EngineRequest, SignupResult } from './signup-types.js';
 
@@ -27,7 +28,7 @@ export interface SignupOutcome {
 export class SignupService {
   constructor(
     private readonly deps: {
-      browsers: { withContext<T>(fn: (ctx: BrowserContext) => Promise<T>): Promise<T> };
+      browsers: Pick<ContextProvider, 'withContext' | 'checkUrl'>;
       runner: SignupRunnerLike;
       cache: SessionCache;
       inbox: InboxHub;
@@ -49,6 +50,7 @@ export class SignupService {
           this.deps.events?.emit('login.step', { orgId, loginId, step, elapsedMs: Date.now() - started })
       : undefined;
     const origin = new URL(req.domain).origin;
+    await this.deps.browsers.checkUrl?.(req.domain, 'domain');
     let codes: CodeSources;
     try {
       codes = openCodeSources({
