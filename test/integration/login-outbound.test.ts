@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreOverrides } from '../../src/main/core/create-core.js';
-import type { ResolvedAddress } from '../../src/main/core/net/outbound-policy.js';
+import { loopbackHooks, type NameTable } from '../helpers/outbound-names.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /**
@@ -17,18 +17,11 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 const USER = 'ada@example.com';
 const PASSWORD = 'pw-Correct-1';
 
-const NAMES: Record<string, ResolvedAddress[]> = {
+const NAMES: NameTable = {
   'app.localhost': [{ address: '93.184.215.14', family: 4 }],
   'intranet.localhost': [{ address: '10.0.0.5', family: 4 }],
 };
-const hooks: CoreOverrides['outboundHooks'] = {
-  resolve: async (name) => {
-    const found = NAMES[name];
-    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    return found;
-  },
-  dial: () => '127.0.0.1',
-};
+const hooks: CoreOverrides['outboundHooks'] = loopbackHooks(NAMES);
 
 interface Listener {
   port: number;

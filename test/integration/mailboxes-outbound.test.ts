@@ -6,9 +6,10 @@ import { AppError } from '../../src/main/core/errors.js';
 import { MailboxError, MailboxesService, MailboxWatchers } from '../../src/main/core/login/mailboxes/index.js';
 import { MailboxesRepo } from '../../src/main/core/login/mailboxes/mailboxes.repo.js';
 import { passwordAccount } from '../../src/main/core/login/mailboxes/mailboxes.service.js';
-import { OutboundPolicy, type ResolvedAddress } from '../../src/main/core/net/outbound-policy.js';
+import type { OutboundPolicy } from '../../src/main/core/net/outbound-policy.js';
 import { MailboxSchema, type Mailbox } from '../../src/shared/mailboxes.schema.js';
 import { errorShapeProblem } from '../helpers/error-shape.js';
+import { namedPolicy, type NameTable } from '../helpers/outbound-names.js';
 import { runCli } from '../helpers/spawn.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -84,24 +85,14 @@ async function fakeImap(): Promise<FakeImap> {
   return fake;
 }
 
-const NAMES: Record<string, ResolvedAddress[]> = {
+const NAMES: NameTable = {
   'imap.corp.test': [{ address: '10.0.0.5', family: 4 }],
   'imap.public.test': [{ address: '93.184.215.14', family: 4 }],
   'imap.loop.test': [{ address: '127.0.0.1', family: 4 }],
   'imap.meta.test': [{ address: '169.254.169.254', family: 4 }],
 };
 
-function policy(mode: OutboundMode = 'private-ok'): OutboundPolicy {
-  return new OutboundPolicy({
-    mode,
-    resolve: async (name) => {
-      const found = NAMES[name];
-      if (!found) throw Object.assign(new Error(`ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-      return found;
-    },
-    dial: () => '127.0.0.1',
-  });
-}
+const policy = (mode: OutboundMode = 'private-ok'): OutboundPolicy => namedPolicy(NAMES, mode);
 
 const mailbox = (host: string, port: number, over: Partial<Mailbox['imap']> = {}): Mailbox => ({
   id: 'mbx_test',

@@ -1,12 +1,13 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundPolicy, type ResolvedAddress } from '../../src/main/core/net/outbound-policy.js';
+import type { OutboundPolicy } from '../../src/main/core/net/outbound-policy.js';
 import type { OutboundMode } from '../../src/main/core/config/config.schema.js';
 import { downloadResult } from '../../src/main/core/video/pipeline/providers/download-result.js';
 import { mapDownloadError, startDownload } from '../../src/main/core/video/uploads/media-downloader.js';
 import { sendWebhook } from '../../src/main/core/video/webhooks/webhook-sender.js';
 import { media } from '../helpers/media-fixtures.js';
+import { namedPolicy, type NameTable } from '../helpers/outbound-names.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/test-server.js';
 import { generate } from '../helpers/video-api.js';
 
@@ -56,7 +57,7 @@ function listen(server: net.Server): Promise<Listener> {
   );
 }
 
-const NAMES: Record<string, ResolvedAddress[]> = {
+const NAMES: NameTable = {
   'public.test': [{ address: '93.184.215.14', family: 4 }],
   'private.test': [{ address: '10.0.0.1', family: 4 }],
   'loop.test': [{ address: '127.0.0.1', family: 4 }],
@@ -74,17 +75,7 @@ const NAMES: Record<string, ResolvedAddress[]> = {
 };
 
 /** A policy whose names resolve per NAMES and whose allowed addresses are dialed on 127.0.0.1. */
-function policy(mode: OutboundMode): OutboundPolicy {
-  return new OutboundPolicy({
-    mode,
-    resolve: async (name) => {
-      const found = NAMES[name];
-      if (!found) throw Object.assign(new Error(`ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-      return found;
-    },
-    dial: () => '127.0.0.1',
-  });
-}
+const policy = (mode: OutboundMode): OutboundPolicy => namedPolicy(NAMES, mode);
 
 const DOWNLOAD = { timeoutMs: 5000, maxRedirects: 3 };
 

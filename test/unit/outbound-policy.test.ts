@@ -8,6 +8,7 @@ import {
   outboundRefusal,
   type ResolvedAddress,
 } from '../../src/main/core/net/outbound-policy.js';
+import { tableResolver, type NameTable } from '../helpers/outbound-names.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
@@ -18,14 +19,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
 const v6 = (address: string): ResolvedAddress => ({ address, family: 6 });
 
-/** A resolver hook over a fixed table; a name not in it does not exist. */
-function resolver(table: Record<string, ResolvedAddress[]>) {
-  return vi.fn(async (name: string) => {
-    const found = table[name];
-    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    return found;
-  });
-}
+/** A resolver hook over a fixed table (calls counted); a name not in it does not exist. */
+const resolver = (table: NameTable) => vi.fn(tableResolver(table));
 
 describe('classifyAddress', () => {
   it.each([

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundPolicy, type ResolvedAddress } from '../../src/main/core/net/outbound-policy.js';
+import { namedPolicy, type NameTable } from '../helpers/outbound-names.js';
 import { startOutboundProxy, type OutboundProxy } from '../../src/main/core/net/outbound-proxy.js';
 
 /**
@@ -9,19 +9,12 @@ import { startOutboundProxy, type OutboundProxy } from '../../src/main/core/net/
  * requests for plain HTTP). Names stand for address ranges through the policy's resolver hook; allowed
  * ones are dialed on 127.0.0.1, so nothing leaves the machine.
  */
-const NAMES: Record<string, ResolvedAddress[]> = {
+const NAMES: NameTable = {
   'public.test': [{ address: '93.184.215.14', family: 4 }],
   'private.test': [{ address: '10.0.0.5', family: 4 }],
   'meta.test': [{ address: '169.254.169.254', family: 4 }],
 };
-const policy = new OutboundPolicy({
-  mode: 'public-only',
-  resolve: async (name) => {
-    if (!NAMES[name]) throw Object.assign(new Error(`ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    return NAMES[name];
-  },
-  dial: () => '127.0.0.1',
-});
+const policy = namedPolicy(NAMES, 'public-only');
 
 let proxy: OutboundProxy;
 let site: http.Server;
