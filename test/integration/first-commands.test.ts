@@ -1,5 +1,5 @@
 // Every order of first commands on a fresh data dir (CLI first, server first, MCP first), with and without an
-// OS keychain: whichever runs first, the server's logins work afterwards and the MCP server's tools too.
+// OS keychain: whichever runs first, the server's logins work afterwards (and the MCP server's, MCP first).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -97,7 +97,6 @@ describe.each(modes)('first commands on a fresh data dir, %s', (_mode, env, runs
     // No first-run key either: the data dir already had an organization.
     expect(server.stdout()).not.toMatch(/Created organization/);
     await stop(server);
-    expect((await loginThroughMcp(dataDir, env, key)).cookies.length).toBeGreaterThan(0);
   });
 
   it.runIf(runs)('server first, then the CLI while it runs: logins work with both keys', async () => {
