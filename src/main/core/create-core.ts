@@ -16,7 +16,7 @@ import { CreditsService } from './tenancy/credits.service.js';
 import { OrgsService } from './tenancy/orgs.service.js';
 import type { InteractiveFinisher } from './login/interactive/interactive-finisher.js';
 import { createLoginFeature, type LoginFeature } from './login/login.feature.js';
-import type { OutboundPolicyOptions } from './net/outbound-policy.js';
+import { OutboundPolicy, type OutboundPolicyOptions } from './net/outbound-policy.js';
 import { createVideoFeature, type VideoFeature } from './video/video.feature.js';
 
 /** The services every feature builds on. */
@@ -30,6 +30,11 @@ export interface BaseCore {
   /** Messages for the person running the server (e.g. where secrets are kept); read once, then cleared. */
   takeNotices(): string[];
   installId: string;
+  /**
+   * Where the server may connect on a key's behalf (network.outbound): media URLs, webhooks, IMAP hosts,
+   * provider result URLs and the login browser all use this one policy.
+   */
+  outbound: OutboundPolicy;
   /** Progress, status changes and webhook outcomes (the desktop app and streams subscribe). */
   events: CoreEventBus;
   /** The persistent job queue (renders, webhook deliveries); runs once a server calls `jobs.start()`. */
@@ -62,7 +67,7 @@ export interface CoreOverrides {
    */
   interactiveFinisher?: (base: BaseCore) => InteractiveFinisher;
   /**
-   * Tests only: the outbound policy's resolver and dial hooks for the login feature (names standing for
+   * Tests only: the outbound policy's resolver and dial hooks (names standing for
    * other address ranges, connected to on 127.0.0.1; see OutboundPolicyOptions). Never set in production.
    */
   outboundHooks?: Pick<OutboundPolicyOptions, 'resolve' | 'dial'>;
@@ -122,6 +127,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     secrets,
     takeNotices: () => notices.splice(0),
     installId,
+    outbound: new OutboundPolicy({ ...overrides.outboundHooks, mode: config.network.outbound }),
     events: new CoreEventBus(),
     jobs,
     orgs: new OrgsService({ db }),
@@ -142,10 +148,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     },
   };
   try {
-    const login = createLoginFeature(base, {
-      interactive: overrides.interactiveFinisher?.(base),
-      outboundHooks: overrides.outboundHooks,
-    });
+    const login = createLoginFeature(base, { interactive: overrides.interactiveFinisher?.(base) });
     const video = createVideoFeature(base);
     // Registered last, so disposed first: running jobs stop before the stores they use close.
     disposers.push(() => jobs.dispose());

@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import type { BaseCore } from '../create-core.js';
 import { AppError } from '../errors.js';
-import { OutboundPolicy, outboundRefusal, type OutboundPolicyOptions } from '../net/outbound-policy.js';
+import { outboundRefusal, type OutboundPolicy } from '../net/outbound-policy.js';
 import { BrowserPool, type WithContextOptions } from './browser-pool.js';
 import { InboxHub } from './codes/inbox-hub.js';
 import { resolveBrowserExecutable } from './browser-resolver.js';
@@ -85,17 +85,9 @@ export class LazyBrowserPool implements ContextProvider {
  * `interactive`: shows a login stopped at a CAPTCHA or second factor to a person (the desktop app gives
  * one, README "A person in the loop"); without it such logins answer their typed error.
  */
-export function createLoginFeature(
-  base: BaseCore,
-  opts: {
-    interactive?: InteractiveFinisher;
-    /** Tests only: the policy's resolver and dial hooks (see OutboundPolicyOptions), never set in production. */
-    outboundHooks?: Pick<OutboundPolicyOptions, 'resolve' | 'dial'>;
-  } = {},
-): LoginFeature {
-  const { config, log } = base;
+export function createLoginFeature(base: BaseCore, opts: { interactive?: InteractiveFinisher } = {}): LoginFeature {
+  const { config, log, outbound } = base;
   const browserLog = log.child({ component: 'browser' });
-  const outbound = new OutboundPolicy({ ...opts.outboundHooks, mode: config.network.outbound });
   const browsers = new LazyBrowserPool(
     () =>
       new BrowserPool({

@@ -2,7 +2,19 @@ import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import type { BeforeRequestHook } from 'got';
-import { normalizeHost, type AddressKind, type OutboundPolicy } from './outbound-policy.js';
+import { normalizeHost, type AddressKind, type CheckedAddress, type OutboundPolicy } from './outbound-policy.js';
+
+/**
+ * A socket `lookup` that answers only addresses the policy already checked (their dial form): a socket given
+ * it connects to one of them whatever a second DNS answer would say. `checked` must not be empty.
+ */
+export function checkedLookup(checked: readonly CheckedAddress[]): LookupFunction {
+  const dialed = checked.map((a) => ({ address: a.dial, family: net.isIP(a.dial) }));
+  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, dialed);
+    else callback(null, dialed[0].address, dialed[0].family);
+  }) as unknown as LookupFunction;
+}
 
 /** What one got request (all its redirect hops) needs to obey the outbound policy. */
 export interface HttpGuard {

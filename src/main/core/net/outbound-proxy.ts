@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net, { type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { checkedLookup } from './outbound-http.js';
 import { normalizeHost, outboundRefusal, type OutboundPolicy } from './outbound-policy.js';
 
 /**
@@ -64,12 +65,7 @@ async function checkedTarget(policy: OutboundPolicy, host: string): Promise<{ ho
   const checked = await policy.resolve(host);
   const bare = normalizeHost(host);
   if (net.isIP(bare)) return { host: bare };
-  const dialed = checked.map((a) => ({ address: a.dial, family: net.isIP(a.dial) }));
-  const lookup = ((_name: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, dialed);
-    else callback(null, dialed[0].address, dialed[0].family);
-  }) as unknown as LookupFunction;
-  return { host: bare, lookup };
+  return { host: bare, lookup: checkedLookup(checked) };
 }
 
 /** A minimal HTTP/1.1 answer written straight to a socket (CONNECT is answered before any HTTP framing). */

@@ -1,5 +1,4 @@
 import type { BaseCore } from '../create-core.js';
-import { OutboundPolicy } from '../net/outbound-policy.js';
 import { createGenerationParts, type GenerationParts } from './generations/generation-parts.js';
 import { MediaIngestService } from './uploads/media-ingest.service.js';
 import { MediaProbe } from './uploads/media-probe.js';
@@ -50,7 +49,7 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
     },
   });
   // Media URLs and webhook receivers are the API key's choice: both obey network.outbound (core/net).
-  const outbound = new OutboundPolicy({ mode: base.config.network.outbound });
+  const { outbound } = base;
   const ingest = new MediaIngestService({
     blobs,
     repo: uploadsRepo,

@@ -1,8 +1,8 @@
-import net from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
 import type { InboundMessage } from '../codes/inbound-message.js';
 import type { Mailbox } from '../../../../shared/mailboxes.schema.js';
+import { checkedLookup } from '../../net/outbound-http.js';
 import { OutboundPolicy, type CheckedAddress } from '../../net/outbound-policy.js';
 
 /** Short: a login waits on the mailbox, and a dead server must not eat its whole time budget. */
@@ -67,17 +67,12 @@ export async function openImapClient(
 ): Promise<ImapSession> {
   const timeout = opts.connectTimeoutMs ?? IMAP_CONNECT_TIMEOUT_MS;
   const addresses = await resolveImapHost(mailbox.imap.host, opts.outbound ?? new OutboundPolicy(), timeout);
-  const dialed = addresses.map((a) => ({ address: a.dial, family: net.isIP(a.dial) }));
-  const lookup: net.LookupFunction = (_host, options, callback) => {
-    if (options.all) callback(null, dialed);
-    else callback(null, dialed[0].address, dialed[0].family);
-  };
   const client = new ImapFlow({
     host: mailbox.imap.host,
     port: mailbox.imap.port,
     secure: mailbox.imap.secure,
     doSTARTTLS: mailbox.imap.secure || plainLoginAllowed(mailbox, addresses) ? undefined : true,
-    tls: { lookup },
+    tls: { lookup: checkedLookup(addresses) },
     auth: { user: mailbox.imap.username, pass: password },
     logger: false,
     connectionTimeout: timeout,

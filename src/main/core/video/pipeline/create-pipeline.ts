@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { BaseCore } from '../../create-core.js';
-import { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { GenerationsService } from '../generations/generations.service.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { sweepRenderLeftovers } from './leftovers.js';
@@ -37,7 +36,7 @@ export function createPipeline(
     config: config.providers,
     secrets: base.secrets,
     local,
-    outbound: new OutboundPolicy({ mode: config.network.outbound }),
+    outbound: base.outbound,
   });
   base.onDispose(async () => {
     providers.dispose();
