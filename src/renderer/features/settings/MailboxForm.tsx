@@ -146,7 +146,8 @@ export function MailboxForm() {
           </div>
         </div>
         {draft.secure ? null : (
-          <div className="field checkbox-field">
+          // The whole row, under the TLS box it qualifies.
+          <div className="field checkbox-field span-2">
             <label className="checkbox">
               <input
                 type="checkbox"
