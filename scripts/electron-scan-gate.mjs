@@ -1,6 +1,6 @@
 // The judgement of scripts/electron-scan.mjs, apart from running the scanner: which electronegativity
 // findings fail `npm test`, given security/electronegativity-allowlist.json. Pure (no file system, no
-// process), so test/unit/electronegativity-gate.test.ts feeds it sample findings.
+// process), so test/unit/scripts/electronegativity-gate.test.ts feeds it sample findings.
 
 export const FAILING_SEVERITIES = new Set(['HIGH', 'MEDIUM']);
 /**

@@ -1,6 +1,6 @@
 // The one table of the HTTP routes the typed client calls: method, path, success status and the shared
 // zod schemas of the request and the answer. The client makes every request from this table, and
-// test/unit/client-openapi.test.ts checks each row against the server's OpenAPI document.
+// test/unit/client/client-openapi.test.ts checks each row against the server's OpenAPI document.
 import type { z } from 'zod';
 import { CreateGenerationRequestSchema } from '../shared/create-generation.schema.js';
 import { CreditsSchema } from '../shared/credits.schema.js';

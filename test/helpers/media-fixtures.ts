@@ -9,7 +9,7 @@ import { tempDir } from './temp-dir.js';
  * Real, decodable media — the server decodes every upload with ffprobe — of an exact size when asked:
  * the padding lives inside the format (a PNG chunk, JPEG/GIF comments, an MP4 `free` box, a Matroska
  * Void element, ID3 padding, more WAV samples), so a padded file still decodes. PNG and WAV are built
- * here; the rest is made once per process with ffmpeg. test/unit/media-probe.test.ts checks them all.
+ * here; the rest is made once per process with ffmpeg. test/unit/video/uploads/media-probe.test.ts checks them all.
  */
 const cache = new Map<string, Buffer<ArrayBuffer>>();
 

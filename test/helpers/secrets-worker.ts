@@ -1,5 +1,5 @@
 /**
- * One process of the multi-process secret-store test (test/unit/secrets-multiprocess.test.ts):
+ * One process of the multi-process secret-store test (test/unit/secrets/secrets-multiprocess.test.ts):
  * `node --import tsx secrets-worker.ts DATA_DIR ID COUNT WORKERS`. Takes the master key from the key
  * file (created by whichever worker comes first), makes the shared create-once secret, writes COUNT
  * accounts of its own (and adds and deletes a few more), prints `{"phase":"written"}`, then on a

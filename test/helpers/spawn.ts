@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+import { REPO_ROOT as ROOT } from './repo-root.js';
+
 // One process (node --import tsx), not the tsx CLI: the CLI runs a child and relays signals, and
 // under load it can exit on SIGTERM itself before the child's clean shutdown.
 const NODE_TS = [process.execPath, '--import', 'tsx'];

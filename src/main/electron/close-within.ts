@@ -1,4 +1,4 @@
-// Bounded shutdown. Pure (no electron import): test/unit/close-within.test.ts runs it with real promises.
+// Bounded shutdown. Pure (no electron import): test/unit/electron/close-within.test.ts runs it with real promises.
 
 /** How the core's close ended: finished, still running at the deadline, or failed with this error. */
 export type CloseOutcome = 'closed' | 'timed-out' | Error;

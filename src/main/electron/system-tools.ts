@@ -1,6 +1,6 @@
 // The programs the packaged app does not ship and finds on the machine: a Chromium-family browser for
 // logins (browser-resolver.ts) and ffmpeg/ffprobe for renders and upload checks (run by name from PATH).
-// Pure (no electron import), so test/unit/system-tools.test.ts runs it against real directories.
+// Pure (no electron import), so test/unit/electron/system-tools.test.ts runs it against real directories.
 import fs from 'node:fs';
 import path from 'node:path';
 import { BrowserNotFoundError, resolveBrowserExecutable } from '../core/login/browser-resolver.js';

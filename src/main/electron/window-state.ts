@@ -1,5 +1,5 @@
 // Where the main window reopens. Pure (no electron import): main-window.ts passes the displays' work
-// areas in, and test/unit/window-state.test.ts checks the rules with made-up screen layouts.
+// areas in, and test/unit/electron/window-state.test.ts checks the rules with made-up screen layouts.
 
 export interface Rect {
   x: number;

@@ -1,0 +1,266 @@
+// The IPC contract (src/shared/ipc-contract.ts) against the server's OpenAPI document: every channel
+// that stands for a route names a method and path the server serves, with the scope it requires, and
+// its params, query, body and answer schemas render to exactly what the server documents (same
+// component ids, same JSON Schema), so the desktop UI and the API cannot drift apart. Then every
+// channel's argument schema and every event's payload schema is tried on a sample and a wrong value.
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import { httpArgsSchema } from '../../../src/main/core/desktop/http-channel.js';
+import { OpenApiRegistry } from '../../../src/main/core/http/openapi.js';
+import {
+  IPC_CONTRACT,
+  IPC_EVENTS,
+  type Channel,
+  type ChannelArgs,
+  type ChannelArgsTuple,
+  type ChannelName,
+  type ChannelResult,
+  type HttpChannel,
+  type IpcEventName,
+  type IpcEventPayload,
+} from '../../../src/shared/ipc-contract.js';
+import { closure, openApiPath, type Document, type Operation } from '../../helpers/openapi-doc.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+const channels = Object.entries(IPC_CONTRACT) as [ChannelName, Channel][];
+const httpChannels = channels.filter((e): e is [ChannelName, HttpChannel] => e[1].kind === 'http');
+const upload = IPC_CONTRACT['uploads:upload'];
+
+const successStatus = (c: HttpChannel) =>
+  c.answer.kind === 'empty' ? '204' : String((c.answer as { status?: number }).status ?? 200);
+
+/** The document the contract's routes would produce, rendered by the server's own OpenAPI registry. */
+function contractDocument(): Document {
+  const registry = new OpenApiRegistry();
+  const add = (
+    name: string,
+    r: Pick<HttpChannel, 'method' | 'path' | 'params' | 'query' | 'body'> & { status: string; schema?: z.ZodType },
+  ) =>
+    registry.add({
+      method: r.method,
+      url: r.path,
+      api: 'video',
+      scope: null,
+      summary: name,
+      tags: [],
+      body: r.body,
+      query: r.query,
+      params: r.params,
+      responses: { [r.status]: { description: name, schema: r.schema } },
+    });
+  for (const [name, c] of httpChannels) {
+    add(name, { ...c, status: successStatus(c), schema: c.answer.kind === 'json' ? c.answer.schema : undefined });
+  }
+  for (const route of [upload.presign, upload.put]) add(route.path, { ...route, status: '200', schema: route.answer });
+  return registry.document({ version: 'contract' }) as unknown as Document;
+}
+
+let s: TestServer;
+let server: Document;
+const ours = contractDocument();
+const op = (doc: Document, r: { method: string; path: string }) =>
+  doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()];
+const answerOf = (o: Operation, status: string) => o.responses[status]?.content?.['application/json']?.schema;
+const bodyOf = (o: Operation) => o.requestBody?.content['application/json']?.schema;
+const paramsOf = (o: Operation, where: string) => (o.parameters ?? []).filter((p) => p.in === where);
+
+beforeAll(async () => {
+  s = await startTestServer();
+  const res = await fetch(`${s.url}/api/openapi.json`);
+  expect(res.status).toBe(200);
+  server = (await res.json()) as Document;
+});
+afterAll(() => s?.close());
+
+describe('IPC contract vs GET /api/openapi.json', () => {
+  it.each(httpChannels)('%s: method, path, scope and schemas match the server', (_name, c) => {
+    const theirs = op(server, c);
+    expect(theirs, `${c.method} ${c.path} is not in the server's document`).toBeDefined();
+    expect(theirs['x-required-scope']).toBe(c.scope);
+    const status = successStatus(c);
+    expect(theirs.responses[status], `the server documents no ${status} for ${c.method} ${c.path}`).toBeDefined();
+    const mine = op(ours, c);
+    if (c.answer.kind === 'json') expect(answerOf(theirs, status)).toBeDefined();
+    else expect(answerOf(theirs, status)).toBeUndefined();
+    expect(closure(answerOf(mine, status), ours)).toEqual(closure(answerOf(theirs, status), server));
+    if (c.answer.kind === 'json' && c.answer.headers) {
+      const documented = Object.keys(theirs.responses[status].headers ?? {}).map((h) => h.toLowerCase());
+      expect(documented).toEqual(expect.arrayContaining(Object.keys(c.answer.headers.shape)));
+    }
+    expect(closure(bodyOf(mine), ours)).toEqual(closure(bodyOf(theirs), server));
+    expect(paramsOf(mine, 'path')).toEqual(paramsOf(theirs, 'path'));
+    expect(paramsOf(mine, 'query')).toEqual(paramsOf(theirs, 'query'));
+  });
+
+  it('the upload channel: presign and the local store’s PUT are served routes with these answers', () => {
+    for (const route of [upload.presign, upload.put]) {
+      const theirs = op(server, route);
+      expect(theirs, `${route.method} ${route.path} is not in the server's document`).toBeDefined();
+      expect(closure(answerOf(op(ours, route), '200'), ours)).toEqual(closure(answerOf(theirs, '200'), server));
+    }
+    expect(op(server, upload.presign)['x-required-scope']).toBe(upload.scope);
+  });
+
+  it('a drifted schema is caught (the comparison is not vacuous)', () => {
+    const credits = op(ours, IPC_CONTRACT['credits:get']);
+    const template = op(server, IPC_CONTRACT['templates:get']);
+    expect(closure(answerOf(credits, '200'), ours)).not.toEqual(closure(answerOf(template, '200'), server));
+    const sessions = op(ours, IPC_CONTRACT['sessions:delete']);
+    const generation = op(server, IPC_CONTRACT['generations:get']);
+    expect(paramsOf(sessions, 'path')).not.toEqual(paramsOf(generation, 'path'));
+  });
+});
+
+// One accepted and one refused argument per channel; a channel added to the contract without samples
+// here does not type-check.
+const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } } = {
+  'app:getInfo': { good: undefined, bad: { verbose: true } },
+  'app:openExternal': { good: { url: 'https://example.com/docs' }, bad: { url: 42 } },
+  'sessions:list': { good: {}, bad: { body: {} } },
+  'sessions:delete': { good: { params: { id: 'ses_1' } }, bad: { params: { id: 'x'.repeat(65) } } },
+  'sessions:testLogin': {
+    good: {
+      body: { domain: 'https://example.com/login', cred: { username: 'a', password: 'b' } },
+      headers: { 'x-login-id': 'login-1' },
+    },
+    bad: {
+      body: { domain: 'https://example.com/login', cred: { username: 'a', password: 'b' } },
+      headers: { authorization: 'Bearer pk_other' },
+    },
+  },
+  'templates:list': { good: { query: { limit: 10, category: 'text-to-video' } }, bad: { query: { category: 'x' } } },
+  'templates:get': { good: { params: { id: 'tpl' } }, bad: { params: {} } },
+  'templates:create': {
+    good: { body: { title: 'T', category: 'text-to-video', input_variables: [] } },
+    bad: { body: { title: 'T', category: 'text-to-video', input_variables: [], extra: 1 } },
+  },
+  'templates:update': {
+    good: { params: { id: 'tpl' }, body: { title: 'T', category: 'text-to-video', input_variables: [] } },
+    bad: { body: { title: 'T', category: 'text-to-video', input_variables: [] } },
+  },
+  'templates:delete': { good: { params: { id: 'tpl' } }, bad: undefined },
+  'uploads:pickFile': { good: { kind: 'image' }, bad: { kind: 'document' } },
+  'uploads:upload': { good: { file: 'token-1' }, bad: { file: '' } },
+  'characters:list': { good: { query: { q: 'ro', limit: 5 } }, bad: { query: { q: 'r' } } },
+  'characters:create': {
+    good: { body: { name: 'Robin', reference_image_keys: ['uploads/o/k/a.png'] } },
+    bad: { body: { name: 'Robin', reference_image_keys: [] } },
+  },
+  'generate:fromTemplate': {
+    good: { params: { id: 'tpl' }, body: { variables: { scene: 'x' } } },
+    bad: { params: { id: 'tpl' }, body: { variables: {}, num_videos: 9 } },
+  },
+  'generations:list': { good: { query: { status: 'generating' } }, bad: { query: { status: 'done' } } },
+  'generations:get': { good: { params: { id: 'gen' } }, bad: { params: { id: '' } } },
+  'generations:cancel': { good: { params: { id: 'gen' } }, bad: { id: 'gen' } },
+  'credits:get': { good: {}, bad: { query: { org: 'x' } } },
+  // Settings
+  'login:methods': { good: {}, bad: { query: { all: true } } },
+  'mailboxes:list': { good: {}, bad: { params: { id: 'x' } } },
+  'mailboxes:create': {
+    good: {
+      body: {
+        addresses: ['ada@example.com'],
+        imap: { host: 'imap.example.com', port: 993, username: 'ada', password: 'pw' },
+      },
+    },
+    bad: { body: { addresses: [], imap: { host: 'imap://x', port: 0, username: '', password: '' } } },
+  },
+  'mailboxes:delete': { good: { params: { id: 'mbx_1' } }, bad: { params: { id: '' } } },
+  'mailboxes:test': { good: { params: { id: 'mbx_1' } }, bad: {} },
+  'webhooks:getSecret': { good: {}, bad: { body: {} } },
+  'webhooks:rotateSecret': { good: {}, bad: { body: { secret: 'mine' } } },
+  'app:apiStatus': { good: undefined, bad: { url: 'http://127.0.0.1:1' } },
+  'app:copyText': { good: { text: 'pk_x' }, bad: { text: '' } },
+  'app:openDataFolder': { good: undefined, bad: { path: '/etc' } },
+  'settings:get': { good: undefined, bad: {} },
+  'settings:update': {
+    good: { server: { port: 4800 }, jobs: { renderConcurrency: null } },
+    bad: { server: { port: 70000 } },
+  },
+  'settings:setTheme': { good: { theme: 'dark' }, bad: { theme: 'sepia' } },
+  'settings:testStorage': { good: { bucket: 'b', endpoint: 'http://127.0.0.1:9000' }, bad: { bucket: '' } },
+  'keys:list': { good: { orgId: 'org_1' }, bad: {} },
+  'keys:create': { good: { orgId: 'org_1', scopes: ['login:write'] }, bad: { orgId: 'org_1', scopes: ['root'] } },
+  'keys:revoke': { good: { id: 'key_1' }, bad: { id: 1 } },
+  'orgs:list': { good: undefined, bad: { all: true } },
+  'orgs:create': { good: { name: 'Acme Inc.' }, bad: { name: 'a/b' } },
+  'orgs:credits': { good: { orgId: 'org_1' }, bad: undefined },
+  'orgs:grantCredits': { good: { orgId: 'org_1', amount: 100 }, bad: { orgId: 'org_1', amount: 0.5 } },
+  // Results, exports and media
+  'sessions:validate': { good: { params: { id: 'ses_1' } }, bad: { params: {} } },
+  'sessions:cancelLogin': { good: { params: { id: 'login-1' } }, bad: { params: { id: '' } } },
+  'uploads:list': { good: { query: { kind: 'image', limit: 20 } }, bad: { query: { kind: 'document' } } },
+  'uploads:delete': { good: { params: { key: 'uploads/org_1/abc/a.png' } }, bad: { params: { key: '' } } },
+  'uploads:pickPasted': {
+    good: { content_type: 'image/png', data: 'iVBORw0KGgo=' },
+    bad: { content_type: 'image/svg+xml', data: 'PHN2Zz4=' },
+  },
+  'uploads:pickDropped': { good: { path: '/home/ada/photo.png' }, bad: { path: '' } },
+  'characters:update': {
+    good: { params: { id: 'chr_1' }, body: { name: 'Robin' } },
+    bad: { params: { id: 'chr_1' }, body: { visibility: 'public' } },
+  },
+  'characters:delete': { good: { params: { id: 'chr_1' } }, bad: {} },
+  'exports:saveText': {
+    good: { defaultName: 'state.json', text: '{}' },
+    bad: { defaultName: '../../.bashrc', text: 'x' },
+  },
+  'generations:saveVideo': { good: { id: 'gen_1' }, bad: { id: '' } },
+  'generations:showInFolder': { good: { id: 'gen_1' }, bad: { path: '/etc' } },
+};
+
+const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);
+
+const EVENT_SAMPLES: { [E in IpcEventName]: { good: IpcEventPayload<E>; bad: unknown } } = {
+  'login:step': { good: { loginId: 'l1', step: 'filled the password', elapsedMs: 812 }, bad: { step: 'x' } },
+  'generation:progress': {
+    good: { id: 'g1', status: 'generating', progress: 40, queuePosition: 2 },
+    bad: { id: 'g1', status: 'generating', progress: 140 },
+  },
+  'generation:finished': { good: { id: 'g1', status: 'completed' }, bad: { id: 'g1', status: 'generating' } },
+  'upload:progress': { good: { id: 't1', loaded: 10, total: 20 }, bad: { loaded: -1, total: 20 } },
+};
+
+describe('contract schemas on samples', () => {
+  it.each(channels)('%s: its argument schema takes a sample and refuses a wrong one', (name, c) => {
+    const sample = ARG_SAMPLES[name];
+    expect(argsSchema(c).safeParse(sample.good).success).toBe(true);
+    expect(argsSchema(c).safeParse(sample.bad).success).toBe(false);
+  });
+
+  it('every channel and every event has samples', () => {
+    expect(Object.keys(ARG_SAMPLES).sort()).toEqual(Object.keys(IPC_CONTRACT).sort());
+    expect(Object.keys(EVENT_SAMPLES).sort()).toEqual(Object.keys(IPC_EVENTS).sort());
+  });
+
+  it.each(Object.keys(IPC_EVENTS) as IpcEventName[])('event %s: payload schema', (event) => {
+    expect(IPC_EVENTS[event].safeParse(EVENT_SAMPLES[event].good)).toMatchObject({ success: true });
+    expect(IPC_EVENTS[event].safeParse(EVENT_SAMPLES[event].bad).success).toBe(false);
+  });
+
+  it('answers parse with the shared schemas: the login answer with its headers, a 204 with none', () => {
+    const login = IPC_CONTRACT['sessions:testLogin'].answer;
+    expect(login.schema.safeParse({ cookies: [], origins: [] }).success).toBe(true);
+    expect(login.schema.safeParse({ cookies: [{ name: 'sid' }], origins: [] }).success).toBe(false);
+    expect(login.headers.safeParse({ 'x-session-cache': 'hit', 'x-session-id': 's1' }).success).toBe(true);
+    expect(login.headers.safeParse({ 'x-session-cache': 'maybe', 'x-session-id': 's1' }).success).toBe(false);
+    expect(IPC_CONTRACT['sessions:delete'].answer).toEqual({ kind: 'empty' });
+  });
+
+  it('types: the renderer’s invoke takes and returns what the schemas say (checked by tsc)', () => {
+    expectTypeOf<[]>().toMatchTypeOf<ChannelArgsTuple<'credits:get'>>();
+    expectTypeOf<[]>().not.toMatchTypeOf<ChannelArgsTuple<'templates:get'>>();
+    expectTypeOf<ChannelArgs<'templates:get'>>().toEqualTypeOf<{ params: { id: string } }>();
+    expectTypeOf<ChannelArgs<'uploads:upload'>>().toEqualTypeOf<{ file: string }>();
+    expectTypeOf<ChannelResult<'templates:get'>['title']>().toEqualTypeOf<string>();
+    expectTypeOf<ChannelResult<'sessions:delete'>>().toEqualTypeOf<null>();
+    expectTypeOf<ChannelResult<'sessions:testLogin'>['headers']['x-session-cache']>().toEqualTypeOf<'hit' | 'miss'>();
+    expectTypeOf<ChannelResult<'uploads:pickFile'>>().toEqualTypeOf<{
+      token: string;
+      name: string;
+      size: number;
+      content_type: string;
+    } | null>();
+  });
+});
