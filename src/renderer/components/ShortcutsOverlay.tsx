@@ -1,5 +1,21 @@
 import { useEffect, useRef } from 'react';
-import { shortcutDocs } from '../lib/shortcuts';
+import { shortcutDocs, type ShortcutDoc } from '../lib/shortcuts';
+import { DataTable, type Column } from './DataTable';
+
+const SHORTCUT_COLUMNS: Column<ShortcutDoc>[] = [
+  {
+    header: 'Keys',
+    cellClassName: 'shortcut-keys',
+    cell: (s) =>
+      s.keys.map((k, i) => (
+        <span key={k}>
+          {i > 0 ? <span aria-hidden="true"> + </span> : null}
+          <kbd>{k}</kbd>
+        </span>
+      )),
+  },
+  { header: 'Does', cell: (s) => s.does },
+];
 
 /** The keyboard shortcuts, as a modal dialog (opened with ? or F1, or the sidebar's keyboard button). */
 export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
@@ -31,23 +47,15 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
             Close
           </button>
         </div>
-        <table className="table table-compact shortcuts-table" aria-label="Keyboard shortcuts">
-          <tbody>
-            {shortcutDocs().map((s) => (
-              <tr key={s.does}>
-                <td className="shortcut-keys">
-                  {s.keys.map((k, i) => (
-                    <span key={k}>
-                      {i > 0 ? <span aria-hidden="true"> + </span> : null}
-                      <kbd>{k}</kbd>
-                    </span>
-                  ))}
-                </td>
-                <td>{s.does}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Keyboard shortcuts"
+          bare
+          compact
+          className="shortcuts-table"
+          rows={shortcutDocs()}
+          rowKey={(s) => s.does}
+          columns={SHORTCUT_COLUMNS}
+        />
       </div>
     </div>
   );

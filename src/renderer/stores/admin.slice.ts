@@ -1,29 +1,12 @@
 import type { StateCreator } from 'zustand';
-import type { ApiKeySummary, ChannelArgs, ChannelResult, Credits, OrgSummary } from '../../shared/ipc-contract.js';
+
+import type { Credits } from '../../shared/ipc-contract.js';
 import { errorMessage, invoke } from '../lib/api';
-import type { AppState } from './app-store';
-import { initialLoadable, type Loadable } from './loadable';
 
-export type CreatedKey = ChannelResult<'keys:create'>;
-export type KeyCreateInput = Omit<ChannelArgs<'keys:create'>, 'orgId'>;
+import { initialLoadable } from './loadable';
+import type { AppState, AdminSlice } from './store-types';
 
-/** Organizations, their API keys and credits (Settings; desktop-only channels). */
-export interface AdminSlice {
-  orgs: Loadable<OrgSummary[]>;
-  /** The organization whose keys and credits Settings shows (default: this window's). */
-  adminOrgId: string | null;
-  keys: Loadable<ApiKeySummary[]>;
-  orgCredits: Loadable<Credits | null>;
-  loadOrgs(): Promise<void>;
-  selectAdminOrg(id: string): Promise<void>;
-  createOrg(name: string): Promise<OrgSummary>;
-  loadKeys(): Promise<void>;
-  /** The answer's `key` is the plaintext: show it once, keep it nowhere. */
-  createKey(input: KeyCreateInput): Promise<CreatedKey>;
-  revokeKey(id: string): Promise<void>;
-  loadOrgCredits(): Promise<void>;
-  grantCredits(amount: number): Promise<void>;
-}
+export type { CreatedKey, KeyCreateInput } from './store-types';
 
 export const createAdminSlice: StateCreator<AppState, [], [], AdminSlice> = (set, get) => {
   const orgId = () => get().adminOrgId;

@@ -1,13 +1,8 @@
 import type { StateCreator } from 'zustand';
-import type { AppInfo } from '../../shared/ipc-contract.js';
-import { errorMessage, invoke } from '../lib/api';
-import type { AppState } from './app-store';
 
-export interface AppInfoSlice {
-  appInfo: AppInfo | null;
-  appInfoError: string | null;
-  loadAppInfo(): Promise<void>;
-}
+import { errorMessage, invoke } from '../lib/api';
+
+import type { AppState, AppInfoSlice } from './store-types';
 
 export const createAppInfoSlice: StateCreator<AppState, [], [], AppInfoSlice> = (set) => ({
   appInfo: null,

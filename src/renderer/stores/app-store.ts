@@ -1,31 +1,20 @@
 import { create } from 'zustand';
-import { createAdminSlice, type AdminSlice } from './admin.slice';
-import { createAppInfoSlice, type AppInfoSlice } from './app-info.slice';
-import { createCharactersSlice, type CharactersSlice } from './characters.slice';
-import { createCreditsSlice, type CreditsSlice } from './credits.slice';
-import { createDraftsSlice, type DraftsSlice } from './drafts.slice';
-import { createGenerationsSlice, type GenerationsSlice } from './generations.slice';
-import { createIntegrationsSlice, type IntegrationsSlice } from './integrations.slice';
-import { createLoginRunsSlice, type LoginRunsSlice } from './login-runs.slice';
-import { createNavSlice, type NavSlice } from './nav.slice';
-import { createSessionsSlice, type SessionsSlice } from './sessions.slice';
-import { createSettingsSlice, type SettingsSlice } from './settings.slice';
-import { createTemplatesSlice, type TemplatesSlice } from './templates.slice';
-import { createUploadsSlice, type UploadsSlice } from './uploads.slice';
+import { createAdminSlice } from './admin.slice';
+import { createAppInfoSlice } from './app-info.slice';
+import { createCharactersSlice } from './characters.slice';
+import { createCreditsSlice } from './credits.slice';
+import { createDraftsSlice } from './drafts.slice';
+import { createGenerationsSlice } from './generations.slice';
+import { createIntegrationsSlice } from './integrations.slice';
+import { createLoginRunsSlice } from './login-runs.slice';
+import { createNavSlice } from './nav.slice';
+import { createSessionsSlice } from './sessions.slice';
+import { createSettingsSlice } from './settings.slice';
+import { createTemplatesSlice } from './templates.slice';
+import { createUploadsSlice } from './uploads.slice';
+import type { AppState } from './store-types';
 
-export type AppState = NavSlice &
-  AppInfoSlice &
-  SessionsSlice &
-  TemplatesSlice &
-  CharactersSlice &
-  UploadsSlice &
-  GenerationsSlice &
-  CreditsSlice &
-  DraftsSlice &
-  SettingsSlice &
-  AdminSlice &
-  IntegrationsSlice &
-  LoginRunsSlice;
+export type { AppState };
 
 export const useAppStore = create<AppState>()((...a) => ({
   ...createNavSlice(...a),

@@ -1,21 +1,11 @@
 import type { StateCreator } from 'zustand';
-import type { ChannelArgs, Character, CharacterInput } from '../../shared/ipc-contract.js';
+
 import { errorMessage, invoke } from '../lib/api';
-import type { AppState } from './app-store';
-import { initialLoadable, type Loadable } from './loadable';
+
+import { initialLoadable } from './loadable';
+import type { AppState, CharactersSlice } from './store-types';
 
 export const MIN_CHARACTER_QUERY = 2;
-
-export interface CharactersSlice {
-  characters: Loadable<Character[]>;
-  /** The search the list shows ('' for all). */
-  characterQuery: string;
-  searchCharacters(q: string): Promise<void>;
-  createCharacter(input: CharacterInput): Promise<Character>;
-  /** Changes one of the organization's characters; throws ApiError with the server's message. */
-  updateCharacter(id: string, patch: ChannelArgs<'characters:update'>['body']): Promise<Character>;
-  deleteCharacter(id: string): Promise<void>;
-}
 
 export const createCharactersSlice: StateCreator<AppState, [], [], CharactersSlice> = (set, get) => ({
   characters: initialLoadable([]),

@@ -1,12 +1,6 @@
 import type { StateCreator } from 'zustand';
 import { invoke } from '../lib/api';
-import type { AppState } from './app-store';
-
-export interface CreditsSlice {
-  /** The organization's credit balance (null until loaded or when it cannot be read). */
-  balance: number | null;
-  loadBalance(): Promise<void>;
-}
+import type { AppState, CreditsSlice } from './store-types';
 
 export const createCreditsSlice: StateCreator<AppState, [], [], CreditsSlice> = (set) => ({
   balance: null,

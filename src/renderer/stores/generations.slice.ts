@@ -1,23 +1,12 @@
 import type { StateCreator } from 'zustand';
-import type { GenerateResponse, Generation, IpcEventPayload } from '../../shared/ipc-contract.js';
-import { errorMessage, invoke } from '../lib/api';
-import { requestFromGeneration } from '../lib/regenerate';
-import type { AppState } from './app-store';
-import { initialLoadable, type Loadable } from './loadable';
 
-export interface GenerationsSlice {
-  generations: Loadable<Generation[]>;
-  loadGenerations(opts?: { quiet?: boolean }): Promise<void>;
-  cancelGeneration(id: string): Promise<void>;
-  /** Live progress pushed by the app: the row moves without waiting for the next poll. */
-  applyGenerationProgress(p: IpcEventPayload<'generation:progress'>): void;
-  /** A generation finished: reload the list (video and thumbnail URLs, refunds, the others' queue places). */
-  applyGenerationFinished(p: IpcEventPayload<'generation:finished'>): void;
-  /** Fetches these generations into the list (just started ones), so their events move them on screen. */
-  trackGenerations(ids: string[]): Promise<void>;
-  /** Makes a generation again with the same inputs (one video); the new one is tracked. Throws ApiError. */
-  regenerate(g: Generation): Promise<GenerateResponse>;
-}
+import type { Generation } from '../../shared/ipc-contract.js';
+import { errorMessage, invoke } from '../lib/api';
+
+import { requestFromGeneration } from '../lib/regenerate';
+
+import { initialLoadable } from './loadable';
+import type { AppState, GenerationsSlice } from './store-types';
 
 /** Events for generations the list does not hold (started by an agent) reload it, at most this often. */
 const UNKNOWN_RELOAD_MS = 1000;

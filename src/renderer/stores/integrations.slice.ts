@@ -1,33 +1,11 @@
 import type { StateCreator } from 'zustand';
-import type {
-  ChannelArgs,
-  LoginMethodInfo,
-  Mailbox,
-  MailboxTestResult,
-  WebhookSecret,
-} from '../../shared/ipc-contract.js';
+
 import { errorMessage, invoke } from '../lib/api';
-import type { AppState } from './app-store';
-import { initialLoadable, type Loadable } from './loadable';
 
-export type MailboxInput = ChannelArgs<'mailboxes:create'>['body'];
+import { initialLoadable } from './loadable';
+import type { AppState, IntegrationsSlice } from './store-types';
 
-/** The login methods the server serves, its mailboxes, and the video service's webhook secret (API routes). */
-export interface IntegrationsSlice {
-  /** GET /api/login/methods: the login form offers these, with the fields each needs. */
-  loginMethods: Loadable<LoginMethodInfo[]>;
-  loadLoginMethods(): Promise<void>;
-  mailboxes: Loadable<Mailbox[]>;
-  /** The last check of each mailbox, by id. */
-  mailboxChecks: Record<string, { running: boolean; result: MailboxTestResult | null; error: string | null }>;
-  loadMailboxes(): Promise<void>;
-  addMailbox(input: MailboxInput): Promise<Mailbox>;
-  removeMailbox(id: string): Promise<void>;
-  testMailbox(id: string): Promise<void>;
-  webhookSecret: Loadable<WebhookSecret | null>;
-  loadWebhookSecret(): Promise<void>;
-  rotateWebhookSecret(): Promise<void>;
-}
+export type { MailboxInput } from './store-types';
 
 export const createIntegrationsSlice: StateCreator<AppState, [], [], IntegrationsSlice> = (set) => {
   const setCheck = (id: string, check: IntegrationsSlice['mailboxChecks'][string]) =>

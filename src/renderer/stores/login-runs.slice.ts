@@ -1,48 +1,10 @@
 import type { StateCreator } from 'zustand';
-import type { ChannelArgs, IpcEventPayload, StorageState } from '../../shared/ipc-contract.js';
+
 import { ApiError, errorMessage, invoke } from '../lib/api';
-import type { SessionRequest } from '../lib/snippets';
-import type { AppState } from './app-store';
 
-/** A login as the window shows it: the storageState, the wall time seen here, and whether the cache served it. */
-export interface LoginTestResult extends StorageState {
-  duration_ms: number;
-  from_cache: boolean;
-}
+import type { AppState, LoginRun, LoginRunsSlice } from './store-types';
 
-export interface LoginStep {
-  step: string;
-  elapsedMs: number;
-}
-
-/** One login started from this window, with the steps the engine reported as they happened. */
-export interface LoginRun {
-  /** Sent as X-Login-Id: its login:step events carry it, and a cancel names it. */
-  loginId: string;
-  request: SessionRequest;
-  steps: LoginStep[];
-  status: 'running' | 'succeeded' | 'failed' | 'cancelled';
-  startedAt: number;
-  durationMs: number | null;
-  /** The cache entry it made or served (X-Session-Id). */
-  sessionId: string | null;
-  /** `details` as the API sent them (validation issues, details.field): the form marks its fields with them. */
-  error: { code: string; message: string; details?: Record<string, unknown> } | null;
-  /** Memory only, never written anywhere: the window's export buttons hand it over on request. */
-  result: LoginTestResult | null;
-}
-
-export interface LoginRunsSlice {
-  /** The login form's latest run. */
-  loginRun: LoginRun | null;
-  /** The last login made in this window for each session (its step history and result), by session id. */
-  loginHistory: Record<string, LoginRun>;
-  /** Runs POST /api/login with a fresh login id; resolves with the finished run (it never throws). */
-  runLogin(body: ChannelArgs<'sessions:testLogin'>['body']): Promise<LoginRun>;
-  /** Cancels the running login (its POST answers LOGIN_CANCELLED); throws when it cannot. */
-  cancelLogin(): Promise<void>;
-  applyLoginStep(p: IpcEventPayload<'login:step'>): void;
-}
+export type { LoginRun, LoginStep, LoginTestResult } from './store-types';
 
 const newLoginId = () => `ui-${crypto.randomUUID()}`;
 

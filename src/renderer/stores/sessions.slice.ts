@@ -1,22 +1,9 @@
 import type { StateCreator } from 'zustand';
-import type { SessionSummary, SessionValidation } from '../../shared/ipc-contract.js';
-import { errorMessage, invoke } from '../lib/api';
-import type { AppState } from './app-store';
-import { initialLoadable, type Loadable } from './loadable';
 
-export interface SessionsSlice {
-  sessions: Loadable<SessionSummary[]>;
-  loadSessions(): Promise<void>;
-  /** Throws on failure (the caller shows it next to the row). */
-  deleteSession(id: string): Promise<void>;
-  /** Session shown in the detail panel. */
-  selectedSessionId: string | null;
-  selectSession(id: string | null): void;
-  /** The last re-test of each session in this window. */
-  validations: Record<string, SessionValidation>;
-  /** Re-tests a session on its site (a dead one may be dropped: the list is reloaded). Throws on failure. */
-  validateSession(id: string): Promise<SessionValidation>;
-}
+import { errorMessage, invoke } from '../lib/api';
+
+import { initialLoadable } from './loadable';
+import type { AppState, SessionsSlice } from './store-types';
 
 export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> = (set, get) => ({
   sessions: initialLoadable([]),

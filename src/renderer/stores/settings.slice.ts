@@ -1,24 +1,13 @@
 import type { StateCreator } from 'zustand';
-import type { ApiStatus, ChannelResult, CoreSettingsPatch, DesktopSettings, Theme } from '../../shared/ipc-contract.js';
+
 import { errorMessage, invoke } from '../lib/api';
+
 import { rememberTheme, rememberedTheme } from '../lib/theme';
-import type { AppState } from './app-store';
-import { initialLoadable, type Loadable } from './loadable';
 
-export type SettingsUpdate = ChannelResult<'settings:update'>;
+import { initialLoadable } from './loadable';
+import type { AppState, SettingsSlice } from './store-types';
 
-export interface SettingsSlice {
-  settings: Loadable<DesktopSettings | null>;
-  /** The theme choice (applied at once; kept by the app). */
-  theme: Theme;
-  loadSettings(): Promise<void>;
-  setTheme(theme: Theme): Promise<void>;
-  /** Writes the core's settings and restarts it; throws ApiError (field issues in details.issues). */
-  saveCoreSettings(patch: CoreSettingsPatch): Promise<SettingsUpdate>;
-  /** Whether the agents' API answers over HTTP (null until first checked). */
-  apiStatus: ApiStatus | null;
-  refreshApiStatus(): Promise<void>;
-}
+export type { SettingsUpdate } from './store-types';
 
 export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set, get) => ({
   settings: initialLoadable(null),

@@ -1,18 +1,9 @@
 import type { StateCreator } from 'zustand';
-import type { Template, TemplateCategory, TemplateInput } from '../../shared/ipc-contract.js';
-import { errorMessage, invoke } from '../lib/api';
-import type { AppState } from './app-store';
-import { initialLoadable, type Loadable } from './loadable';
 
-export interface TemplatesSlice {
-  templates: Loadable<Template[]>;
-  templateCategory: TemplateCategory | null;
-  setTemplateCategory(category: TemplateCategory | null): Promise<void>;
-  loadTemplates(): Promise<void>;
-  /** Creates (id null) or updates a template; throws ApiError with the server's validation message. */
-  saveTemplate(id: string | null, input: TemplateInput): Promise<Template>;
-  deleteTemplate(id: string): Promise<void>;
-}
+import { errorMessage, invoke } from '../lib/api';
+
+import { initialLoadable } from './loadable';
+import type { AppState, TemplatesSlice } from './store-types';
 
 export const createTemplatesSlice: StateCreator<AppState, [], [], TemplatesSlice> = (set, get) => ({
   templates: initialLoadable([]),

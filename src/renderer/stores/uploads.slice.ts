@@ -1,38 +1,14 @@
 import type { StateCreator } from 'zustand';
-import type { PickedFile, UploadedFile, UploadInfo, UploadKind, UploadProgress } from '../../shared/ipc-contract.js';
+
+import type { PickedFile, UploadedFile } from '../../shared/ipc-contract.js';
 import { errorMessage, invoke } from '../lib/api';
+
 import { pickedFromFile } from '../lib/dropped-files';
-import type { AppState } from './app-store';
-import { initialLoadable, type Loadable } from './loadable';
 
-export type { UploadKind };
+import { initialLoadable } from './loadable';
+import type { AppState, UploadItem, UploadsSlice } from './store-types';
 
-export interface UploadItem {
-  file: PickedFile;
-  status: 'picked' | 'uploading' | 'done' | 'failed';
-  loaded: number;
-  result: UploadedFile | null;
-  error: string | null;
-  /** Which screen started it (the Uploads screen lists its own). */
-  origin: string;
-}
-
-export interface UploadsSlice {
-  uploads: UploadItem[];
-  /** Shows the file picker; null when cancelled. */
-  pickFile(kind: UploadKind, origin?: string): Promise<PickedFile | null>;
-  upload(token: string): Promise<UploadedFile>;
-  applyUploadProgress(p: UploadProgress): void;
-  /** Pick then upload in one go (Generate and Characters). Null when the pick is cancelled. */
-  pickAndUpload(kind: UploadKind, origin: string): Promise<UploadedFile | null>;
-  /** Files dropped or pasted into the window, uploaded one by one (each as a row with its progress). */
-  uploadFiles(files: File[], origin: string): Promise<UploadedFile[]>;
-  /** The organization's stored files (GET /api/uploads), newest first. */
-  storedUploads: Loadable<UploadInfo[]>;
-  loadStoredUploads(opts?: { quiet?: boolean }): Promise<void>;
-  /** Throws ApiError (upload_in_use names what still uses it). */
-  deleteStoredUpload(key: string): Promise<void>;
-}
+export type { UploadItem, UploadKind } from './store-types';
 
 export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = (set, get) => {
   const patch = (token: string, change: Partial<UploadItem>) =>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
+import { DataList } from '../../components/DataList';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ListStatus } from '../../components/StatusViews';
+import { EmptyState } from '../../components/StatusViews';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
@@ -73,57 +74,54 @@ export function CharactersScreen() {
             Type at least {MIN_CHARACTER_QUERY} characters to search.
           </p>
         ) : null}
-        <ListStatus
-          list={characters}
-          noun="characters"
-          onRetry={() => void search(text)}
+        <DataList
+          label="Characters"
+          className="character-grid"
+          testId="character-list"
+          items={characters.data}
+          itemKey={(c) => c.id}
+          itemClassName={(c) => `character-card${openId === c.id ? ' selected' : ''}`}
+          itemTestId="character-card"
+          load={{ state: characters, noun: 'characters', onRetry: () => void search(text) }}
           empty={
             <EmptyState title={characterQuery ? 'No character matches' : 'No characters yet'} testId="characters-empty">
               {characterQuery ? 'Try another name.' : 'Create one with an uploaded reference image.'}
             </EmptyState>
           }
-        />
-        {characters.data.length > 0 ? (
-          <ul className="character-grid" aria-label="Characters" data-testid="character-list">
-            {characters.data.map((c) => (
-              <li
-                key={c.id}
-                className={`character-card${openId === c.id ? ' selected' : ''}`}
-                data-testid="character-card"
-              >
-                {c.reference_image_urls[0] ? (
-                  <Thumbnail url={c.reference_image_urls[0]} contentType="image/png" alt="" size="medium" />
-                ) : (
-                  <div className="avatar" aria-hidden="true">
-                    {c.name.slice(0, 1).toUpperCase()}
-                  </div>
-                )}
-                <div className="character-body">
-                  <div className="character-name">
-                    <span className="cell-title">{c.name}</span>
-                    <span className={`badge ${c.visibility === 'public' ? 'badge-neutral' : 'badge-accent'}`}>
-                      {c.visibility}
-                    </span>
-                  </div>
-                  {c.description ? <p className="cell-sub clamp-2">{c.description}</p> : null}
-                  <p className="cell-sub">
-                    {c.reference_image_keys.length} reference image{c.reference_image_keys.length === 1 ? '' : 's'}
-                    {c.created_at ? ` · ${formatDate(c.created_at)}` : ''}
-                  </p>
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-small character-open"
-                    aria-label={`Open ${c.name}`}
-                    aria-pressed={openId === c.id}
-                    onClick={() => setOpenId(openId === c.id ? null : c.id)}
-                  >
-                    Open
-                  </button>
+          renderItem={(c) => (
+            <>
+              {c.reference_image_urls[0] ? (
+                <Thumbnail url={c.reference_image_urls[0]} contentType="image/png" alt="" size="medium" />
+              ) : (
+                <div className="avatar" aria-hidden="true">
+                  {c.name.slice(0, 1).toUpperCase()}
                 </div>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+              )}
+              <div className="character-body">
+                <div className="character-name">
+                  <span className="cell-title">{c.name}</span>
+                  <span className={`badge ${c.visibility === 'public' ? 'badge-neutral' : 'badge-accent'}`}>
+                    {c.visibility}
+                  </span>
+                </div>
+                {c.description ? <p className="cell-sub clamp-2">{c.description}</p> : null}
+                <p className="cell-sub">
+                  {c.reference_image_keys.length} reference image{c.reference_image_keys.length === 1 ? '' : 's'}
+                  {c.created_at ? ` · ${formatDate(c.created_at)}` : ''}
+                </p>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small character-open"
+                  aria-label={`Open ${c.name}`}
+                  aria-pressed={openId === c.id}
+                  onClick={() => setOpenId(openId === c.id ? null : c.id)}
+                >
+                  Open
+                </button>
+              </div>
+            </>
+          )}
+        />
       </section>
     </div>
   );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { DropZone } from '../../components/DropZone';
 import { ErrorBanner } from '../../components/StatusViews';
 import { Thumbnail } from '../../components/Thumbnail';
-import { UploadRow } from '../../components/UploadRow';
+import { UploadList } from '../../components/UploadList';
 import { errorMessage } from '../../lib/api';
 import { useAppStore } from '../../stores/app-store';
 
@@ -97,13 +97,7 @@ export function ReferenceImages({
         </ul>
         <p className="field-hint">or drop images here, or click here and paste one</p>
       </DropZone>
-      {inFlight.length ? (
-        <ul className="upload-list">
-          {inFlight.map((u) => (
-            <UploadRow key={u.file.token} item={u} />
-          ))}
-        </ul>
-      ) : null}
+      <UploadList items={inFlight} />
       {error ? <p className="field-error">{error}</p> : null}
       {uploadError ? <ErrorBanner title="Upload failed" message={uploadError} /> : null}
     </>

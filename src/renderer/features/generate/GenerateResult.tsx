@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { GenerateResponse } from '../../../shared/ipc-contract.js';
 import { StatusBadge } from '../../components/Badge';
+import { DataList } from '../../components/DataList';
 import { ProgressBar } from '../../components/ProgressBar';
 import { Thumbnail } from '../../components/Thumbnail';
 import { useAppStore } from '../../stores/app-store';
@@ -33,11 +34,17 @@ export function GenerateResult({ result }: { result: GenerateResponse }) {
           View progress
         </button>
       </div>
-      <ul className="live-generations">
-        {ids.map((id) => {
+      <DataList
+        className="live-generations"
+        keepWhenEmpty
+        items={ids}
+        itemKey={(id) => id}
+        itemClassName="live-generation"
+        itemTestId="live-generation"
+        renderItem={(id) => {
           const g = generations.find((x) => x.id === id);
           return (
-            <li key={id} className="live-generation" data-testid="live-generation">
+            <>
               <Thumbnail url={g?.thumbnail_url} contentType="image/jpeg" alt={`Preview of ${id}`} size="small" />
               <span className="mono grow">{id}</span>
               {g ? (
@@ -63,10 +70,10 @@ export function GenerateResult({ result }: { result: GenerateResponse }) {
               ) : (
                 <span className="muted">Loading…</span>
               )}
-            </li>
+            </>
           );
-        })}
-      </ul>
+        }}
+      />
     </div>
   );
 }

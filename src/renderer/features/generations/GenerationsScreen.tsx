@@ -1,26 +1,83 @@
 import { useEffect, useState } from 'react';
+import type { Generation } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { StatusBadge } from '../../components/Badge';
+import { DataTable, type Column } from '../../components/DataTable';
+import { RefreshButton, type ListLoad } from '../../components/ListFrame';
 import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
-import { EmptyState, ListStatus } from '../../components/StatusViews';
+import { EmptyState } from '../../components/StatusViews';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate } from '../../lib/format';
+import { useItemAction } from '../../lib/use-item-action';
 import { useAppStore } from '../../stores/app-store';
 import { GenerationPlayer, progressText } from './GenerationPlayer';
 import { RegenerateButton } from './RegenerateButton';
+
+const PROGRESS_TONE: Partial<Record<Generation['status'], 'danger' | 'success' | 'muted'>> = {
+  failed: 'danger',
+  completed: 'success',
+  canceled: 'muted',
+};
+
+/** The columns of the generations table; the template column names templates by their title. */
+function generationColumns(titleOf: (templateId: string) => string): Column<Generation>[] {
+  return [
+    {
+      header: 'Preview',
+      hideHeader: true,
+      className: 'col-thumb',
+      cell: (g) => <Thumbnail url={g.thumbnail_url} contentType="image/jpeg" alt={`Preview of ${g.id}`} size="small" />,
+    },
+    {
+      header: 'Template',
+      cell: (g) => (
+        <>
+          <div className="cell-title">{titleOf(g.template_id)}</div>
+          <div className="cell-sub mono">{g.id}</div>
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (g) => (
+        <>
+          <StatusBadge status={g.status} />
+          {g.error ? <div className="cell-sub error-text">{g.error}</div> : null}
+        </>
+      ),
+    },
+    {
+      header: 'Progress',
+      className: 'col-progress',
+      cell: (g) => (
+        <div className="progress-cell">
+          <ProgressBar
+            value={g.status === 'completed' ? 100 : g.progress}
+            label={`Progress of ${g.id}`}
+            tone={PROGRESS_TONE[g.status] ?? 'accent'}
+          />
+          <span className="progress-text" data-testid="progress-text">
+            {progressText(g)}
+          </span>
+        </div>
+      ),
+    },
+    { header: 'Created', cell: (g) => formatDate(g.created_at) },
+    { header: 'Credits', className: 'num', cell: (g) => g.credits_charged - g.credits_refunded },
+  ];
+}
 
 export function GenerationsScreen() {
   const generations = useAppStore((s) => s.generations);
   const load = useAppStore((s) => s.loadGenerations);
   const cancel = useAppStore((s) => s.cancelGeneration);
+  const cancellation = useItemAction(cancel);
   const templates = useAppStore((s) => s.templates);
   const loadTemplates = useAppStore((s) => s.loadTemplates);
   const selectedId = useAppStore((s) => s.selectedGenerationId);
   const select = useAppStore((s) => s.selectGeneration);
-  const [cancelError, setCancelError] = useState<unknown>(null);
   const [rowError, setRowError] = useState<unknown>(null);
-  const [cancelling, setCancelling] = useState<string | null>(null);
 
   useEffect(() => {
     void load();
@@ -33,18 +90,7 @@ export function GenerationsScreen() {
   const titleOf = (id: string) => templates.data.find((t) => t.id === id)?.title ?? id;
   const selected = generations.data.find((g) => g.id === selectedId) ?? null;
 
-  const doCancel = async (id: string) => {
-    setCancelling(id);
-    setCancelError(null);
-    try {
-      await cancel(id);
-    } catch (err) {
-      setCancelError(err);
-    } finally {
-      setCancelling(null);
-    }
-  };
-
+  const generationsLoad: ListLoad = { state: generations, noun: 'generations', onRetry: () => void load() };
   return (
     <div className="page page-wide">
       <PageHeader
@@ -54,130 +100,54 @@ export function GenerationsScreen() {
             ? 'Videos in progress update live as they render.'
             : 'Every video your organization generated, newest first.'
         }
-        actions={
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void load()}
-            disabled={generations.status === 'loading'}
-          >
-            Refresh
-          </button>
-        }
+        actions={<RefreshButton load={generationsLoad} />}
       />
-      {cancelError ? <ApiErrorBanner title="Could not cancel" error={cancelError} /> : null}
+      {cancellation.error ? <ApiErrorBanner title="Could not cancel" error={cancellation.error} /> : null}
       {rowError ? <ApiErrorBanner title="The generation was not started" error={rowError} /> : null}
       {selected ? (
         <GenerationPlayer generation={selected} title={titleOf(selected.template_id)} onClose={() => select(null)} />
       ) : null}
       <section className="card" aria-label="Generations">
-        <ListStatus
-          list={generations}
-          noun="generations"
-          onRetry={() => void load()}
+        <DataTable
+          label="Generations"
+          rows={generations.data}
+          rowKey={(g) => g.id}
+          rowTestId="generation-row"
+          isSelected={(g) => g.id === selectedId}
+          columns={generationColumns(titleOf)}
+          load={generationsLoad}
           empty={
             <EmptyState title="No generations yet" testId="generations-empty">
               Start one from Generate; it appears here with its progress.
             </EmptyState>
           }
+          actions={(g) => (
+            <>
+              {g.status === 'completed' && g.video_url ? (
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  onClick={() => select(g.id)}
+                  aria-label={`Play ${g.id}`}
+                >
+                  Play
+                </button>
+              ) : null}
+              {g.status !== 'generating' ? <RegenerateButton generation={g} onError={setRowError} /> : null}
+              {g.status === 'generating' ? (
+                <button
+                  type="button"
+                  className="btn btn-ghost-danger btn-small"
+                  onClick={() => void cancellation.run(g.id)}
+                  disabled={cancellation.busyId === g.id}
+                  aria-label={`Cancel ${g.id}`}
+                >
+                  {cancellation.busyId === g.id ? 'Cancelling…' : 'Cancel'}
+                </button>
+              ) : null}
+            </>
+          )}
         />
-        {generations.data.length > 0 ? (
-          <div className="table-wrap">
-            <table className="table" aria-label="Generations">
-              <thead>
-                <tr>
-                  <th scope="col" className="col-thumb">
-                    <span className="sr-only">Preview</span>
-                  </th>
-                  <th scope="col">Template</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="col-progress">
-                    Progress
-                  </th>
-                  <th scope="col">Created</th>
-                  <th scope="col" className="num">
-                    Credits
-                  </th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {generations.data.map((g) => (
-                  <tr
-                    key={g.id}
-                    data-testid="generation-row"
-                    className={selectedId === g.id ? 'row-selected' : undefined}
-                  >
-                    <td className="col-thumb">
-                      <Thumbnail
-                        url={g.thumbnail_url}
-                        contentType="image/jpeg"
-                        alt={`Preview of ${g.id}`}
-                        size="small"
-                      />
-                    </td>
-                    <td>
-                      <div className="cell-title">{titleOf(g.template_id)}</div>
-                      <div className="cell-sub mono">{g.id}</div>
-                    </td>
-                    <td>
-                      <StatusBadge status={g.status} />
-                      {g.error ? <div className="cell-sub error-text">{g.error}</div> : null}
-                    </td>
-                    <td className="col-progress">
-                      <div className="progress-cell">
-                        <ProgressBar
-                          value={g.status === 'completed' ? 100 : g.progress}
-                          label={`Progress of ${g.id}`}
-                          tone={
-                            g.status === 'failed'
-                              ? 'danger'
-                              : g.status === 'completed'
-                                ? 'success'
-                                : g.status === 'canceled'
-                                  ? 'muted'
-                                  : 'accent'
-                          }
-                        />
-                        <span className="progress-text" data-testid="progress-text">
-                          {progressText(g)}
-                        </span>
-                      </div>
-                    </td>
-                    <td>{formatDate(g.created_at)}</td>
-                    <td className="num">{g.credits_charged - g.credits_refunded}</td>
-                    <td className="actions">
-                      {g.status === 'completed' && g.video_url ? (
-                        <button
-                          type="button"
-                          className="btn btn-secondary btn-small"
-                          onClick={() => select(g.id)}
-                          aria-label={`Play ${g.id}`}
-                        >
-                          Play
-                        </button>
-                      ) : null}
-                      {g.status !== 'generating' ? <RegenerateButton generation={g} onError={setRowError} /> : null}
-                      {g.status === 'generating' ? (
-                        <button
-                          type="button"
-                          className="btn btn-ghost-danger btn-small"
-                          onClick={() => void doCancel(g.id)}
-                          disabled={cancelling === g.id}
-                          aria-label={`Cancel ${g.id}`}
-                        >
-                          {cancelling === g.id ? 'Cancelling…' : 'Cancel'}
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
       </section>
     </div>
   );

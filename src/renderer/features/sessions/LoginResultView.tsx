@@ -1,10 +1,40 @@
 import { useState } from 'react';
+import { DataTable, type Column } from '../../components/DataTable';
 import { formatCookieExpiry } from '../../lib/format';
 import type { SessionRequest } from '../../lib/snippets';
 import type { LoginTestResult } from '../../stores/login-runs.slice';
 import { SessionExports } from './SessionExports';
 
 export type { LoginTestResult };
+
+type Cookie = LoginTestResult['cookies'][number];
+
+/** The cookie table's columns; values stay masked until `revealed`. */
+function cookieColumns(revealed: boolean): Column<Cookie>[] {
+  return [
+    { header: 'Name', cellClassName: 'mono', cell: (c) => c.name },
+    {
+      header: 'Value',
+      cellClassName: 'mono cookie-value',
+      cellAttributes: () => ({ 'data-testid': 'cookie-value' }),
+      cell: (c) => (revealed ? c.value : '••••••••'),
+    },
+    { header: 'Domain', cell: (c) => c.domain },
+    { header: 'Path', cellClassName: 'mono', cell: (c) => c.path },
+    { header: 'Expires', cell: (c) => formatCookieExpiry(c.expires) },
+    {
+      header: 'Flags',
+      cellClassName: 'flags',
+      cell: (c) => (
+        <>
+          {c.httpOnly ? <span className="badge badge-neutral">HttpOnly</span> : null}
+          {c.secure ? <span className="badge badge-neutral">Secure</span> : null}
+          <span className="badge badge-neutral">{c.sameSite}</span>
+        </>
+      ),
+    },
+  ];
+}
 
 /**
  * Metadata of a login result; cookie values stay masked until the user asks to reveal them. With the
@@ -49,40 +79,13 @@ export function LoginResultView({ result, request }: { result: LoginTestResult; 
       {request ? (
         <SessionExports request={request} state={{ cookies: result.cookies, origins: result.origins }} />
       ) : null}
-      {result.cookies.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table table-compact" aria-label="Session cookies">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Value</th>
-                <th scope="col">Domain</th>
-                <th scope="col">Path</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Flags</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.cookies.map((c) => (
-                <tr key={`${c.domain}|${c.path}|${c.name}`}>
-                  <td className="mono">{c.name}</td>
-                  <td className="mono cookie-value" data-testid="cookie-value">
-                    {revealed ? c.value : '••••••••'}
-                  </td>
-                  <td>{c.domain}</td>
-                  <td className="mono">{c.path}</td>
-                  <td>{formatCookieExpiry(c.expires)}</td>
-                  <td className="flags">
-                    {c.httpOnly ? <span className="badge badge-neutral">HttpOnly</span> : null}
-                    {c.secure ? <span className="badge badge-neutral">Secure</span> : null}
-                    <span className="badge badge-neutral">{c.sameSite}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <DataTable
+        label="Session cookies"
+        compact
+        rows={result.cookies}
+        rowKey={(c) => `${c.domain}|${c.path}|${c.name}`}
+        columns={cookieColumns(revealed)}
+      />
     </div>
   );
 }

@@ -2,9 +2,11 @@ import { useState } from 'react';
 import type { ApiKeySummary } from '../../../shared/ipc-contract.js';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
-import { EmptyState, ErrorBanner, ListStatus } from '../../components/StatusViews';
+import { DataTable, NoValue, type Column } from '../../components/DataTable';
+import { EmptyState, ErrorBanner } from '../../components/StatusViews';
 import { errorMessage } from '../../lib/api';
 import { formatDate, formatRelative } from '../../lib/format';
+import { useItemAction } from '../../lib/use-item-action';
 import { useScrollIntoView } from '../../lib/use-scroll-into-view';
 import { useAppStore } from '../../stores/app-store';
 import type { CreatedKey } from '../../stores/admin.slice';
@@ -17,6 +19,48 @@ function keyState(k: ApiKeySummary, now = Date.now()): { label: string; tone: st
   return { label: 'Active', tone: 'success' };
 }
 
+const KEY_COLUMNS: Column<ApiKeySummary>[] = [
+  {
+    header: 'Name',
+    cell: (k) => (
+      <>
+        <div className="cell-title">{k.name || <NoValue text="Unnamed" />}</div>
+        <div className="cell-sub mono">{k.id}</div>
+      </>
+    ),
+  },
+  { header: 'Key', cellClassName: 'mono', cell: (k) => `${k.prefix}…` },
+  {
+    header: 'Scopes',
+    cell: (k) => (
+      <div className="scopes-cell">
+        {k.scopes.includes('*') ? (
+          <span className="badge badge-accent">All scopes</span>
+        ) : (
+          k.scopes.map((s) => (
+            <span key={s} className="badge badge-neutral">
+              {s}
+            </span>
+          ))
+        )}
+      </div>
+    ),
+  },
+  { header: 'Created', cell: (k) => formatDate(k.created_at) },
+  { header: 'Last used', cell: (k) => (k.last_used_at ? formatRelative(k.last_used_at) : <NoValue text="Never" />) },
+  {
+    header: 'Status',
+    cell: (k) => {
+      const state = keyState(k);
+      return (
+        <span className={`badge badge-${state.tone}`} data-testid="key-status">
+          {state.label}
+        </span>
+      );
+    },
+  },
+];
+
 export function ApiKeysSection() {
   const orgs = useAppStore((s) => s.orgs);
   const orgId = useAppStore((s) => s.adminOrgId);
@@ -24,23 +68,10 @@ export function ApiKeysSection() {
   const keys = useAppStore((s) => s.keys);
   const loadKeys = useAppStore((s) => s.loadKeys);
   const revokeKey = useAppStore((s) => s.revokeKey);
+  const revocation = useItemAction(revokeKey);
   // The new key's plaintext lives in this component only: leaving the screen forgets it for good.
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  const [revoking, setRevoking] = useState<string | null>(null);
-  const [rowError, setRowError] = useState<string | null>(null);
   const createdRef = useScrollIntoView<HTMLDivElement>(created?.info.id ?? null);
-
-  const revoke = async (id: string) => {
-    setRevoking(id);
-    setRowError(null);
-    try {
-      await revokeKey(id);
-    } catch (err) {
-      setRowError(errorMessage(err));
-    } finally {
-      setRevoking(null);
-    }
-  };
 
   return (
     <SettingsSection
@@ -81,81 +112,34 @@ export function ApiKeysSection() {
           </div>
         </div>
       ) : null}
-      {rowError ? <ErrorBanner title="The key was not revoked" message={rowError} /> : null}
-      <ListStatus
-        list={keys}
-        noun="keys"
-        onRetry={() => void loadKeys()}
-        empty={<EmptyState title="No keys in this organization" />}
-      />
-      {keys.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" aria-label="API keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => {
-                const state = keyState(k);
-                return (
-                  <tr key={k.id} data-testid="key-row" data-key-id={k.id}>
-                    <td>
-                      <div className="cell-title">{k.name || <span className="muted">Unnamed</span>}</div>
-                      <div className="cell-sub mono">{k.id}</div>
-                    </td>
-                    <td className="mono">{k.prefix}…</td>
-                    <td>
-                      <div className="scopes-cell">
-                        {k.scopes.includes('*') ? (
-                          <span className="badge badge-accent">All scopes</span>
-                        ) : (
-                          k.scopes.map((s) => (
-                            <span key={s} className="badge badge-neutral">
-                              {s}
-                            </span>
-                          ))
-                        )}
-                      </div>
-                    </td>
-                    <td>{formatDate(k.created_at)}</td>
-                    <td>{k.last_used_at ? formatRelative(k.last_used_at) : <span className="muted">Never</span>}</td>
-                    <td>
-                      <span className={`badge badge-${state.tone}`} data-testid="key-status">
-                        {state.label}
-                      </span>
-                    </td>
-                    <td className="actions">
-                      {k.desktop ? (
-                        <span className="badge badge-neutral" title="The key this window uses">
-                          This window
-                        </span>
-                      ) : k.revoked_at === null ? (
-                        <ConfirmButton
-                          label="Revoke"
-                          confirmLabel="Revoke now"
-                          ariaLabel={`Revoke key ${k.name || k.prefix}`}
-                          busy={revoking === k.id}
-                          onConfirm={() => revoke(k.id)}
-                        />
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+      {revocation.error ? (
+        <ErrorBanner title="The key was not revoked" message={errorMessage(revocation.error)} />
       ) : null}
+      <DataTable
+        label="API keys"
+        rows={keys.data}
+        rowKey={(k) => k.id}
+        rowTestId="key-row"
+        rowAttributes={(k) => ({ 'data-key-id': k.id })}
+        columns={KEY_COLUMNS}
+        load={{ state: keys, noun: 'keys', onRetry: () => void loadKeys() }}
+        empty={<EmptyState title="No keys in this organization" />}
+        actions={(k) =>
+          k.desktop ? (
+            <span className="badge badge-neutral" title="The key this window uses">
+              This window
+            </span>
+          ) : k.revoked_at === null ? (
+            <ConfirmButton
+              label="Revoke"
+              confirmLabel="Revoke now"
+              ariaLabel={`Revoke key ${k.name || k.prefix}`}
+              busy={revocation.busyId === k.id}
+              onConfirm={() => revocation.run(k.id)}
+            />
+          ) : null
+        }
+      />
       <KeyCreateForm onCreated={setCreated} />
     </SettingsSection>
   );

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
+import type { Credits, OrgSummary } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
+import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
-import { EmptyState, ListStatus } from '../../components/StatusViews';
+import { EmptyState } from '../../components/StatusViews';
 import { formatDate } from '../../lib/format';
 import { useDraft } from '../../lib/use-draft';
 import { useFormErrors } from '../../lib/use-form-errors';
@@ -9,6 +11,42 @@ import { useAppStore } from '../../stores/app-store';
 import { SettingsSection } from './SettingsSection';
 
 const KIND_LABELS: Record<string, string> = { grant: 'Added', charge: 'Charged', refund: 'Refunded' };
+
+const ORG_COLUMNS: Column<OrgSummary>[] = [
+  {
+    header: 'Organization',
+    cell: (o) => (
+      <>
+        <div className="cell-title">
+          {o.name} {o.desktop ? <span className="badge badge-accent">this window</span> : null}
+        </div>
+        <div className="cell-sub mono">{o.id}</div>
+      </>
+    ),
+  },
+  {
+    header: 'Credits',
+    className: 'num',
+    cellAttributes: () => ({ 'data-testid': 'org-balance' }),
+    cell: (o) => o.balance,
+  },
+  { header: 'Active keys', className: 'num', cell: (o) => o.active_keys },
+  { header: 'Created', cell: (o) => formatDate(o.created_at) },
+];
+
+type LedgerEntry = Credits['ledger'][number];
+
+const LEDGER_COLUMNS: Column<LedgerEntry>[] = [
+  { header: 'When', cell: (entry) => formatDate(entry.created_at) },
+  { header: 'What', cell: (entry) => KIND_LABELS[entry.kind] ?? entry.kind },
+  {
+    header: 'Amount',
+    className: 'num',
+    cellClassName: (entry) => (entry.amount < 0 ? 'amount-negative' : 'amount-positive'),
+    cell: (entry) => (entry.amount > 0 ? `+${entry.amount}` : entry.amount),
+  },
+  { header: 'For', cellClassName: 'mono cell-sub', cell: (entry) => entry.ref ?? '—' },
+];
 
 export function OrgsSection() {
   const orgs = useAppStore((s) => s.orgs);
@@ -24,95 +62,39 @@ export function OrgsSection() {
       title="Organizations and credits"
       description="Everything (keys, sessions, mailboxes, templates, generations, credits) belongs to one organization. This window works in the organization marked “this window”."
     >
-      <ListStatus
-        list={orgs}
-        noun="organizations"
-        onRetry={() => void loadOrgs()}
+      <DataTable
+        label="Organizations"
+        rows={orgs.data}
+        rowKey={(o) => o.id}
+        rowTestId="org-row"
+        isSelected={(o) => o.id === orgId}
+        columns={ORG_COLUMNS}
+        load={{ state: orgs, noun: 'organizations', onRetry: () => void loadOrgs() }}
         empty={<EmptyState title="No organizations" />}
+        actions={(o) => (
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            aria-pressed={o.id === orgId}
+            aria-label={`Show ${o.name}`}
+            onClick={() => void selectOrg(o.id)}
+          >
+            {o.id === orgId ? 'Shown' : 'Show'}
+          </button>
+        )}
       />
-      {orgs.data.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" aria-label="Organizations">
-            <thead>
-              <tr>
-                <th scope="col">Organization</th>
-                <th scope="col" className="num">
-                  Credits
-                </th>
-                <th scope="col" className="num">
-                  Active keys
-                </th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {orgs.data.map((o) => (
-                <tr key={o.id} className={o.id === orgId ? 'row-selected' : undefined} data-testid="org-row">
-                  <td>
-                    <div className="cell-title">
-                      {o.name} {o.desktop ? <span className="badge badge-accent">this window</span> : null}
-                    </div>
-                    <div className="cell-sub mono">{o.id}</div>
-                  </td>
-                  <td className="num" data-testid="org-balance">
-                    {o.balance}
-                  </td>
-                  <td className="num">{o.active_keys}</td>
-                  <td>{formatDate(o.created_at)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="btn btn-secondary btn-small"
-                      aria-pressed={o.id === orgId}
-                      aria-label={`Show ${o.name}`}
-                      onClick={() => void selectOrg(o.id)}
-                    >
-                      {o.id === orgId ? 'Shown' : 'Show'}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
       {selected ? (
         <div className="org-detail" aria-label={`Credits of ${selected.name}`} role="region">
           <h3>Credits of {selected.name}</h3>
           <GrantCreditsForm key={selected.id} />
-          {credits.data && credits.data.ledger.length > 0 ? (
-            <div className="table-wrap">
-              <table className="table table-compact" aria-label="Credit ledger">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">What</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                    <th scope="col">For</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {credits.data.ledger.map((entry, i) => (
-                    <tr key={`${entry.created_at}-${i}`}>
-                      <td>{formatDate(entry.created_at)}</td>
-                      <td>{KIND_LABELS[entry.kind] ?? entry.kind}</td>
-                      <td className={`num ${entry.amount < 0 ? 'amount-negative' : 'amount-positive'}`}>
-                        {entry.amount > 0 ? `+${entry.amount}` : entry.amount}
-                      </td>
-                      <td className="mono cell-sub">{entry.ref ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : credits.status === 'ready' ? (
-            <p className="muted">No credit movements yet.</p>
-          ) : null}
+          <DataTable
+            label="Credit ledger"
+            compact
+            rows={credits.data?.ledger ?? []}
+            rowKey={(entry, i) => `${entry.created_at}-${i}`}
+            columns={LEDGER_COLUMNS}
+            empty={credits.status === 'ready' ? <p className="muted">No credit movements yet.</p> : null}
+          />
         </div>
       ) : null}
       <NewOrgForm />

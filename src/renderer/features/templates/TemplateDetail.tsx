@@ -1,15 +1,46 @@
-import { useState } from 'react';
 import type { Template } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { DataTable, NoValue, type Column } from '../../components/DataTable';
 import { categoryLabel, formatDate, formatSeconds } from '../../lib/format';
+import { useItemAction } from '../../lib/use-item-action';
 import { useAppStore } from '../../stores/app-store';
+
+type InputVariable = Template['input_variables'][number];
+
+const VARIABLE_COLUMNS: Column<InputVariable>[] = [
+  { header: 'Key', cellClassName: 'mono', cell: (v) => v.key },
+  {
+    header: 'Label',
+    cellClassName: 'col-label',
+    cell: (v) => (
+      <>
+        <div>{v.label}</div>
+        {v.description ? <div className="cell-sub">{v.description}</div> : null}
+      </>
+    ),
+  },
+  { header: 'Type', cell: (v) => <span className={`badge badge-type-${v.type}`}>{v.type}</span> },
+  { header: 'Required', cell: (v) => (v.required ? 'Yes' : 'No') },
+  { header: 'Limits / slot', cell: (v) => limitsOf(v) },
+  {
+    header: 'Default',
+    cellClassName: 'mono',
+    cell: (v) =>
+      v.default_value ? (
+        <span className="truncate" title={v.default_value}>
+          {v.default_value}
+        </span>
+      ) : (
+        <NoValue />
+      ),
+  },
+];
 
 export function TemplateDetail({ template: t, onEdit }: { template: Template; onEdit: () => void }) {
   const navigate = useAppStore((s) => s.navigate);
   const deleteTemplate = useAppStore((s) => s.deleteTemplate);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const removal = useItemAction(deleteTemplate);
 
   return (
     <article className="template-detail" data-testid="template-detail" aria-labelledby="template-title">
@@ -39,24 +70,14 @@ export function TemplateDetail({ template: t, onEdit }: { template: Template; on
                 label="Delete"
                 small={false}
                 ariaLabel={`Delete template ${t.title}`}
-                busy={busy}
-                onConfirm={async () => {
-                  setBusy(true);
-                  setError(null);
-                  try {
-                    await deleteTemplate(t.id);
-                  } catch (err) {
-                    setError(err);
-                  } finally {
-                    setBusy(false);
-                  }
-                }}
+                busy={removal.busyId !== null}
+                onConfirm={() => removal.run(t.id)}
               />
             </>
           ) : null}
         </div>
       </div>
-      {error ? <ApiErrorBanner title="Could not delete the template" error={error} /> : null}
+      {removal.error ? <ApiErrorBanner title="Could not delete the template" error={removal.error} /> : null}
       {t.description ? <p className="detail-description">{t.description}</p> : null}
       <dl className="stats stats-grid">
         <div>
@@ -95,54 +116,19 @@ export function TemplateDetail({ template: t, onEdit }: { template: Template; on
         </>
       ) : null}
       <h3>Input variables</h3>
-      {t.input_variables.length === 0 ? (
-        <p className="muted">This template takes no input.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table" aria-label="Input variables">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Label</th>
-                <th scope="col">Type</th>
-                <th scope="col">Required</th>
-                <th scope="col">Limits / slot</th>
-                <th scope="col">Default</th>
-              </tr>
-            </thead>
-            <tbody>
-              {t.input_variables.map((v) => (
-                <tr key={v.key} data-testid="variable-row">
-                  <td className="mono">{v.key}</td>
-                  <td className="col-label">
-                    <div>{v.label}</div>
-                    {v.description ? <div className="cell-sub">{v.description}</div> : null}
-                  </td>
-                  <td>
-                    <span className={`badge badge-type-${v.type}`}>{v.type}</span>
-                  </td>
-                  <td>{v.required ? 'Yes' : 'No'}</td>
-                  <td>{limitsOf(v)}</td>
-                  <td className="mono">
-                    {v.default_value ? (
-                      <span className="truncate" title={v.default_value}>
-                        {v.default_value}
-                      </span>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        label="Input variables"
+        rows={t.input_variables}
+        rowKey={(v) => v.key}
+        rowTestId="variable-row"
+        columns={VARIABLE_COLUMNS}
+        empty={<p className="muted">This template takes no input.</p>}
+      />
     </article>
   );
 }
 
-function limitsOf(v: Template['input_variables'][number]): string {
+function limitsOf(v: InputVariable): string {
   const parts: string[] = [];
   if (v.min_length !== undefined) parts.push(`min ${v.min_length}`);
   if (v.max_length !== undefined) parts.push(`max ${v.max_length}`);

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { TEMPLATE_CATEGORIES, type TemplateCategory } from '../../../shared/video.schema.js';
+import { DataList } from '../../components/DataList';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ListStatus } from '../../components/StatusViews';
+import { EmptyState } from '../../components/StatusViews';
 import { categoryLabel } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { TemplateDetail } from './TemplateDetail';
@@ -57,51 +58,51 @@ export function TemplatesScreen() {
               ))}
             </select>
           </div>
-          <ListStatus
-            list={templates}
-            noun="templates"
-            onRetry={() => void loadTemplates()}
+          <DataList
+            label="Templates"
+            className="item-list"
+            testId="template-list"
+            keepWhenEmpty
+            items={templates.data}
+            itemKey={(t) => t.id}
+            load={{ state: templates, noun: 'templates', onRetry: () => void loadTemplates() }}
             empty={
               <EmptyState
                 title={category ? `No ${categoryLabel(category).toLowerCase()} templates` : 'No templates'}
                 testId="templates-empty"
               />
             }
-          />
-          <ul className="item-list" aria-label="Templates" data-testid="template-list">
-            {templates.data.map((t) => (
-              <li key={t.id}>
-                <button
-                  type="button"
-                  className={`item${selectedId === t.id && mode.kind === 'view' ? ' selected' : ''}`}
-                  aria-current={selectedId === t.id ? 'true' : undefined}
-                  onClick={() => {
-                    selectTemplate(t.id);
-                    setMode({ kind: 'view' });
-                  }}
-                >
-                  <span className="item-title-row">
-                    <TemplateThumb templateId={t.id} category={t.category} title={t.title} />
-                    <span className="item-title">{t.title}</span>
-                    {t.builtin ? (
-                      <span className="item-flag" title="Built-in (read-only)">
-                        <Icon name="lock" size={13} />
-                        <span className="sr-only">Built-in</span>
-                      </span>
-                    ) : (
-                      <span className="badge badge-success">Custom</span>
-                    )}
-                  </span>
-                  <span className="item-meta">
-                    <span className="badge badge-accent">{categoryLabel(t.category)}</span>
-                    <span>
-                      {t.input_variables.length} variable{t.input_variables.length === 1 ? '' : 's'}
+            renderItem={(t) => (
+              <button
+                type="button"
+                className={`item${selectedId === t.id && mode.kind === 'view' ? ' selected' : ''}`}
+                aria-current={selectedId === t.id ? 'true' : undefined}
+                onClick={() => {
+                  selectTemplate(t.id);
+                  setMode({ kind: 'view' });
+                }}
+              >
+                <span className="item-title-row">
+                  <TemplateThumb templateId={t.id} category={t.category} title={t.title} />
+                  <span className="item-title">{t.title}</span>
+                  {t.builtin ? (
+                    <span className="item-flag" title="Built-in (read-only)">
+                      <Icon name="lock" size={13} />
+                      <span className="sr-only">Built-in</span>
                     </span>
+                  ) : (
+                    <span className="badge badge-success">Custom</span>
+                  )}
+                </span>
+                <span className="item-meta">
+                  <span className="badge badge-accent">{categoryLabel(t.category)}</span>
+                  <span>
+                    {t.input_variables.length} variable{t.input_variables.length === 1 ? '' : 's'}
                   </span>
-                </button>
-              </li>
-            ))}
-          </ul>
+                </span>
+              </button>
+            )}
+          />
         </section>
         <section className="card detail" aria-label="Template detail">
           {mode.kind === 'create' ? (

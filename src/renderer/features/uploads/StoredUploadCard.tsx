@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import type { UploadInfo } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatBytes, formatDate } from '../../lib/format';
+import { useItemAction } from '../../lib/use-item-action';
 import { useAppStore } from '../../stores/app-store';
 
 const SOURCE_LABELS: Record<UploadInfo['source'], string> = {
@@ -14,14 +14,13 @@ const SOURCE_LABELS: Record<UploadInfo['source'], string> = {
   multipart: 'Sent with a request',
 };
 
-/** One stored file: its preview, name, size and storage key (copy), and delete. */
+/** One stored file (inside its `<li>`): its preview, name, size and storage key (copy), and delete. */
 export function StoredUploadCard({ upload: u }: { upload: UploadInfo }) {
   const remove = useAppStore((s) => s.deleteStoredUpload);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const removal = useItemAction(remove);
   const name = u.file_name ?? u.s3_key.split('/').pop() ?? u.s3_key;
   return (
-    <li className="stored-card" data-testid="stored-upload">
+    <>
       <Thumbnail url={u.url} contentType={u.content_type} alt={name} size="large" />
       <div className="stored-body">
         <div className="cell-title truncate" title={name}>
@@ -38,22 +37,12 @@ export function StoredUploadCard({ upload: u }: { upload: UploadInfo }) {
           <ConfirmButton
             label="Delete"
             ariaLabel={`Delete ${name}`}
-            busy={busy}
-            onConfirm={async () => {
-              setBusy(true);
-              setError(null);
-              try {
-                await remove(u.s3_key);
-              } catch (err) {
-                setError(err);
-              } finally {
-                setBusy(false);
-              }
-            }}
+            busy={removal.busyId !== null}
+            onConfirm={() => removal.run(u.s3_key)}
           />
         </div>
-        {error ? <ApiErrorBanner title="Not deleted" error={error} /> : null}
+        {removal.error ? <ApiErrorBanner title="Not deleted" error={removal.error} /> : null}
       </div>
-    </li>
+    </>
   );
 }

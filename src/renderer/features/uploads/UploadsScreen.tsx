@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
+import { DataList } from '../../components/DataList';
 import { DropZone } from '../../components/DropZone';
+import { RefreshButton, type ListLoad } from '../../components/ListFrame';
 import { PageHeader } from '../../components/PageHeader';
-import { ErrorBanner, EmptyState, ListStatus } from '../../components/StatusViews';
-import { UploadRow } from '../../components/UploadRow';
+import { ErrorBanner, EmptyState } from '../../components/StatusViews';
+import { UploadList } from '../../components/UploadList';
 import { errorMessage } from '../../lib/api';
 import { useAppStore } from '../../stores/app-store';
 import type { UploadKind } from '../../stores/uploads.slice';
@@ -51,21 +53,13 @@ export function UploadsScreen() {
   // Finished uploads show in the stored list; this list keeps what is still going or failed.
   const pending = uploads.filter((u) => u.status !== 'done');
   const shown = kind === 'any' ? stored.data : stored.data.filter((u) => u.kind === kind);
+  const storedLoad: ListLoad = { state: stored, noun: 'uploads', onRetry: () => void loadStored() };
   return (
     <div className="page page-wide">
       <PageHeader
         title="Uploads"
         description="Images, videos and audio in local storage. Use a file's storage key in generation requests or as a character's reference image."
-        actions={
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void loadStored()}
-            disabled={stored.status === 'loading'}
-          >
-            Refresh
-          </button>
-        }
+        actions={<RefreshButton load={storedLoad} />}
       />
       <section className="card" aria-labelledby="upload-title">
         <div className="card-header">
@@ -90,17 +84,11 @@ export function UploadsScreen() {
           </div>
         </DropZone>
         {error ? <ErrorBanner title="Could not upload" message={error} /> : null}
-        {pending.length ? (
-          <ul className="upload-list" aria-label="Uploads in progress">
-            {pending.map((u) => (
-              <UploadRow
-                key={u.file.token}
-                item={u}
-                onUpload={() => void upload(u.file.token).catch(() => undefined)}
-              />
-            ))}
-          </ul>
-        ) : null}
+        <UploadList
+          label="Uploads in progress"
+          items={pending}
+          onUpload={(u) => void upload(u.file.token).catch(() => undefined)}
+        />
       </section>
       <section className="card" aria-labelledby="stored-title">
         <div className="card-header">
@@ -111,23 +99,22 @@ export function UploadsScreen() {
             </span>
           ) : null}
         </div>
-        <ListStatus
-          list={{ ...stored, data: shown }}
-          noun="uploads"
-          onRetry={() => void loadStored()}
+        <DataList
+          label="Stored files"
+          className="stored-grid"
+          testId="stored-uploads"
+          items={shown}
+          itemKey={(u) => u.s3_key}
+          itemClassName="stored-card"
+          itemTestId="stored-upload"
+          load={storedLoad}
           empty={
             <EmptyState title="No files yet" testId="uploads-empty">
               Files uploaded here, in Generate or in Characters, and media agents sent, appear here.
             </EmptyState>
           }
+          renderItem={(u) => <StoredUploadCard upload={u} />}
         />
-        {shown.length ? (
-          <ul className="stored-grid" aria-label="Stored files" data-testid="stored-uploads">
-            {shown.map((u) => (
-              <StoredUploadCard key={u.s3_key} upload={u} />
-            ))}
-          </ul>
-        ) : null}
       </section>
     </div>
   );

@@ -1,13 +1,37 @@
 import { formatBytes } from '../lib/format';
+import { DataList } from './DataList';
 import { fileIconOf, Icon } from './Icon';
 import type { UploadItem } from '../stores/uploads.slice';
 import { ProgressBar } from './ProgressBar';
 
+/** Files picked or dropped and still uploading (or failed); `onUpload` starts one that is only picked. */
+export function UploadList({
+  items,
+  label,
+  onUpload,
+}: {
+  items: readonly UploadItem[];
+  label?: string;
+  onUpload?: (item: UploadItem) => void;
+}) {
+  return (
+    <DataList
+      label={label}
+      className="upload-list"
+      items={items}
+      itemKey={(u) => u.file.token}
+      itemClassName="upload-row"
+      itemTestId="upload-row"
+      renderItem={(u) => <UploadRow item={u} onUpload={onUpload ? () => onUpload(u) : undefined} />}
+    />
+  );
+}
+
 /** One picked file: name, size, progress while uploading, storage key when done. */
-export function UploadRow({ item, onUpload }: { item: UploadItem; onUpload?: () => void }) {
+function UploadRow({ item, onUpload }: { item: UploadItem; onUpload?: () => void }) {
   const pct = item.file.size > 0 ? (item.loaded / item.file.size) * 100 : item.status === 'done' ? 100 : 0;
   return (
-    <li className="upload-row" data-testid="upload-row">
+    <>
       <div className="upload-main">
         <div className="upload-name">
           <span className="file-icon">
@@ -51,6 +75,6 @@ export function UploadRow({ item, onUpload }: { item: UploadItem; onUpload?: () 
           {item.error}
         </p>
       ) : null}
-    </li>
+    </>
   );
 }

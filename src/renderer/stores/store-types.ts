@@ -1,0 +1,271 @@
+/**
+ * The app store's state: each slice's interface and the types they share, and AppState, their union.
+ * Slices (`*.slice.ts`) import their state types from here, never from app-store.ts, so that the store
+ * can import every slice without a circle. This file imports no slice.
+ */
+import type {
+  ApiKeySummary,
+  ApiStatus,
+  AppInfo,
+  ChannelArgs,
+  ChannelResult,
+  Character,
+  CharacterInput,
+  CoreSettingsPatch,
+  Credits,
+  DesktopSettings,
+  GenerateResponse,
+  Generation,
+  IpcEventPayload,
+  LoginMethodInfo,
+  Mailbox,
+  MailboxTestResult,
+  OrgSummary,
+  PickedFile,
+  SessionSummary,
+  SessionValidation,
+  StorageState,
+  Template,
+  TemplateCategory,
+  TemplateInput,
+  Theme,
+  UploadedFile,
+  UploadInfo,
+  UploadKind,
+  UploadProgress,
+  WebhookSecret,
+} from '../../shared/ipc-contract.js';
+import type { SessionRequest } from '../lib/snippets';
+import type { Loadable } from './loadable';
+
+export type { UploadKind };
+
+export const SCREENS = [
+  'sessions',
+  'templates',
+  'uploads',
+  'characters',
+  'generate',
+  'generations',
+  'settings',
+] as const;
+export type Screen = (typeof SCREENS)[number];
+
+export interface NavSlice {
+  screen: Screen;
+  /** Template chosen in the Templates screen (detail) or handed to the Generate screen. */
+  selectedTemplateId: string | null;
+  generateTemplateId: string | null;
+  /** Generation to show (player) in the Generations screen. */
+  selectedGenerationId: string | null;
+  navigate(screen: Screen, opts?: { templateId?: string | null; generationId?: string | null }): void;
+  selectTemplate(id: string | null): void;
+  selectGeneration(id: string | null): void;
+}
+
+export interface AppInfoSlice {
+  appInfo: AppInfo | null;
+  appInfoError: string | null;
+  loadAppInfo(): Promise<void>;
+}
+
+export interface SessionsSlice {
+  sessions: Loadable<SessionSummary[]>;
+  loadSessions(): Promise<void>;
+  /** Throws on failure (the caller shows it next to the row). */
+  deleteSession(id: string): Promise<void>;
+  /** Session shown in the detail panel. */
+  selectedSessionId: string | null;
+  selectSession(id: string | null): void;
+  /** The last re-test of each session in this window. */
+  validations: Record<string, SessionValidation>;
+  /** Re-tests a session on its site (a dead one may be dropped: the list is reloaded). Throws on failure. */
+  validateSession(id: string): Promise<SessionValidation>;
+}
+
+export interface TemplatesSlice {
+  templates: Loadable<Template[]>;
+  templateCategory: TemplateCategory | null;
+  setTemplateCategory(category: TemplateCategory | null): Promise<void>;
+  loadTemplates(): Promise<void>;
+  /** Creates (id null) or updates a template; throws ApiError with the server's validation message. */
+  saveTemplate(id: string | null, input: TemplateInput): Promise<Template>;
+  deleteTemplate(id: string): Promise<void>;
+}
+
+export interface CharactersSlice {
+  characters: Loadable<Character[]>;
+  /** The search the list shows ('' for all). */
+  characterQuery: string;
+  searchCharacters(q: string): Promise<void>;
+  createCharacter(input: CharacterInput): Promise<Character>;
+  /** Changes one of the organization's characters; throws ApiError with the server's message. */
+  updateCharacter(id: string, patch: ChannelArgs<'characters:update'>['body']): Promise<Character>;
+  deleteCharacter(id: string): Promise<void>;
+}
+
+export interface UploadItem {
+  file: PickedFile;
+  status: 'picked' | 'uploading' | 'done' | 'failed';
+  loaded: number;
+  result: UploadedFile | null;
+  error: string | null;
+  /** Which screen started it (the Uploads screen lists its own). */
+  origin: string;
+}
+
+export interface UploadsSlice {
+  uploads: UploadItem[];
+  /** Shows the file picker; null when cancelled. */
+  pickFile(kind: UploadKind, origin?: string): Promise<PickedFile | null>;
+  upload(token: string): Promise<UploadedFile>;
+  applyUploadProgress(p: UploadProgress): void;
+  /** Pick then upload in one go (Generate and Characters). Null when the pick is cancelled. */
+  pickAndUpload(kind: UploadKind, origin: string): Promise<UploadedFile | null>;
+  /** Files dropped or pasted into the window, uploaded one by one (each as a row with its progress). */
+  uploadFiles(files: File[], origin: string): Promise<UploadedFile[]>;
+  /** The organization's stored files (GET /api/uploads), newest first. */
+  storedUploads: Loadable<UploadInfo[]>;
+  loadStoredUploads(opts?: { quiet?: boolean }): Promise<void>;
+  /** Throws ApiError (upload_in_use names what still uses it). */
+  deleteStoredUpload(key: string): Promise<void>;
+}
+
+export interface GenerationsSlice {
+  generations: Loadable<Generation[]>;
+  loadGenerations(opts?: { quiet?: boolean }): Promise<void>;
+  cancelGeneration(id: string): Promise<void>;
+  /** Live progress pushed by the app: the row moves without waiting for the next poll. */
+  applyGenerationProgress(p: IpcEventPayload<'generation:progress'>): void;
+  /** A generation finished: reload the list (video and thumbnail URLs, refunds, the others' queue places). */
+  applyGenerationFinished(p: IpcEventPayload<'generation:finished'>): void;
+  /** Fetches these generations into the list (just started ones), so their events move them on screen. */
+  trackGenerations(ids: string[]): Promise<void>;
+  /** Makes a generation again with the same inputs (one video); the new one is tracked. Throws ApiError. */
+  regenerate(g: Generation): Promise<GenerateResponse>;
+}
+
+export interface CreditsSlice {
+  /** The organization's credit balance (null until loaded or when it cannot be read). */
+  balance: number | null;
+  loadBalance(): Promise<void>;
+}
+
+/**
+ * What people typed into forms, by form key, so a half-filled form is still there after visiting
+ * another screen. Memory only: nothing here is written to disk.
+ */
+export interface DraftsSlice {
+  drafts: Record<string, unknown>;
+  setDraft(key: string, value: unknown): void;
+  clearDraft(key: string): void;
+}
+
+export type SettingsUpdate = ChannelResult<'settings:update'>;
+
+export interface SettingsSlice {
+  settings: Loadable<DesktopSettings | null>;
+  /** The theme choice (applied at once; kept by the app). */
+  theme: Theme;
+  loadSettings(): Promise<void>;
+  setTheme(theme: Theme): Promise<void>;
+  /** Writes the core's settings and restarts it; throws ApiError (field issues in details.issues). */
+  saveCoreSettings(patch: CoreSettingsPatch): Promise<SettingsUpdate>;
+  /** Whether the agents' API answers over HTTP (null until first checked). */
+  apiStatus: ApiStatus | null;
+  refreshApiStatus(): Promise<void>;
+}
+
+export type CreatedKey = ChannelResult<'keys:create'>;
+export type KeyCreateInput = Omit<ChannelArgs<'keys:create'>, 'orgId'>;
+
+/** Organizations, their API keys and credits (Settings; desktop-only channels). */
+export interface AdminSlice {
+  orgs: Loadable<OrgSummary[]>;
+  /** The organization whose keys and credits Settings shows (default: this window's). */
+  adminOrgId: string | null;
+  keys: Loadable<ApiKeySummary[]>;
+  orgCredits: Loadable<Credits | null>;
+  loadOrgs(): Promise<void>;
+  selectAdminOrg(id: string): Promise<void>;
+  createOrg(name: string): Promise<OrgSummary>;
+  loadKeys(): Promise<void>;
+  /** The answer's `key` is the plaintext: show it once, keep it nowhere. */
+  createKey(input: KeyCreateInput): Promise<CreatedKey>;
+  revokeKey(id: string): Promise<void>;
+  loadOrgCredits(): Promise<void>;
+  grantCredits(amount: number): Promise<void>;
+}
+
+export type MailboxInput = ChannelArgs<'mailboxes:create'>['body'];
+
+/** The login methods the server serves, its mailboxes, and the video service's webhook secret (API routes). */
+export interface IntegrationsSlice {
+  /** GET /api/login/methods: the login form offers these, with the fields each needs. */
+  loginMethods: Loadable<LoginMethodInfo[]>;
+  loadLoginMethods(): Promise<void>;
+  mailboxes: Loadable<Mailbox[]>;
+  /** The last check of each mailbox, by id. */
+  mailboxChecks: Record<string, { running: boolean; result: MailboxTestResult | null; error: string | null }>;
+  loadMailboxes(): Promise<void>;
+  addMailbox(input: MailboxInput): Promise<Mailbox>;
+  removeMailbox(id: string): Promise<void>;
+  testMailbox(id: string): Promise<void>;
+  webhookSecret: Loadable<WebhookSecret | null>;
+  loadWebhookSecret(): Promise<void>;
+  rotateWebhookSecret(): Promise<void>;
+}
+
+/** A login as the window shows it: the storageState, the wall time seen here, and whether the cache served it. */
+export interface LoginTestResult extends StorageState {
+  duration_ms: number;
+  from_cache: boolean;
+}
+
+export interface LoginStep {
+  step: string;
+  elapsedMs: number;
+}
+
+/** One login started from this window, with the steps the engine reported as they happened. */
+export interface LoginRun {
+  /** Sent as X-Login-Id: its login:step events carry it, and a cancel names it. */
+  loginId: string;
+  request: SessionRequest;
+  steps: LoginStep[];
+  status: 'running' | 'succeeded' | 'failed' | 'cancelled';
+  startedAt: number;
+  durationMs: number | null;
+  /** The cache entry it made or served (X-Session-Id). */
+  sessionId: string | null;
+  /** `details` as the API sent them (validation issues, details.field): the form marks its fields with them. */
+  error: { code: string; message: string; details?: Record<string, unknown> } | null;
+  /** Memory only, never written anywhere: the window's export buttons hand it over on request. */
+  result: LoginTestResult | null;
+}
+
+export interface LoginRunsSlice {
+  /** The login form's latest run. */
+  loginRun: LoginRun | null;
+  /** The last login made in this window for each session (its step history and result), by session id. */
+  loginHistory: Record<string, LoginRun>;
+  /** Runs POST /api/login with a fresh login id; resolves with the finished run (it never throws). */
+  runLogin(body: ChannelArgs<'sessions:testLogin'>['body']): Promise<LoginRun>;
+  /** Cancels the running login (its POST answers LOGIN_CANCELLED); throws when it cannot. */
+  cancelLogin(): Promise<void>;
+  applyLoginStep(p: IpcEventPayload<'login:step'>): void;
+}
+
+export type AppState = NavSlice &
+  AppInfoSlice &
+  SessionsSlice &
+  TemplatesSlice &
+  CharactersSlice &
+  UploadsSlice &
+  GenerationsSlice &
+  CreditsSlice &
+  DraftsSlice &
+  SettingsSlice &
+  AdminSlice &
+  IntegrationsSlice &
+  LoginRunsSlice;
