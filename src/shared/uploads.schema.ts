@@ -1,6 +1,6 @@
 // Zod schemas of the presigned-upload answers (POST /api/s3/presign-upload, the signed PUT) and of the
 // organization's upload list (GET /api/uploads). Pure: zod and the shared pagination only. The presign
-// request body stays with the route: its content types are the core's media table (video/uploads/media-types.ts).
+// request body stays with the route: its content types are the media table (src/shared/media-types.ts).
 import { z } from 'zod';
 import { LIMITS, limitParam, offsetParam, PaginationSchema } from './video.schema.js';
 

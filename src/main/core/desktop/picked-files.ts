@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IpcResult } from '../../../shared/errors.js';
 import type { PickedFile, UploadKind } from '../../../shared/ipc-contract.js';
-import { MEDIA_TYPES, type MediaKind } from '../video/uploads/media-types.js';
+import { MEDIA_TYPES, type MediaKind } from '../../../shared/media-types.js';
 
 /** Extension (no dot, lower case) -> content type and kind, from the service's own media table. */
 const BY_EXTENSION = new Map<string, { type: string; kind: MediaKind }>();

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import got from 'got';
 import { sniff, SNIFF_BYTES } from '../video/uploads/media-sniffer.js';
-import { SUPPORTED_TYPES, typeOfExtension } from '../video/uploads/media-types.js';
+import { SUPPORTED_TYPES, typeOfExtension } from '../../../shared/media-types.js';
 import type { Scope } from '../../../shared/scopes.js';
 import { ApiCallError, type LocalApi } from './mcp-api.js';
 import type { McpFileAccess } from './mcp-files.js';

@@ -6,7 +6,7 @@ import {
   sanitizeBaseName,
   SUPPORTED_TYPES,
   typeOfExtension,
-} from '../../../../src/main/core/video/uploads/media-types.js';
+} from '../../../../src/shared/media-types.js';
 import { decodeKey, encodeKey, isValidKey } from '../../../../src/main/core/video/uploads/storage/blob-keys.js';
 import { parseRange } from '../../../../src/main/core/video/uploads/uploads.service.js';
 import { media } from '../../../helpers/media-fixtures.js';

@@ -6,7 +6,7 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { isNewObject, type IngestedMedia, type MediaIngestPort } from '../uploads/media-port.js';
-import { typeOfExtension } from '../uploads/media-types.js';
+import { typeOfExtension } from '../../../../shared/media-types.js';
 import { readJsonResources } from '../resources.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { LocalBlobStore } from '../uploads/storage/local-blob-store.js';

@@ -7,7 +7,7 @@ import { AppError, badRequest } from '../../errors.js';
 import { zodMessage } from '../../http/route.js';
 import { requestHash, type GenerateInput } from './generate.service.js';
 import type { IngestedMedia, MediaIngestPort } from '../uploads/media-port.js';
-import type { MediaKind } from '../uploads/media-types.js';
+import type { MediaKind } from '../../../../shared/media-types.js';
 import type { UsableTemplate } from '../templates/templates.service.js';
 
 /**

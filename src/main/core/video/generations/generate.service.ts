@@ -11,7 +11,7 @@ import type { GenerationRow, ModelConfigSnapshot } from './generations.repo.js';
 import type { GenerationsService } from './generations.service.js';
 import type { IdempotencyRepo } from './idempotency.repo.js';
 import { isNewObject, type IngestedMedia, type MediaIngestPort } from '../uploads/media-port.js';
-import type { MediaKind } from '../uploads/media-types.js';
+import type { MediaKind } from '../../../../shared/media-types.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { RENDER_JOB_KIND } from '../pipeline/render-job.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';

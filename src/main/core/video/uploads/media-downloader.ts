@@ -4,7 +4,7 @@ import { APP_VERSION } from '../../../../shared/version.js';
 import { AppError, badRequest } from '../../errors.js';
 import { httpGuard } from '../../net/outbound-http.js';
 import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
-import { formatBytes, KIND_ARTICLE, type MediaKind } from './media-types.js';
+import { formatBytes, KIND_ARTICLE, type MediaKind } from '../../../../shared/media-types.js';
 
 export interface DownloadOptions {
   /** Total time limit of the request, body included. */

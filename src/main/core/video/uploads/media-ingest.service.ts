@@ -5,14 +5,14 @@ import type { Logger } from '../../logger.js';
 import { mapDownloadError, startDownload, tooLargeDownload, type DownloadOptions } from './media-downloader.js';
 import { typeForKind, type MediaProbe } from './media-probe.js';
 import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
-import { KIND_ARTICLE, MAX_BYTES, type MediaKind } from './media-types.js';
+import { KIND_ARTICLE, MAX_BYTES, type MediaKind } from '../../../../shared/media-types.js';
 import type { BlobStore, BlobVerifier } from './storage/blob-store.js';
 import { ByteGate, peekStream } from './storage/stream-guards.js';
 import type { UploadRow, UploadSource, UploadsRepo } from './uploads.repo.js';
 import { newStorageKey, payloadTooLarge } from './uploads.service.js';
 import type { MediaIngestPort } from './media-port.js';
 
-export type { MediaKind } from './media-types.js';
+export type { MediaKind } from '../../../../shared/media-types.js';
 
 export interface IngestedMedia {
   storageKey: string;

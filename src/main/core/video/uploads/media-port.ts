@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { MediaKind } from './media-types.js';
+import type { MediaKind } from '../../../../shared/media-types.js';
 
 /** A media value made into a stored object (what MediaIngestService returns). */
 export interface IngestedMedia {

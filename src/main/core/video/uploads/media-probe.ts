@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
-import { KIND_ARTICLE, type MediaKind } from './media-types.js';
+import { KIND_ARTICLE, type MediaKind } from '../../../../shared/media-types.js';
 
 /** What a file really is, found by decoding it. */
 export interface ProbedMedia {

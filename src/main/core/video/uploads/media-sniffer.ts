@@ -1,4 +1,4 @@
-import { KIND_ARTICLE, type MediaKind } from './media-types.js';
+import { KIND_ARTICLE, type MediaKind } from '../../../../shared/media-types.js';
 
 /** How many leading bytes `sniff` looks at (enough for every signature below). */
 export const SNIFF_BYTES = 16;

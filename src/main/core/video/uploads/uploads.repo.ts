@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { MediaKind } from './media-types.js';
+import type { MediaKind } from '../../../../shared/media-types.js';
 
 export type UploadSource = 'presign' | 'url' | 'data_uri' | 'multipart';
 

@@ -14,7 +14,7 @@ import {
   UploadListSchema,
 } from '../../../../shared/uploads.schema.js';
 import { LIMITS } from '../../../../shared/video.schema.js';
-import { formatBytes, MAX_BYTES, SUPPORTED_TYPES } from './media-types.js';
+import { formatBytes, MAX_BYTES, SUPPORTED_TYPES } from '../../../../shared/media-types.js';
 import { decodeKey } from './storage/blob-keys.js';
 import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js';
 

@@ -13,7 +13,7 @@ import {
   sanitizeBaseName,
   type MediaKind,
   type SupportedType,
-} from './media-types.js';
+} from '../../../../shared/media-types.js';
 import { typeForKind, type MediaProbe } from './media-probe.js';
 import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
 import type { BlobStore } from './storage/blob-store.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, notFound } from '../../../errors.js';
-import { normalizeType, typeOfExtension } from '../media-types.js';
+import { normalizeType, typeOfExtension } from '../../../../../shared/media-types.js';
 import { assertValidKey, encodeKey } from './blob-keys.js';
 import type { BlobHead, BlobStore, BlobVerifier } from './blob-store.js';
 import { holdErrors, writeFileAtomic } from './stream-guards.js';

@@ -12,7 +12,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { badRequest, notFound } from '../../../errors.js';
 import type { SecretStore } from '../../../secrets/secret-store.js';
-import { formatBytes, normalizeType } from '../media-types.js';
+import { formatBytes, normalizeType } from '../../../../../shared/media-types.js';
 import { assertValidKey } from './blob-keys.js';
 import type { BlobHead, BlobStore, BlobVerifier } from './blob-store.js';
 import { ByteGate, holdErrors, writeFileAtomic } from './stream-guards.js';
