@@ -4,6 +4,24 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
+/**
+ * What the login engine and its browser code log through: the four levels, `log.info({ key: 1 },
+ * 'message')` or `log.info('message')`. Narrower than pino's Logger (which is one), so a test can hand
+ * in a plain object that records the lines.
+ */
+export interface LogSink {
+  debug(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+/** A LogSink that drops everything (the engine's default when it is given none). */
+export function noopLogSink(): LogSink {
+  const noop = (): void => {};
+  return { debug: noop, info: noop, warn: noop, error: noop };
+}
+
 /** Keys whose values never reach the log, at any of the first three levels of nesting. */
 const SENSITIVE = [
   'authorization',

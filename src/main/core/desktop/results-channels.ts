@@ -10,9 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IpcResult } from '../../../shared/errors.js';
 import { IPC_CONTRACT, type Generation, type SavedFile } from '../../../shared/ipc-contract.js';
-import { decodeKey } from '../video/uploads/storage/blob-keys.js';
 import type { BlobStore } from '../video/uploads/storage/blob-store.js';
-import { LocalBlobStore } from '../video/uploads/storage/local-blob-store.js';
 import { callHttpChannel, fail } from './http-channel.js';
 import type { CoreApi } from './in-process-api.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
@@ -89,12 +87,9 @@ export function resultsChannels(deps: ResultsChannelDeps): Pick<LocalHandlers, R
 
   /** The stored video as a file on this computer (local storage), or null (S3). */
   const localFileOf = (videoUrl: string): string | null => {
-    const blobs = deps.blobs();
     const url = new URL(videoUrl);
-    if (!(blobs instanceof LocalBlobStore) || !deps.api.serves(url) || !url.pathname.startsWith('/api/files/'))
-      return null;
-    const key = decodeKey(url.pathname.slice('/api/files/'.length));
-    return key ? blobs.pathOf(key) : null;
+    const local = deps.blobs().selfServed;
+    return local && deps.api.serves(url) ? local.fileOfUrl(url) : null;
   };
 
   return {

@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import type { OutboundPolicy } from '../net/outbound-policy.js';
 import { startOutboundProxy, type OutboundProxy } from '../net/outbound-proxy.js';
-import { createNoopLogger, type Logger } from './login-types.js';
+import { noopLogSink, type LogSink } from '../logger.js';
 
 export interface BrowserPoolOptions {
   executablePath?: string;
@@ -12,7 +12,7 @@ export interface BrowserPoolOptions {
   connectEndpoint?: string;
   /** Replaces the default launch args when given. */
   launchArgs?: string[];
-  log?: Logger;
+  log?: LogSink;
   /** Options applied to every new context (viewport, locale, ...). */
   contextOptions?: BrowserContextOptions;
   /**
@@ -131,7 +131,7 @@ function abortError(signal: AbortSignal): unknown {
 /** One warm Chromium shared by at most `maxContexts` concurrent, isolated contexts. */
 export class BrowserPool {
   private readonly opts: BrowserPoolOptions;
-  private readonly log: Logger;
+  private readonly log: LogSink;
   private readonly maxContexts: number;
   private browser: Browser | undefined;
   private launching: Promise<Browser> | undefined;
@@ -145,7 +145,7 @@ export class BrowserPool {
 
   constructor(opts: BrowserPoolOptions) {
     this.opts = opts;
-    this.log = opts.log ?? createNoopLogger();
+    this.log = opts.log ?? noopLogSink();
     this.maxContexts = Math.max(1, Math.floor(opts.maxContexts ?? 4));
   }
 

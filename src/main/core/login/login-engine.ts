@@ -5,17 +5,11 @@ import { RequestInterceptor } from './engine/request-interceptor.js';
 import { LoginFlow, unreachableCode } from './login-flow.js';
 import { NAVIGATION_WATCH_SCRIPT } from './engine/page-signals.js';
 import { captureStorageState } from './engine/storage-capture.js';
-import {
-  createNoopLogger,
-  LoginFlowError,
-  safeUrl,
-  type LoginFailureReason,
-  type LoginRequest,
-  type LoginResult,
-  type Logger,
-} from './login-types.js';
+import type { LoginFailureReason } from '../../../shared/errors.js';
+import { noopLogSink, type LogSink } from '../logger.js';
+import { LoginFlowError, safeUrl, type EngineLoginRequest, type LoginResult } from './login-types.js';
 
-export type { LoginFailureReason, LoginRequest, LoginResult, Logger } from './login-types.js';
+export type { EngineLoginRequest, LoginResult } from './login-types.js';
 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 60_000;
 /** Stops a person can get past in a visible browser window (interactive logins). */
@@ -35,16 +29,16 @@ export function blockHeavy(route: Route): Promise<void> {
  * aborts or the browser itself fails (e.g. it crashed).
  */
 export class LoginEngine {
-  private readonly log: Logger;
+  private readonly log: LogSink;
   private readonly blockResources: boolean;
 
   /** `blockResources` (default true): do not load images, media and fonts during the login. */
-  constructor(deps: { log?: Logger; blockResources?: boolean } = {}) {
-    this.log = deps.log ?? createNoopLogger();
+  constructor(deps: { log?: LogSink; blockResources?: boolean } = {}) {
+    this.log = deps.log ?? noopLogSink();
     this.blockResources = deps.blockResources ?? true;
   }
 
-  async login(ctx: BrowserContext, req: LoginRequest, signal?: AbortSignal): Promise<LoginResult> {
+  async login(ctx: BrowserContext, req: EngineLoginRequest, signal?: AbortSignal): Promise<LoginResult> {
     const steps: string[] = [];
     const timeoutMs = req.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
     const deadline = new Deadline(timeoutMs, signal);

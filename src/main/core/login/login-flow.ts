@@ -5,7 +5,8 @@ import type { RequestInterceptor } from './engine/request-interceptor.js';
 import { unreachableCode } from './engine/net-errors.js';
 import { pageActivity } from './engine/page-activity.js';
 import { NetworkTracker } from './engine/network-tracker.js';
-import { LoginFlowError, safeUrl, type LoginRequest, type Logger, type SessionStorageState } from './login-types.js';
+import type { LogSink } from '../logger.js';
+import { LoginFlowError, safeUrl, type EngineLoginRequest, type SessionStorageState } from './login-types.js';
 import { httpAuthStep } from './steps/http-auth.step.js';
 import { codeStep } from './steps/code.step.js';
 import { identifierStep } from './steps/identifier.step.js';
@@ -57,9 +58,9 @@ const PROVIDER_POPUP_STEPS: readonly LoginStep[] = [
 export interface LoginFlowDeps {
   ctx: BrowserContext;
   page: Page;
-  req: LoginRequest;
+  req: EngineLoginRequest;
   deadline: Deadline;
-  log: Logger;
+  log: LogSink;
   steps: string[];
   interceptor?: RequestInterceptor;
 }

@@ -1,35 +1,14 @@
 import type { Cookie } from 'playwright-core';
+import type { LoginFailureReason } from '../../../shared/errors.js';
 import type { IndexedDBDatabase, StorageExtra } from '../../../shared/login.schema.js';
 import type { CodeSources } from './codes/code-sources.js';
 
-/** pino-compatible subset: `log.info({ key: 1 }, 'message')` or `log.info('message')`. */
-export interface Logger {
-  debug(obj: unknown, msg?: string): void;
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
-
-export function createNoopLogger(): Logger {
-  const noop = (): void => {};
-  return { debug: noop, info: noop, warn: noop, error: noop };
-}
-
-export type LoginFailureReason =
-  | 'invalid_credentials'
-  | 'login_form_not_found'
-  | 'mfa_required'
-  | 'captcha_blocked'
-  | 'account_locked'
-  | 'site_unreachable'
-  | 'timeout'
-  | 'invalid_code'
-  | 'code_timeout'
-  | 'mailbox_unavailable'
-  | 'credentials_required'
-  | 'unexpected_identity_provider';
-
-export interface LoginRequest {
+/**
+ * What the login engine is asked to do (LoginEngine.login): the site, the credentials and how to
+ * answer what the site asks. Not the HTTP body POST /api/login takes (shared/login.schema.ts
+ * LoginRequest): the login service builds this from that.
+ */
+export interface EngineLoginRequest {
   url: string;
   username: string;
   password: string;

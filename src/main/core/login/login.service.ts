@@ -14,7 +14,7 @@ import { LOGIN_METHOD_INFO } from './login-methods.js';
 import { askPerson, type InteractiveFinisher } from './interactive/interactive-finisher.js';
 import { RunningLogins } from './running-logins.js';
 import type { CoreEventBus } from '../events.js';
-import type { LoginRequest as EngineRequest, LoginResult } from './login-types.js';
+import type { EngineLoginRequest, LoginResult } from './login-types.js';
 import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
 import { normalizeInclude, normalizeState } from './storage-state.js';
 
@@ -24,7 +24,7 @@ export interface ContextProvider {
   checkUrl?(url: string, field: string): Promise<void>;
 }
 export interface LoginRunner {
-  login(ctx: BrowserContext, req: EngineRequest, signal?: AbortSignal): Promise<LoginResult>;
+  login(ctx: BrowserContext, req: EngineLoginRequest, signal?: AbortSignal): Promise<LoginResult>;
 }
 
 export interface LoginRunOptions {
@@ -42,7 +42,7 @@ export interface LoginOutcome {
 
 /** Login methods whose strategy is built. The others answer 400 LOGIN_METHOD_NOT_AVAILABLE. */
 export const BUILT_METHODS: ReadonlySet<string> = new Set(LOGIN_METHOD_INFO.map((m) => m.id));
-type BuiltMethod = NonNullable<EngineRequest['method']>;
+type BuiltMethod = NonNullable<EngineLoginRequest['method']>;
 
 /**
  * POST /api/login: cache lookup, single-flight fresh login in an isolated browser context, cache
@@ -282,7 +282,7 @@ export class LoginService {
   }
 }
 
-function oauthOf(method: string, origins: { google: string[]; github: string[] }): EngineRequest['oauth'] {
+function oauthOf(method: string, origins: { google: string[]; github: string[] }): EngineLoginRequest['oauth'] {
   if (method === 'oauth_google') return { provider: 'google', origins: origins.google.map((o) => new URL(o).origin) };
   if (method === 'oauth_github') return { provider: 'github', origins: origins.github.map((o) => new URL(o).origin) };
   return undefined;

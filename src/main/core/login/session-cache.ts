@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
 import { open, seal } from '../secrets/aead.js';
 import { setIfAbsent, type SecretStore } from '../secrets/secret-store.js';
+import { isAuthCookie } from './auth-cookies.js';
 import { coversInclude } from './storage-state.js';
 
 export interface CacheIdentity {
@@ -101,19 +102,19 @@ function readPayload(json: string): CachedPayload {
   return 'v' in parsed && parsed.v === 2 ? parsed : { v: 2, include: [], state: parsed as StorageState };
 }
 
-const AUTH_COOKIE = /(sess|sid|auth|token|jwt|login|logged|remember|user|account|identity|^_?id$|csrf)/i;
-
 /** Constant-time: how much of a stored hash matches must not show in the response time. */
 function sameCredentials(stored: Buffer | null, given: CredentialHash): boolean {
   return stored !== null && stored.length === given.length && crypto.timingSafeEqual(stored, given);
 }
 
 /**
- * When the session stops being usable: the earliest expiry among auth-looking cookies (all cookies
- * when none looks like auth). Session cookies (-1) have no time limit of their own. Unix ms or null.
+ * When the session stops being usable: the earliest expiry among the cookies that may hold it
+ * (./auth-cookies.ts: an auth-like name or HttpOnly, never an anti-CSRF cookie, whose expiry does
+ * not end a session), or among all cookies when none may. Session cookies (-1) have no time limit
+ * of their own. Unix ms or null.
  */
 export function sessionExpiry(state: StorageState): number | null {
-  const auth = state.cookies.filter((c) => AUTH_COOKIE.test(c.name) || c.httpOnly);
+  const auth = state.cookies.filter((c) => isAuthCookie(c.name, c.httpOnly));
   const relevant = auth.length ? auth : state.cookies;
   const times = relevant.filter((c) => c.expires > 0).map((c) => c.expires * 1000);
   return times.length ? Math.min(...times) : null;

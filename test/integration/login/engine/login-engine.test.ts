@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
-import { LoginEngine, type LoginRequest, type LoginResult } from '../../../../src/main/core/login/login-engine.js';
-import type { Logger } from '../../../../src/main/core/login/login-types.js';
+import {
+  LoginEngine,
+  type EngineLoginRequest,
+  type LoginResult,
+} from '../../../../src/main/core/login/login-engine.js';
+import type { LogSink } from '../../../../src/main/core/logger.js';
 import {
   ALL_SITES,
   NON_LOGINABLE_SITES,
@@ -13,7 +17,7 @@ import {
 
 const WRONG_PASSWORD = 'Tr0ub4dor&3-wrong';
 const logLines: string[] = [];
-const recordingLog: Logger = {
+const recordingLog: LogSink = {
   debug: (o, m) => logLines.push(JSON.stringify([o, m])),
   info: (o, m) => logLines.push(JSON.stringify([o, m])),
   warn: (o, m) => logLines.push(JSON.stringify([o, m])),
@@ -31,7 +35,7 @@ afterAll(async () => {
   await pool?.dispose();
 });
 
-function login(req: LoginRequest, signal?: AbortSignal): Promise<LoginResult> {
+function login(req: EngineLoginRequest, signal?: AbortSignal): Promise<LoginResult> {
   return pool.withContext((ctx) => engine.login(ctx, req, signal));
 }
 

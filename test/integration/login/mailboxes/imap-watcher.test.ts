@@ -91,7 +91,7 @@ describe('MailboxWatchers against Dovecot', () => {
     await env.dovecot.deliver('ada', await mail('old news'));
     const rec = recorder();
     const sub = await env.core.login.mailboxes.watchers.subscribe(box, rec.handlers);
-    cleanup.push(() => sub.unsubscribe());
+    cleanup.push(() => sub.close());
 
     const raw = await buildMail({
       from: 'Example Shop <No-Reply@Shop.Example>',
@@ -142,13 +142,13 @@ describe('MailboxWatchers against Dovecot', () => {
     expect(a.subjects()).toEqual(['one', 'two']);
     expect(b.subjects()).toEqual(['two']);
 
-    await subA.unsubscribe();
+    await subA.close();
     expect(await env.dovecot.connections('ada')).toBe(1); // B still listens
     await env.dovecot.deliver('ada', await mail('three'));
     await b.until(() => b.messages.length === 2, 'three for B');
     expect(a.subjects()).toEqual(['one', 'two']);
 
-    await subB.unsubscribe();
+    await subB.close();
     expect(watchers.connections()).toBe(0);
     await eventually(async () => (await env.dovecot.connections('ada')) === 0, 'Dovecot to see the session end');
     expect(b.errors).toEqual([]);
@@ -159,7 +159,7 @@ describe('MailboxWatchers against Dovecot', () => {
     const box = await env.mailbox();
     const rec = recorder();
     const sub = await env.core.login.mailboxes.watchers.subscribe(box, rec.handlers);
-    cleanup.push(() => sub.unsubscribe());
+    cleanup.push(() => sub.close());
 
     // The server goes away mid-IDLE; a mail lands in the Maildir while it is down.
     await env.dovecot.stop();
@@ -196,7 +196,7 @@ describe('MailboxWatchers against Dovecot', () => {
     const box = await env.mailbox();
     const rec = recorder();
     const sub = await env.core.login.mailboxes.watchers.subscribe(box, rec.handlers);
-    cleanup.push(() => sub.unsubscribe());
+    cleanup.push(() => sub.close());
     env.dovecot.setPassword('ada', 'rotated-pw-Q9');
     await env.dovecot.restart(); // drops the session; the reconnection is refused
     await rec.until(() => rec.errors.length > 0, 'the auth error');
@@ -217,7 +217,7 @@ describe('MailboxWatchers against Dovecot', () => {
     cleanup.push(() => watchers.dispose());
     const rec = recorder();
     const sub = await watchers.subscribe(box, rec.handlers);
-    cleanup.push(() => sub.unsubscribe());
+    cleanup.push(() => sub.close());
     await env.dovecot.stop();
     await rec.until(() => rec.errors.length > 0, 'the unreachable report');
     expect(rec.errors[0]).toMatchObject({ kind: 'unreachable', mailboxName: 'Work' });

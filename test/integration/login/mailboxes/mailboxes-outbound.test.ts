@@ -107,7 +107,7 @@ async function subscribeError(m: Mailbox, outbound: OutboundPolicy): Promise<Mai
   const watchers = new MailboxWatchers({ password: async () => PASSWORD, log: pino({ level: 'silent' }), outbound });
   cleanup.push(() => watchers.dispose());
   const outcome = await watchers.subscribe(m, { onMessage: () => {}, onError: () => {} }).then(
-    (sub) => sub.unsubscribe().then(() => null),
+    (sub) => sub.close().then(() => null),
     (e: unknown) => e,
   );
   expect(outcome).toBeInstanceOf(MailboxError);

@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
-import { LoginEngine, type LoginRequest, type LoginResult } from '../../../../src/main/core/login/login-engine.js';
+import {
+  LoginEngine,
+  type EngineLoginRequest,
+  type LoginResult,
+} from '../../../../src/main/core/login/login-engine.js';
 
 /**
  * LoginEngine against small hand-made pages on a loopback server: the patterns of real sites that
@@ -30,7 +34,7 @@ function redirect(res: ServerResponse, location: string, cookie?: string): void 
   res.end();
 }
 
-function login(req: LoginRequest, signal?: AbortSignal): Promise<LoginResult> {
+function login(req: EngineLoginRequest, signal?: AbortSignal): Promise<LoginResult> {
   return pool.withContext((ctx) => engine.login(ctx, req, signal));
 }
 

@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
-import { LoginEngine, type LoginRequest, type LoginResult } from '../../../../src/main/core/login/login-engine.js';
+import {
+  LoginEngine,
+  type EngineLoginRequest,
+  type LoginResult,
+} from '../../../../src/main/core/login/login-engine.js';
 import { isFaviconRequest } from '../../../../src/main/core/login/engine/request-interceptor.js';
 
 /**
@@ -34,7 +38,7 @@ const form = (action: string, error = ''): string =>
   `<form method="post" action="${action}"><h1>Sign in</h1>${error}<label>Email <input type="email" name="email"></label>
   <label>Password <input type="password" name="password"></label><button>Sign in</button></form>`;
 
-function login(req: LoginRequest, engine = new LoginEngine({})): Promise<LoginResult> {
+function login(req: EngineLoginRequest, engine = new LoginEngine({})): Promise<LoginResult> {
   return pool.withContext((ctx) => engine.login(ctx, req));
 }
 

@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
 import { decideAuthChallenge } from '../../../../src/main/core/login/engine/request-interceptor.js';
-import { LoginEngine, type LoginRequest, type LoginResult } from '../../../../src/main/core/login/login-engine.js';
+import {
+  LoginEngine,
+  type EngineLoginRequest,
+  type LoginResult,
+} from '../../../../src/main/core/login/login-engine.js';
 import { OutboundPolicy } from '../../../../src/main/core/net/outbound-policy.js';
 
 /**
@@ -27,7 +31,7 @@ function html(res: ServerResponse, body: string, status = 200, headers: Record<s
 
 const challenge = { 'www-authenticate': 'Basic realm="admin", charset="UTF-8"' };
 
-const login = (req: Partial<LoginRequest> & { url: string }): Promise<LoginResult> =>
+const login = (req: Partial<EngineLoginRequest> & { url: string }): Promise<LoginResult> =>
   pool.withContext((ctx) =>
     new LoginEngine({}).login(ctx, { username: USER, password: PASSWORD, timeoutMs: 20_000, ...req }),
   );

@@ -104,6 +104,17 @@ describe('LocalBlobStore', () => {
     expect(files(root)).toEqual([]);
   });
 
+  it('is self-served: its download URLs name its local files', async () => {
+    const { store, root } = make();
+    expect(store.selfServed).toBe(store);
+    const key = 'uploads/o1/abc/My_File.png';
+    const url = new URL(await store.presignDownload(key, { expiresInSec: 60, baseUrl: 'http://localhost:9' }));
+    expect(store.fileOfUrl(url)).toBe(path.join(root, 'uploads', 'o1', 'abc', 'My_File.png'));
+    expect(store.fileOfUrl(url)).toBe(store.pathOf(key));
+    expect(store.fileOfUrl(new URL('http://localhost:9/api/uploads/uploads/o1/abc/x.png'))).toBeNull();
+    expect(store.fileOfUrl(new URL('http://localhost:9/api/files/..%2F..%2Fagent-studio.db'))).toBeNull();
+  });
+
   it('leaves nothing behind when the stream fails', async () => {
     const { store, root } = make();
     const gate = new ByteGate({ maxBytes: 5, tooLarge: () => new Error('too big') });

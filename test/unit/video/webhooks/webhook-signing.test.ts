@@ -1,10 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_RETRY_AFTER_MS,
-  nextDelayMs,
-  parseRetryAfter,
-} from '../../../../src/main/core/video/webhooks/webhook-retry.js';
+import { MAX_RETRY_AFTER_MS, nextDelayMs } from '../../../../src/main/core/video/webhooks/webhook-retry.js';
 import { newWebhookSecret, signWebhook } from '../../../../src/main/core/video/webhooks/webhook-signer.js';
 
 describe('webhook signing', () => {
@@ -56,14 +52,5 @@ describe('webhook retry schedule', () => {
     expect(nextDelayMs(1, schedule, 1000, () => 0.5)).toBe(5000);
     expect(nextDelayMs(1, schedule, 10 * MAX_RETRY_AFTER_MS, () => 0.5)).toBe(MAX_RETRY_AFTER_MS);
     expect(nextDelayMs(4, schedule, 1000)).toBeNull();
-  });
-
-  it('reads Retry-After as seconds or an HTTP date', () => {
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(parseRetryAfter('120', now)).toBe(120_000);
-    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
-    expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('soon', now)).toBeNull();
-    expect(parseRetryAfter(undefined, now)).toBeNull();
   });
 });

@@ -2,13 +2,21 @@ import type { InboundMessage } from './inbound-message.js';
 import { MailboxUnavailableError, normalizeAddress, type InboxHub, type MessageQueue } from './inbox-hub.js';
 import { parseTotpSecret, type TotpSpec } from './totp.js';
 
-/** A subscription to the mailboxes that receive mail for one address (see login/mailboxes). */
+/**
+ * A subscription to new mail of one or more mailboxes. Declared here, where it is used; login/mailboxes
+ * implements it: MailboxWatchers.subscribe for one mailbox, MailboxFeed.subscribe for every mailbox
+ * that receives mail for an address.
+ */
 export interface MailboxSubscription {
   /** Names of the mailboxes read, for the step trace. */
   names: string[];
-  /** Looks for new mail now (a login starts waiting), rather than at the server's next IDLE notice. */
+  /**
+   * Looks for new mail now (a login starts waiting) instead of waiting for the server's IDLE notice
+   * (servers batch those; Dovecot's come a few hundred ms after the mail).
+   */
   checkNow(): void;
-  close(): void;
+  /** Ends the subscription (a mailbox's connection closes with its last subscriber); resolves once it has. */
+  close(): Promise<void>;
 }
 
 /** What the login needs from the mailboxes feature: mail for an address, as it arrives. */

@@ -1,7 +1,8 @@
 import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import { isAuthCookie } from '../auth-cookies.js';
 import type { Deadline } from './deadline.js';
 import { KEYWORDS } from './form-keywords.js';
-import type { LoginFailureReason } from '../login-types.js';
+import type { LoginFailureReason } from '../../../../shared/errors.js';
 import type { NetworkTracker } from './network-tracker.js';
 import { scanPageSignals, type PageSignals, type SignalArgs } from './page-signals.js';
 import { nextScanId, runInFrame } from './page-script.js';
@@ -32,10 +33,6 @@ export type Outcome =
   | { kind: 'unsubmitted' }
   | { kind: 'failure'; reason: LoginFailureReason; message: string; evidence: string[] };
 
-const AUTH_COOKIE =
-  /sess|sid\b|^sid|auth|token|jwt|remember|login|logged|identity|access|refresh|account|user|connect\.sid/i;
-const NOT_AUTH_COOKIE =
-  /csrf|xsrf|consent|cookie_?notice|gdpr|_ga|_gid|analytics|locale|lang|theme|timezone|flash|attempt/i;
 const AUTH_STORAGE = /token|auth|jwt|session|access|refresh|credential|id_?token|bearer|user/i;
 
 /** Fallback interval between looks when the page does nothing observable (DOM-only changes). */
@@ -77,15 +74,15 @@ export function cookieMap(cookies: readonly Cookie[]): CookieMap {
   return out;
 }
 
-/** Names of auth cookies that are new in `after` or have another value there (also used by interactive logins). */
+/** Names of auth cookies (../auth-cookies.ts) that are new in `after` or have another value there (also used by interactive logins). */
 export function changedAuthCookies(before: CookieMap, after: CookieMap): string[] {
   const out: string[] = [];
   for (const [key, c] of after) {
     const name = key.split('|')[0];
     const prev = before.get(key);
     if (prev && prev.value === c.value) continue;
-    if (NOT_AUTH_COOKIE.test(name)) continue;
-    if (AUTH_COOKIE.test(name) || (c.httpOnly && !prev)) out.push(name);
+    // A new HttpOnly cookie of any name counts; one that only changed its value needs an auth-like name.
+    if (isAuthCookie(name, c.httpOnly && !prev)) out.push(name);
   }
   return out;
 }

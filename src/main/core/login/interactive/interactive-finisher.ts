@@ -1,7 +1,8 @@
 import type { StorageExtra } from '../../../../shared/login.schema.js';
 import type { Logger } from '../../logger.js';
 import { PERSON_CAN_FINISH } from '../login-engine.js';
-import type { LoginFailure, LoginFailureReason, SessionStorageState } from '../login-types.js';
+import type { LoginFailureReason } from '../../../../shared/errors.js';
+import type { LoginFailure, SessionStorageState } from '../login-types.js';
 
 /** The stops a person can get past in a browser window. */
 export type InteractiveReason = 'captcha_blocked' | 'mfa_required';

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { captureStorageState } from '../engine/storage-capture.js';
-import { createNoopLogger, safeUrl, type Logger, type SessionStorageState } from '../login-types.js';
+import { noopLogSink, type LogSink } from '../../logger.js';
+import { safeUrl, type SessionStorageState } from '../login-types.js';
 import type { FinishRequest, InteractiveFinisher, InteractiveReason } from './interactive-finisher.js';
 import { barScript, newBindingName, type BarAction } from './person-overlay.js';
 import { SignedInCheck } from './signed-in-check.js';
@@ -19,7 +20,7 @@ export interface InteractiveWindow {
 export interface VisibleBrowserFinisherOptions {
   /** The Chromium to launch, resolved when a window is needed (the login pool's resolution). */
   executablePath: () => string;
-  log?: Logger;
+  log?: LogSink;
   /** Called once the window shows the page: the desktop app notifies the person and raises it. */
   onOpen?: (window: InteractiveWindow) => void;
   /** Hand the session back by itself when the page shows the login finished (SignedInCheck). Default true. */
@@ -36,12 +37,12 @@ const LOOK_EVERY_MS = 1000;
  * person-overlay.ts). Each login gets its own browser, closed when the login is handed back or given up.
  */
 export class VisibleBrowserFinisher implements InteractiveFinisher {
-  private readonly log: Logger;
+  private readonly log: LogSink;
   private readonly open = new Set<Browser>();
   private disposed = false;
 
   constructor(private readonly opts: VisibleBrowserFinisherOptions) {
-    this.log = opts.log ?? createNoopLogger();
+    this.log = opts.log ?? noopLogSink();
   }
 
   async finish(req: FinishRequest): Promise<SessionStorageState | undefined> {

@@ -1,5 +1,6 @@
 import type { ImapFlow } from 'imapflow';
 import type { Mailbox } from '../../../../shared/mailboxes.schema.js';
+import type { MailboxSubscription } from '../codes/code-sources.js';
 import type { InboundMessage } from '../codes/inbound-message.js';
 import type { Logger } from '../../logger.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
@@ -11,15 +12,6 @@ export interface MailboxSubscriber {
   onMessage(msg: InboundMessage): void;
   /** The mailbox stopped working (reconnecting keeps failing, or the login is refused); the watch goes on. */
   onError(err: MailboxError): void;
-}
-
-export interface MailboxSubscription {
-  /**
-   * Fetches what arrived now instead of waiting for the server's IDLE notice (servers batch those;
-   * Dovecot's come a few hundred ms after the mail): a login that starts waiting calls it.
-   */
-  checkNow(): void;
-  unsubscribe(): Promise<void>;
 }
 
 export interface MailboxWatchersDeps {
@@ -142,10 +134,11 @@ class MailboxWatch {
     for (const p of sub.pending.splice(0)) if (p.uid >= sub.startUid) this.deliver(sub, p.msg);
     let left = false;
     return {
+      names: [this.mailbox.name],
       checkNow: () => {
         if (this.connected) this.requestDrain();
       },
-      unsubscribe: async () => {
+      close: async () => {
         if (left) return;
         left = true;
         this.subs.delete(sub);

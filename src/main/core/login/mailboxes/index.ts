@@ -7,7 +7,7 @@ import { MailboxesRepo } from './mailboxes.repo.js';
 import { MailboxesService } from './mailboxes.service.js';
 
 export { MailboxError, type MailboxErrorKind } from './mailbox-error.js';
-export type { MailboxSubscriber, MailboxSubscription } from './imap-watcher.js';
+export type { MailboxSubscriber } from './imap-watcher.js';
 export { MailboxWatchers, MailboxesService };
 
 /** The mailboxes part of the login feature: settings and passwords, and the IMAP watchers. */

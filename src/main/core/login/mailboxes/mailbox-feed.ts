@@ -31,8 +31,8 @@ export function mailboxFeed(service: MailboxesService, watchers: MailboxWatchers
         checkNow: () => {
           for (const s of subs) s?.checkNow();
         },
-        close: () => {
-          for (const s of subs) void s?.unsubscribe().catch(() => {});
+        close: async () => {
+          await Promise.all(subs.map((s) => s?.close().catch(() => {})));
         },
       };
     },

@@ -9,14 +9,8 @@ import { DOM_WATCH_SCRIPT } from '../engine/page-activity.js';
 import { NAVIGATION_WATCH_SCRIPT } from '../engine/page-signals.js';
 import { captureStorageState } from '../engine/storage-capture.js';
 import { blockHeavy, type LoginEngine } from '../login-engine.js';
-import {
-  createNoopLogger,
-  LoginFlowError,
-  redact,
-  safeUrl,
-  type Logger,
-  type SessionStorageState,
-} from '../login-types.js';
+import { noopLogSink, type LogSink } from '../../logger.js';
+import { LoginFlowError, redact, safeUrl, type SessionStorageState } from '../login-types.js';
 import { findSignupForm, submitSignupForm } from './signup-form.js';
 import { signInAfterSignup } from './signup-login.js';
 import type { SignupLook, SignupOutcome } from './signup-judge.js';
@@ -42,13 +36,13 @@ type Done = { storageState: SessionStorageState; finalUrl: string };
  * signal aborts or the browser itself fails.
  */
 export class SignupRunner {
-  private readonly log: Logger;
+  private readonly log: LogSink;
 
   constructor(
     /** `login`: the login engine, for sites that ask to sign in after the sign-up. */
-    private readonly deps: { login: Pick<LoginEngine, 'login'>; log?: Logger; blockResources?: boolean },
+    private readonly deps: { login: Pick<LoginEngine, 'login'>; log?: LogSink; blockResources?: boolean },
   ) {
-    this.log = deps.log ?? createNoopLogger();
+    this.log = deps.log ?? noopLogSink();
   }
 
   async signup(ctx: BrowserContext, req: SignupRequest, signal?: AbortSignal): Promise<SignupResult> {

@@ -5,7 +5,8 @@ import type { FormFiller } from '../engine/form-filler.js';
 import type { FormFinder } from '../engine/form-finder.js';
 import type { NetworkTracker } from '../engine/network-tracker.js';
 import type { OutcomeDetector } from '../engine/outcome-detector.js';
-import type { LoginFailureReason, SessionStorageState } from '../login-types.js';
+import type { LoginFailureReason } from '../../../../shared/errors.js';
+import type { SessionStorageState } from '../login-types.js';
 import { loginEmailAddress } from '../codes/code-sources.js';
 
 /** Why a sign-up failed: a login reason (a CAPTCHA, the code wait, the log-in after it) or one of its own. */

@@ -7,21 +7,15 @@ import type { ScannedField } from '../engine/form-scan.js';
 import type { RequestInterceptor } from '../engine/request-interceptor.js';
 import type { NetworkTracker } from '../engine/network-tracker.js';
 import { OutcomeDetector, type Outcome, type OutcomePhase, type Snapshot } from '../engine/outcome-detector.js';
-import {
-  LoginFlowError,
-  redact,
-  safeUrl,
-  type LoginRequest,
-  type Logger,
-  type SessionStorageState,
-} from '../login-types.js';
+import { LoginFlowError, redact, safeUrl, type EngineLoginRequest, type SessionStorageState } from '../login-types.js';
+import type { LogSink } from '../../logger.js';
 
 export interface StepContextDeps {
   ctx: BrowserContext;
   page: Page;
-  req: LoginRequest;
+  req: EngineLoginRequest;
   deadline: Deadline;
-  log: Logger;
+  log: LogSink;
   steps: string[];
   net: NetworkTracker;
   /** Answers HTTP authentication challenges; absent where the DevTools protocol is not available. */

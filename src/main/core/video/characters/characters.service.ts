@@ -9,7 +9,6 @@ import { isNewObject, type IngestedMedia, type MediaIngestPort } from '../upload
 import { typeOfExtension } from '../../../../shared/media-types.js';
 import { readJsonResources } from '../resources.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
-import { LocalBlobStore } from '../uploads/storage/local-blob-store.js';
 import { page, type Page } from '../templates/templates.service.js';
 
 interface CharacterRow {
@@ -191,9 +190,7 @@ export class CharactersService {
     if (!blobs) return null;
     const opts = { expiresInSec: this.deps.urlTtlSec ?? 900 };
     try {
-      return blobs instanceof LocalBlobStore
-        ? await blobs.presignDownload(key, { ...opts, baseUrl })
-        : await blobs.presignDownload(key, opts);
+      return await blobs.presignDownload(key, { ...opts, baseUrl });
     } catch (err) {
       this.deps.log.warn({ err: (err as Error).message }, 'could not presign a character image URL');
       return null;

@@ -336,12 +336,8 @@ export class GenerationsService {
   /** A time-limited GET URL of a completed generation's file (local: on this server as the caller reached it). */
   private async signedUrl(row: GenerationRow, key: string | null, fileName: string, baseUrl?: string) {
     if (row.status !== 'completed' || !key || !this.deps.blobs) return null;
-    const presign = this.deps.blobs.presignDownload.bind(this.deps.blobs) as (
-      key: string,
-      o: { expiresInSec: number; fileName?: string; baseUrl?: string },
-    ) => Promise<string>;
     try {
-      return await presign(key, { expiresInSec: this.deps.urlTtlSec, fileName, baseUrl });
+      return await this.deps.blobs.presignDownload(key, { expiresInSec: this.deps.urlTtlSec, fileName, baseUrl });
     } catch (err) {
       this.deps.log.warn({ err: (err as Error).message, generationId: row.id }, 'could not presign a result URL');
       return null;

@@ -10,17 +10,9 @@ import type { BlobStore, BlobVerifier } from './storage/blob-store.js';
 import { ByteGate, peekStream } from './storage/stream-guards.js';
 import type { UploadRow, UploadSource, UploadsRepo } from './uploads.repo.js';
 import { newStorageKey, payloadTooLarge } from './uploads.service.js';
-import type { MediaIngestPort } from './media-port.js';
+import type { IngestedMedia, MediaIngestPort } from './media-port.js';
 
 export type { MediaKind } from '../../../../shared/media-types.js';
-
-export interface IngestedMedia {
-  storageKey: string;
-  kind: MediaKind;
-  contentType: string;
-  size: number;
-  source: 'url' | 'data_uri' | 'storage_key' | 'upload';
-}
 
 export interface MediaIngestDeps {
   blobs: BlobStore;

@@ -7,8 +7,8 @@ export interface IngestedMedia {
   kind: MediaKind;
   contentType: string;
   size: number;
-  /** How it arrived: a storage key already uploaded, a re-hosted URL, a data URI or a multipart file. */
-  source: string;
+  /** How it arrived: a storage key already uploaded, a re-hosted URL, a data URI or a file stream (multipart). */
+  source: 'storage_key' | 'url' | 'data_uri' | 'upload';
 }
 
 /** The part of MediaIngestService that templates, characters and generate use. */
@@ -27,7 +27,7 @@ export interface MediaIngestPort {
   discard(media: IngestedMedia): Promise<void>;
 }
 
-/** Sources that made a new object for this request (safe to delete if the request fails). */
+/** Sources that made a new object for this request (safe to delete if the request fails): all but a storage key. */
 export function isNewObject(m: IngestedMedia): boolean {
-  return m.source !== 'storage_key' && m.source !== 'presign' && m.source !== 'default' && m.source !== 'character';
+  return m.source !== 'storage_key';
 }

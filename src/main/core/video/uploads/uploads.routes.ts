@@ -16,7 +16,7 @@ import {
 import { LIMITS } from '../../../../shared/video.schema.js';
 import { formatBytes, MAX_BYTES, SUPPORTED_TYPES } from '../../../../shared/media-types.js';
 import { decodeKey } from './storage/blob-keys.js';
-import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js';
+import type { SignedQuery } from './storage/blob-store.js';
 
 const TYPES_TEXT = `Supported: ${SUPPORTED_TYPES.join(', ')}. Limits: image ${formatBytes(MAX_BYTES.image)}, video ${formatBytes(MAX_BYTES.video)}, audio ${formatBytes(MAX_BYTES.audio)} (MB = 1024 * 1024 bytes).`;
 
@@ -99,10 +99,11 @@ export function registerUploadsRoutes(app: FastifyInstance, registry: OpenApiReg
   // Presigned URLs made outside a request (webhook video_url) use the address the server really listens on.
   app.addHook('onListen', async function () {
     const address = app.server.address();
-    if (blobs instanceof LocalBlobStore && address && typeof address === 'object') {
+    const local = blobs.selfServed;
+    if (local && address && typeof address === 'object') {
       const host =
         address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
-      blobs.setBaseUrl(`http://${host}:${address.port}`);
+      local.setBaseUrl(`http://${host}:${address.port}`);
     }
   });
 

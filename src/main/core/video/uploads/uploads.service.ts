@@ -16,8 +16,7 @@ import {
 } from '../../../../shared/media-types.js';
 import { typeForKind, type MediaProbe } from './media-probe.js';
 import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
-import type { BlobStore } from './storage/blob-store.js';
-import { LocalBlobStore, type SignedQuery } from './storage/local-blob-store.js';
+import type { BlobStore, SelfServedBlobStore, SignedQuery } from './storage/blob-store.js';
 import { ByteGate } from './storage/stream-guards.js';
 import { writerIsGone } from './storage/temp-files.js';
 import type { UploadGrant } from './storage/url-signer.js';
@@ -99,11 +98,13 @@ export class UploadsService {
     const maxBytes = MAX_BYTES[kind];
     const key = newStorageKey(orgId, contentType, input.fileName);
     const now = Date.now();
-    const presignOpts = { key, contentType, maxBytes, expiresInSec: this.deps.urlTtlSec };
-    const uploadUrl =
-      this.deps.blobs instanceof LocalBlobStore
-        ? await this.deps.blobs.presignUpload({ ...presignOpts, baseUrl: opts.baseUrl })
-        : await this.deps.blobs.presignUpload(presignOpts);
+    const uploadUrl = await this.deps.blobs.presignUpload({
+      key,
+      contentType,
+      maxBytes,
+      expiresInSec: this.deps.urlTtlSec,
+      baseUrl: opts.baseUrl,
+    });
     this.deps.repo.insert({
       s3_key: key,
       org_id: orgId,
@@ -148,9 +149,7 @@ export class UploadsService {
   async downloadUrl(key: string, fileName: string | null, baseUrl?: string): Promise<string | null> {
     const opts = { expiresInSec: this.deps.urlTtlSec, ...(fileName ? { fileName } : {}) };
     try {
-      return this.deps.blobs instanceof LocalBlobStore
-        ? await this.deps.blobs.presignDownload(key, { ...opts, baseUrl })
-        : await this.deps.blobs.presignDownload(key, opts);
+      return await this.deps.blobs.presignDownload(key, { ...opts, baseUrl });
     } catch (err) {
       this.deps.log.warn({ err: (err as Error).message }, 'could not presign an upload URL');
       return null;
@@ -193,11 +192,11 @@ export class UploadsService {
     return removed;
   }
 
-  private local(): LocalBlobStore {
-    if (!(this.deps.blobs instanceof LocalBlobStore)) {
-      throw notFound('This server stores uploads in S3; PUT the file to the upload_url S3 returned.');
-    }
-    return this.deps.blobs;
+  /** The store, when this server receives its uploads and serves its files (local); else 404. */
+  private local(): SelfServedBlobStore {
+    const store = this.deps.blobs.selfServed;
+    if (!store) throw notFound('This server stores uploads in S3; PUT the file to the upload_url S3 returned.');
+    return store;
   }
 
   /**

@@ -24,12 +24,3 @@ export function nextDelayMs(
   const asked = retryAfterMs === null ? 0 : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
   return Math.max(jittered, asked);
 }
-
-/** Retry-After as milliseconds from `now`: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now: number): number | null {
-  const raw = (Array.isArray(value) ? value[0] : value)?.trim();
-  if (!raw) return null;
-  if (/^\d+$/.test(raw)) return Number(raw) * 1000;
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import got, { TimeoutError, type Headers } from 'got';
 import { APP_VERSION } from '../../../../../shared/version.js';
+import { parseRetryAfter } from '../../../net/retry-after.js';
 import { ProviderError } from '../video-provider.js';
 
 export interface ProviderHttpOptions {
@@ -45,15 +46,6 @@ const MAX_DETAIL = 300;
 const RETRY_STATUSES = new Set([500, 502, 503, 504]);
 /** Connection errors where nothing reached the server, so even a POST may be sent again. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/** Seconds from a Retry-After header (delay-seconds or an HTTP date); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return undefined;
-  if (/^\s*\d+\s*$/.test(v)) return Number(v);
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
 
 /** The reason to reject with once the context's signal has fired (the pipeline reads signal.reason). */
 export function abortReason(signal: AbortSignal): Error {
@@ -132,7 +124,8 @@ export function httpFailure(
 ): ProviderError {
   const detail = errorDetail(body, opts.secrets);
   const said = detail ? `: ${detail}` : '';
-  const retryAfterSec = parseRetryAfter(headers['retry-after']);
+  const retryAfterMs = parseRetryAfter(headers['retry-after']);
+  const retryAfterSec = retryAfterMs === null ? undefined : Math.ceil(retryAfterMs / 1000);
   if (status === 401) {
     const hint = opts.keyHint ? ` ${opts.keyHint}` : '';
     return new ProviderError(`${opts.label} refused the API key (HTTP 401${said}).${hint}`);

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, notFound } from '../../../errors.js';
 import { normalizeType, typeOfExtension } from '../../../../../shared/media-types.js';
-import { assertValidKey, encodeKey } from './blob-keys.js';
-import type { BlobHead, BlobStore, BlobVerifier } from './blob-store.js';
+import { assertValidKey, decodeKey, encodeKey } from './blob-keys.js';
+import type { BlobHead, BlobVerifier, SelfServedBlobStore, SignedQuery } from './blob-store.js';
 import { holdErrors, writeFileAtomic } from './stream-guards.js';
 import { sweepTempFiles } from './temp-files.js';
 import type { DownloadGrant, UploadGrant, UrlSigner } from './url-signer.js';
@@ -17,10 +17,11 @@ export interface LocalBlobStoreOptions {
   baseUrl: string;
 }
 
-/** Query parameters of a presigned local URL, as received. */
-export type SignedQuery = Partial<Record<'ct' | 'max' | 'exp' | 'sig' | 'fn', string>>;
+export type { SignedQuery } from './blob-store.js';
 
 const META_DIR = '.meta';
+/** Where this server answers the store's signed downloads (GET /api/files/<key>). */
+const FILES_PATH = '/api/files/';
 
 const forbiddenUrl = (message: string) => new AppError(403, 'forbidden', message);
 
@@ -30,8 +31,10 @@ const forbiddenUrl = (message: string) => new AppError(403, 'forbidden', message
  * Presigned URLs point at this server's own `PUT /api/uploads/<key>` and `GET /api/files/<key>`,
  * signed with an HMAC key kept in the secret store.
  */
-export class LocalBlobStore implements BlobStore {
+export class LocalBlobStore implements SelfServedBlobStore {
   readonly kind = 'local' as const;
+  /** This server answers the store's URLs and holds its files. */
+  readonly selfServed: SelfServedBlobStore = this;
   private baseUrl: string;
 
   constructor(private readonly opts: LocalBlobStoreOptions) {
@@ -53,6 +56,12 @@ export class LocalBlobStore implements BlobStore {
     if (!p.startsWith(path.resolve(this.opts.root) + path.sep))
       throw new AppError(400, 'validation_error', 'Invalid storage key.');
     return p;
+  }
+
+  fileOfUrl(url: URL): string | null {
+    if (!url.pathname.startsWith(FILES_PATH)) return null;
+    const key = decodeKey(url.pathname.slice(FILES_PATH.length));
+    return key ? this.pathOf(key) : null;
   }
 
   private metaPathOf(key: string): string {
@@ -97,7 +106,7 @@ export class LocalBlobStore implements BlobStore {
     };
     const sig = await this.opts.signer.signDownload(grant);
     const q = new URLSearchParams({ exp: String(grant.expires), ...(opts.fileName ? { fn: opts.fileName } : {}), sig });
-    return `${opts.baseUrl ?? this.baseUrl}/api/files/${encodeKey(key)}?${q}`;
+    return `${opts.baseUrl ?? this.baseUrl}${FILES_PATH}${encodeKey(key)}?${q}`;
   }
 
   /** Checks a presigned upload URL; returns what it grants. 403 for a bad signature or an expired URL. */

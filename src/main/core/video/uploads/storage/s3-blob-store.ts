@@ -48,6 +48,8 @@ const isNotFound = (err: unknown) => {
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
+  /** S3 takes and serves the bytes: presigned URLs point at the bucket (a `baseUrl` is not used). */
+  readonly selfServed = null;
   private clientPromise: Promise<S3Client> | null = null;
 
   constructor(private readonly opts: S3BlobStoreOptions) {}
