@@ -19,7 +19,17 @@ import type {
   TemplateWriteSchema,
 } from '../shared/video.schema.js';
 import { AgentStudioError, CLIENT_ERROR_CODES, errorFromResponse } from './agent-studio-error.js';
-import { CLIENT_ROUTES, type ClientRouteName } from './client-routes.js';
+import {
+  API_ROUTES,
+  routeUrl,
+  successSchema,
+  successStatus,
+  type ApiRoute,
+  type ApiRouteName,
+  type ApiRoutes,
+  type SuccessBody,
+} from '../shared/api/index.js';
+import { StoredUploadSchema } from '../shared/uploads.schema.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780';
 
@@ -65,10 +75,8 @@ export interface WaitForOptions {
   signal?: AbortSignal;
 }
 
-type Routes = typeof CLIENT_ROUTES;
-type ResponseOf<N extends ClientRouteName> = Routes[N] extends { response: infer S extends z.ZodType }
-  ? z.infer<S>
-  : void;
+/** What a route answers on success (void for a 204), by its name in the route table. */
+type ResponseOf<N extends ApiRouteName> = SuccessBody<ApiRoutes[N]>;
 
 interface CallOptions {
   id?: string;
@@ -94,15 +102,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 const abortError = () => new AgentStudioError({ status: 0, code: CLIENT_ERROR_CODES.aborted, message: 'Aborted' });
 
-function queryString(query: object | undefined): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null) params.set(name, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
 export function createAgentStudioClient(options: AgentStudioClientOptions) {
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -121,16 +120,20 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     }
   }
 
-  async function call<N extends ClientRouteName>(name: N, opts: CallOptions = {}): Promise<ResponseOf<N>> {
-    const route: (typeof CLIENT_ROUTES)[ClientRouteName] = CLIENT_ROUTES[name];
+  async function call<N extends ApiRouteName>(name: N, opts: CallOptions = {}): Promise<ResponseOf<N>> {
+    const route: ApiRoute = API_ROUTES[name];
+    const status = successStatus(route);
+    const schema = successSchema(route);
     // One path parameter per route (:id, or :key for a storage key, whose slashes are encoded too).
-    const path = route.path.replace(/:\w+/, encodeURIComponent(opts.id ?? ''));
+    const param = /:(\w+)/.exec(route.path)?.[1];
+    const url = routeUrl(route, { params: param ? { [param]: opts.id ?? '' } : {}, query: opts.query });
+    const path = url.split('?')[0];
     const what = `${route.method} ${path}`;
     const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
     const res = await send(
-      baseUrl + path + queryString(opts.query),
+      baseUrl + url,
       {
         method: route.method,
         headers,
@@ -138,21 +141,21 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
       },
       what,
     );
-    if (res.status !== route.status) {
+    if (res.status !== status) {
       if (res.ok) await res.body?.cancel();
       throw res.ok
         ? new AgentStudioError({
             status: res.status,
             code: CLIENT_ERROR_CODES.invalidResponse,
-            message: `${what} answered ${res.status}; the client expects ${route.status}`,
+            message: `${what} answered ${res.status}; the client expects ${status}`,
           })
         : await errorFromResponse(res, what);
     }
-    if (!('response' in route)) {
+    if (!schema) {
       await res.body?.cancel();
       return undefined as ResponseOf<N>;
     }
-    return parseAnswer(route.response, await res.json().catch(() => undefined), res.status, what) as ResponseOf<N>;
+    return parseAnswer(schema, await res.json().catch(() => undefined), res.status, what) as ResponseOf<N>;
   }
 
   function parseAnswer<S extends z.ZodType>(schema: S, json: unknown, status: number, what: string): z.infer<S> {
@@ -226,7 +229,7 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
       );
       if (!res.ok) throw await errorFromResponse(res, what);
       if (/^application\/json\b/i.test(res.headers.get('content-type') ?? '')) {
-        return parseAnswer(CLIENT_ROUTES.putUpload.response, await res.json(), res.status, what);
+        return parseAnswer(StoredUploadSchema, await res.json(), res.status, what);
       }
       // S3 answers an empty 200: what was sent is what was stored (checked by the server on first use).
       await res.body?.cancel();

@@ -38,9 +38,3 @@ export type PickedFile = z.infer<typeof PickedFileSchema>;
 /** The stored upload (StoredUpload) plus the picked file's name. */
 export const UploadedFileSchema = StoredUploadSchema.extend({ name: z.string() });
 export type UploadedFile = z.infer<typeof UploadedFileSchema>;
-
-/** The login route's answer headers that the UI shows (where the session came from). */
-export const LoginAnswerHeadersSchema = z.object({
-  'x-session-cache': z.enum(['hit', 'miss']),
-  'x-session-id': z.string(),
-});

@@ -5,113 +5,29 @@
 // Pure data + zod: main (src/main/core/desktop), the preload, the renderer and the e2e test bridge
 // all read this table; nothing else lists channels.
 import { z } from 'zod';
-import { CreditsSchema } from './credits.schema.js';
+import type { ApiRouteName, ApiRoutes, SuccessBody } from './api/index.js';
 import {
   AppInfoSchema,
-  LoginAnswerHeadersSchema,
   PickedFileSchema,
   PickedFileToken,
   type PickedFile,
   UPLOAD_KINDS,
   UploadedFileSchema,
-  type UploadedFile,
 } from './desktop.schema.js';
 import type { IpcResult } from './errors.js';
-import { RESULTS_CHANNELS, LoginRequestHeadersSchema } from './ipc-results-channels.js';
+import { RESULTS_CHANNELS } from './ipc-results-channels.js';
 import { SETTINGS_CHANNELS } from './ipc-settings-channels.js';
-import { LoginRequestSchema, SessionIdParamsSchema, SessionListSchema, StorageStateSchema } from './login.schema.js';
-import type { Scope } from './scopes.js';
-import {
-  PresignedUploadSchema,
-  StoredUploadSchema,
-  type PresignedUpload,
-  type StoredUpload,
-} from './uploads.schema.js';
-import {
-  CharacterCreateSchema,
-  CharacterListQuerySchema,
-  CharacterListSchema,
-  CharacterSchema,
-  GenerateRequestSchema,
-  GenerateResponseSchema,
-  GENERATION_STATUSES,
-  GenerationIdParamsSchema,
-  GenerationListQuerySchema,
-  GenerationListSchema,
-  GenerationSchema,
-  TemplateDeletedSchema,
-  TemplateIdParamsSchema,
-  TemplateListQuerySchema,
-  TemplateListSchema,
-  TemplateSchema,
-  TemplateWriteSchema,
-} from './video.schema.js';
+import { CharacterCreateSchema, GENERATION_STATUSES, TemplateSchema, TemplateWriteSchema } from './video.schema.js';
 
 // ---------------------------------------------------------------------------------------------
 // Channel kinds
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/**
- * What a route answers on success. `json`: the body, parsed with `schema` (plus the named headers,
- * parsed with `headers`, when the channel needs them). `empty`: a 204, the IPC value is null.
- * Files and streams never cross IPC: the renderer plays them from their signed URLs (video_url).
- */
-export type HttpAnswer =
-  | { kind: 'json'; schema: z.ZodType; headers?: z.ZodObject; /** When not 200 (201 Created). */ status?: 201 }
-  | { kind: 'empty' };
-
-/**
- * A route of the core's HTTP API. The IPC argument is `{ params, query, body }`, each part the route's
- * own schema (the body is the HTTP body schema itself); parts the route does not take are absent.
- */
-export interface HttpChannel {
-  kind: 'http';
-  method: HttpMethod;
-  /** Fastify-style path with `:params`, as the server registers it. */
-  path: string;
-  /** The scope the route requires (the desktop key has all of them). */
-  scope: Scope;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  /** Request headers the route reads (lower-case names), passed as `headers` and sent as given. */
-  headers?: z.ZodObject;
-  answer: HttpAnswer;
-}
-
-/**
- * A picked file sent to storage. Its `file` field is of kind PickedFileToken (an opaque handle, never
- * a path; main keeps the path). Main POSTs `presign` (from the file's name and type), then PUTs the
- * bytes to the upload URL that answer gives (`put`, when the URL is the API's own local store).
- */
-export interface UploadChannel {
-  kind: 'upload';
-  scope: Scope;
-  args: z.ZodObject<{ file: typeof PickedFileToken }>;
-  presign: { method: 'POST'; path: string; answer: z.ZodType<PresignedUpload> };
-  put: { method: 'PUT'; path: string; answer: z.ZodType<StoredUpload> };
-  result: z.ZodType<UploadedFile>;
-}
-
-/**
- * Answered by the main process itself: app facts, the OS file picker, opening a link, and the
- * desktop-only administration (keys and organizations of every org, the core's settings, the theme).
- */
-export interface LocalChannel {
-  kind: 'local';
-  args: z.ZodType;
-  result: z.ZodType;
-  /** Called by the preload's own functions only: its `invoke` refuses it (e.g. a dropped file's path). */
-  preloadOnly?: true;
-}
-
-export type Channel = HttpChannel | UploadChannel | LocalChannel;
+export type { Channel, HttpChannel, LocalChannel, UploadChannel } from './ipc-channel.js';
+import type { Channel } from './ipc-channel.js';
 
 // ---------------------------------------------------------------------------------------------
 // The table
 
-const json = <S extends z.ZodType>(schema: S) => ({ kind: 'json', schema }) as const;
 const noArgs = z.undefined();
 
 export const IPC_CONTRACT = {
@@ -123,75 +39,17 @@ export const IPC_CONTRACT = {
     result: z.object({ opened: z.boolean() }),
   },
 
-  'sessions:list': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/sessions',
-    scope: 'sessions:read',
-    answer: json(SessionListSchema),
-  },
-  'sessions:delete': {
-    kind: 'http',
-    method: 'DELETE',
-    path: '/api/sessions/:id',
-    scope: 'sessions:write',
-    params: SessionIdParamsSchema,
-    answer: { kind: 'empty' },
-  },
+  'sessions:list': { kind: 'http', route: 'listSessions' },
+  'sessions:delete': { kind: 'http', route: 'deleteSession' },
   /** POST /api/login: the storageState, and whether it came from the cache (X-Session-Cache, X-Session-Id). */
-  'sessions:testLogin': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/login',
-    scope: 'login:write',
-    body: LoginRequestSchema,
-    /** X-Login-Id: the id its login:step events carry and sessions:cancelLogin takes. */
-    headers: LoginRequestHeadersSchema,
-    answer: { kind: 'json', schema: StorageStateSchema, headers: LoginAnswerHeadersSchema },
-  },
+  'sessions:testLogin': { kind: 'http', route: 'login' },
 
-  'templates:list': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/templates',
-    scope: 'templates:read',
-    query: TemplateListQuerySchema,
-    answer: json(TemplateListSchema),
-  },
-  'templates:get': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/templates/:id',
-    scope: 'templates:read',
-    params: TemplateIdParamsSchema,
-    answer: json(TemplateSchema),
-  },
-  'templates:create': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/templates',
-    scope: 'templates:write',
-    body: TemplateWriteSchema,
-    answer: json(TemplateSchema),
-  },
+  'templates:list': { kind: 'http', route: 'listTemplates' },
+  'templates:get': { kind: 'http', route: 'getTemplate' },
+  'templates:create': { kind: 'http', route: 'createTemplate' },
   /** Replaces every field (PUT). */
-  'templates:update': {
-    kind: 'http',
-    method: 'PUT',
-    path: '/api/templates/:id',
-    scope: 'templates:write',
-    params: TemplateIdParamsSchema,
-    body: TemplateWriteSchema,
-    answer: json(TemplateSchema),
-  },
-  'templates:delete': {
-    kind: 'http',
-    method: 'DELETE',
-    path: '/api/templates/:id',
-    scope: 'templates:write',
-    params: TemplateIdParamsSchema,
-    answer: json(TemplateDeletedSchema),
-  },
+  'templates:update': { kind: 'http', route: 'replaceTemplate' },
+  'templates:delete': { kind: 'http', route: 'deleteTemplate' },
 
   /** Shows the OS file picker; null when the person cancels. */
   'uploads:pickFile': {
@@ -205,73 +63,23 @@ export const IPC_CONTRACT = {
   /** Uploads a picked file; progress arrives as `upload:progress` events. */
   'uploads:upload': {
     kind: 'upload',
-    scope: 'templates:read',
     args: z.object({ file: PickedFileToken }).strict(),
-    presign: { method: 'POST', path: '/api/s3/presign-upload', answer: PresignedUploadSchema },
-    put: { method: 'PUT', path: '/api/uploads/*', answer: StoredUploadSchema },
+    presign: 'presignUpload',
+    put: 'putUpload',
     result: UploadedFileSchema,
   },
 
-  'characters:list': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/characters',
-    scope: 'characters:read',
-    query: CharacterListQuerySchema,
-    answer: json(CharacterListSchema),
-  },
-  'characters:create': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/characters',
-    scope: 'characters:write',
-    body: CharacterCreateSchema,
-    answer: json(CharacterSchema),
-  },
+  'characters:list': { kind: 'http', route: 'listCharacters' },
+  'characters:create': { kind: 'http', route: 'createCharacter' },
 
-  'generate:fromTemplate': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/templates/:id/generate',
-    scope: 'templates:read',
-    params: TemplateIdParamsSchema,
-    body: GenerateRequestSchema,
-    answer: json(GenerateResponseSchema),
-  },
+  'generate:fromTemplate': { kind: 'http', route: 'generate' },
 
-  'generations:list': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/generations',
-    scope: 'generations:read',
-    query: GenerationListQuerySchema,
-    answer: json(GenerationListSchema),
-  },
-  'generations:get': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/generations/:id',
-    scope: 'generations:read',
-    params: GenerationIdParamsSchema,
-    answer: json(GenerationSchema),
-  },
-  'generations:cancel': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/generations/:id/cancel',
-    scope: 'generations:write',
-    params: GenerationIdParamsSchema,
-    answer: json(GenerationSchema),
-  },
+  'generations:list': { kind: 'http', route: 'listGenerations' },
+  'generations:get': { kind: 'http', route: 'getGeneration' },
+  'generations:cancel': { kind: 'http', route: 'cancelGeneration' },
 
   /** The organization's balance and latest ledger entries. */
-  'credits:get': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/credits',
-    scope: 'credits:read',
-    answer: json(CreditsSchema),
-  },
+  'credits:get': { kind: 'http', route: 'credits' },
 
   // Settings: mailboxes, the webhook secret, the login methods, and the desktop-only administration.
   ...SETTINGS_CHANNELS,
@@ -345,12 +153,12 @@ type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
 /** What the renderer passes for a channel. */
 export type ChannelArgs<C extends ChannelName> = IpcContract[C] extends infer D
-  ? D extends { kind: 'http' }
+  ? D extends { kind: 'http'; route: infer N extends ApiRouteName }
     ? Flatten<
-        Part<'params', D extends { params: infer S } ? S : never, false> &
-          Part<'query', D extends { query: infer S } ? S : never, true> &
-          Part<'body', D extends { body: infer S } ? S : never, false> &
-          Part<'headers', D extends { headers: infer S } ? S : never, true>
+        Part<'params', ApiRoutes[N] extends { params: infer S } ? S : never, false> &
+          Part<'query', ApiRoutes[N] extends { query: infer S } ? S : never, true> &
+          Part<'body', ApiRoutes[N] extends { body: infer S } ? S : never, false> &
+          Part<'headers', ApiRoutes[N] extends { headers: infer S } ? S : never, true>
       >
     : D extends { args: infer S extends z.ZodType }
       ? z.input<S>
@@ -359,12 +167,14 @@ export type ChannelArgs<C extends ChannelName> = IpcContract[C] extends infer D
 
 /** What the renderer gets back for a channel (the IpcResult's value). */
 export type ChannelResult<C extends ChannelName> = IpcContract[C] extends infer D
-  ? D extends { kind: 'http'; answer: infer A }
-    ? A extends { kind: 'json'; schema: infer S extends z.ZodType; headers: infer H extends z.ZodType }
-      ? { body: z.output<S>; headers: z.output<H> }
-      : A extends { kind: 'json'; schema: infer S extends z.ZodType }
-        ? z.output<S>
-        : null
+  ? D extends { kind: 'http'; route: infer N extends ApiRouteName }
+    ? SuccessBody<ApiRoutes[N]> extends infer B
+      ? ApiRoutes[N] extends { answerHeaders: infer H extends z.ZodType }
+        ? { body: B; headers: z.output<H> }
+        : [B] extends [void]
+          ? null
+          : B
+      : never
     : D extends { result: infer S extends z.ZodType }
       ? z.output<S>
       : never

@@ -4,24 +4,8 @@
 // the window). Pure: zod and the shared schemas.
 import { z } from 'zod';
 import { PickedFileSchema } from './desktop.schema.js';
-import type { Channel } from './ipc-contract.js';
-import { SessionIdParamsSchema, SessionValidationSchema } from './login.schema.js';
-import { UploadKeyParamsSchema, UploadListQuerySchema, UploadListSchema } from './uploads.schema.js';
-import {
-  CharacterIdParamsSchema,
-  CharacterPatchSchema,
-  CharacterSchema,
-  GenerationIdParamsSchema,
-} from './video.schema.js';
-
-const json = <S extends z.ZodType>(schema: S) => ({ kind: 'json', schema }) as const;
-
-/** A caller-chosen login id: sent as X-Login-Id with POST /api/login, it names the login's steps and its cancel. */
-export const LoginIdSchema = z.string().regex(/^[\w.-]{1,64}$/, 'a login id is 1-64 letters, digits, _ . or -');
-/** The request headers of POST /api/login the window sends (the server ignores an id it does not accept). */
-export const LoginRequestHeadersSchema = z.object({ 'x-login-id': LoginIdSchema }).partial().strict();
-/** POST /api/login/:id/cancel (the route's own params: 1-64 characters). */
-export const LoginCancelParamsSchema = z.object({ id: z.string().min(1).max(64) });
+import type { Channel } from './ipc-channel.js';
+import { GenerationIdParamsSchema } from './video.schema.js';
 
 /** Image types the window may paste from the clipboard (a screenshot, a copied picture). */
 export const PASTED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
@@ -41,41 +25,13 @@ const fileName = z
 
 export const RESULTS_CHANNELS = {
   /** Opens the site with the cached session: still logged in? A dead one is dropped (or kept, with stored credentials). */
-  'sessions:validate': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/sessions/:id/validate',
-    scope: 'sessions:write',
-    params: SessionIdParamsSchema,
-    answer: json(SessionValidationSchema),
-  },
+  'sessions:validate': { kind: 'http', route: 'validateSession' },
   /** Stops a running login started with an X-Login-Id; its POST /api/login answers LOGIN_CANCELLED. */
-  'sessions:cancelLogin': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/login/:id/cancel',
-    scope: 'login:write',
-    params: LoginCancelParamsSchema,
-    answer: { kind: 'empty' },
-  },
+  'sessions:cancelLogin': { kind: 'http', route: 'cancelLogin' },
 
   /** The organization's stored files, newest first, with time-limited URLs (thumbnails). */
-  'uploads:list': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/uploads',
-    scope: 'templates:read',
-    query: UploadListQuerySchema,
-    answer: json(UploadListSchema),
-  },
-  'uploads:delete': {
-    kind: 'http',
-    method: 'DELETE',
-    path: '/api/uploads/:key',
-    scope: 'templates:write',
-    params: UploadKeyParamsSchema,
-    answer: { kind: 'empty' },
-  },
+  'uploads:list': { kind: 'http', route: 'listUploads' },
+  'uploads:delete': { kind: 'http', route: 'deleteUpload' },
   /** Registers an image pasted into the window (bytes, base64) as a picked file, to upload like a chosen one. */
   'uploads:pickPasted': {
     kind: 'local',
@@ -99,23 +55,8 @@ export const RESULTS_CHANNELS = {
     result: PickedFileSchema,
   },
 
-  'characters:update': {
-    kind: 'http',
-    method: 'PATCH',
-    path: '/api/characters/:id',
-    scope: 'characters:write',
-    params: CharacterIdParamsSchema,
-    body: CharacterPatchSchema,
-    answer: json(CharacterSchema),
-  },
-  'characters:delete': {
-    kind: 'http',
-    method: 'DELETE',
-    path: '/api/characters/:id',
-    scope: 'characters:write',
-    params: CharacterIdParamsSchema,
-    answer: { kind: 'empty' },
-  },
+  'characters:update': { kind: 'http', route: 'updateCharacter' },
+  'characters:delete': { kind: 'http', route: 'deleteCharacter' },
 
   /** Asks where to save a text (a storageState JSON, a snippet) and writes it there. */
   'exports:saveText': {

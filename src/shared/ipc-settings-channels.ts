@@ -23,78 +23,23 @@ import {
   StorageTestResultSchema,
   ThemeSchema,
 } from './desktop-admin.schema.js';
-import type { Channel } from './ipc-contract.js';
-import { LoginMethodListSchema } from './login.schema.js';
-import {
-  MailboxCreateSchema,
-  MailboxIdParamsSchema,
-  MailboxListSchema,
-  MailboxSchema,
-  MailboxTestResultSchema,
-} from './mailboxes.schema.js';
-import { WebhookSecretSchema } from './webhooks.schema.js';
+import type { Channel } from './ipc-channel.js';
 
-const json = <S extends z.ZodType>(schema: S) => ({ kind: 'json', schema }) as const;
 const noArgs = z.undefined();
 
 export const SETTINGS_CHANNELS = {
   // Routes of the API ...
 
   /** The login methods the server serves and the request fields each needs (the login form's menu). */
-  'login:methods': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/login/methods',
-    scope: 'sessions:read',
-    answer: json(LoginMethodListSchema),
-  },
-  'mailboxes:list': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/mailboxes',
-    scope: 'mailboxes:read',
-    answer: json(MailboxListSchema),
-  },
-  'mailboxes:create': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/mailboxes',
-    scope: 'mailboxes:write',
-    body: MailboxCreateSchema,
-    answer: { kind: 'json', schema: MailboxSchema, status: 201 },
-  },
-  'mailboxes:delete': {
-    kind: 'http',
-    method: 'DELETE',
-    path: '/api/mailboxes/:id',
-    scope: 'mailboxes:write',
-    params: MailboxIdParamsSchema,
-    answer: { kind: 'empty' },
-  },
+  'login:methods': { kind: 'http', route: 'loginMethods' },
+  'mailboxes:list': { kind: 'http', route: 'listMailboxes' },
+  'mailboxes:create': { kind: 'http', route: 'createMailbox' },
+  'mailboxes:delete': { kind: 'http', route: 'deleteMailbox' },
   /** Connects, logs in and opens INBOX; a failed check is still a value (`ok: false` and the reason). */
-  'mailboxes:test': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/mailboxes/:id/test',
-    scope: 'mailboxes:write',
-    params: MailboxIdParamsSchema,
-    answer: json(MailboxTestResultSchema),
-  },
-  'webhooks:getSecret': {
-    kind: 'http',
-    method: 'GET',
-    path: '/api/webhooks/secret',
-    scope: 'webhooks:read',
-    answer: json(WebhookSecretSchema),
-  },
+  'mailboxes:test': { kind: 'http', route: 'testMailbox' },
+  'webhooks:getSecret': { kind: 'http', route: 'webhookSecret' },
   /** A new signing secret; the previous one keeps signing for 24 h. */
-  'webhooks:rotateSecret': {
-    kind: 'http',
-    method: 'POST',
-    path: '/api/webhooks/secret/rotate',
-    scope: 'webhooks:write',
-    answer: json(WebhookSecretSchema),
-  },
+  'webhooks:rotateSecret': { kind: 'http', route: 'rotateWebhookSecret' },
 
   // ... and what only the main process answers (desktop-only administration, no HTTP route).
 

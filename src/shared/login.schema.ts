@@ -261,3 +261,17 @@ export const LoginMethodInfoSchema = z
   .meta({ id: 'LoginMethodInfo' });
 export const LoginMethodListSchema = z.object({ data: z.array(LoginMethodInfoSchema) }).meta({ id: 'LoginMethodList' });
 export type LoginMethodInfo = z.infer<typeof LoginMethodInfoSchema>;
+
+/** A caller-chosen login id: sent as X-Login-Id with POST /api/login, it names the login's steps and its cancel. */
+export const LoginIdSchema = z.string().regex(/^[\w.-]{1,64}$/, 'a login id is 1-64 letters, digits, _ . or -');
+/** The request headers of POST /api/login a caller may send (the server ignores an id it does not accept). */
+export const LoginRequestHeadersSchema = z.object({ 'x-login-id': LoginIdSchema }).partial().strict();
+/** POST /api/login/:id/cancel (the route's own params: 1-64 characters). */
+export const LoginCancelParamsSchema = z.object({ id: z.string().min(1).max(64) });
+/** The login route's answer headers: where the session came from. */
+export const LoginAnswerHeadersSchema = z.object({
+  'x-session-cache': z.enum(['hit', 'miss']),
+  'x-session-id': z.string(),
+});
+/** POST /api/refresh's answer headers: the session and how it was refreshed. */
+export const RefreshAnswerHeadersSchema = z.object({ 'x-session-id': z.string(), 'x-session-refresh': z.string() });

@@ -1,7 +1,8 @@
 // Zod schemas of the presigned-upload answers (POST /api/s3/presign-upload, the signed PUT) and of the
-// organization's upload list (GET /api/uploads). Pure: zod and the shared pagination only. The presign
-// request body stays with the route: its content types are the media table (src/shared/media-types.ts).
+// organization's upload list (GET /api/uploads), and the presign request (its content types are the media
+// table, media-types.ts). Pure: zod and shared files only.
 import { z } from 'zod';
+import { formatBytes, MAX_BYTES, SUPPORTED_TYPES } from './media-types.js';
 import { LIMITS, limitParam, offsetParam, PaginationSchema } from './video.schema.js';
 
 export const PresignedUploadSchema = z.object({
@@ -48,3 +49,33 @@ export const UploadListSchema = z
 
 /** DELETE /api/uploads/:key: the storage key, percent-encoded as one path segment (its slashes as %2F). */
 export const UploadKeyParamsSchema = z.object({ key: z.string().min(1).max(1024) });
+
+/** What the upload routes accept, in words (their docs and their errors say it). */
+export const TYPES_TEXT = `Supported: ${SUPPORTED_TYPES.join(', ')}. Limits: image ${formatBytes(MAX_BYTES.image)}, video ${formatBytes(MAX_BYTES.video)}, audio ${formatBytes(MAX_BYTES.audio)} (MB = 1024 * 1024 bytes).`;
+
+/** POST /api/s3/presign-upload. */
+export const PresignUploadRequestSchema = z.object({
+  kind: z.enum(['upload'], {
+    error: 'kind must be "upload" (the only kind: generic image, video or audio references)',
+  }),
+  contentType: z
+    .string({ error: 'contentType is required' })
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(SUPPORTED_TYPES, { error: `unsupported contentType. ${TYPES_TEXT}` }))
+    .describe(`MIME type of the file (case-insensitive). ${TYPES_TEXT}`),
+  fileName: z
+    .string()
+    .max(255)
+    .optional()
+    .describe('Original file name; bookkeeping only (a sanitized form ends the storage key).'),
+});
+
+/** The query of a local store URL: what its signature covers. */
+export const SignedUrlQuerySchema = z.object({
+  ct: z.string().optional().describe('Signed content type (uploads)'),
+  max: z.string().optional().describe('Signed size limit in bytes (uploads)'),
+  exp: z.string().optional().describe('Expiry, Unix seconds'),
+  fn: z.string().optional().describe('File name for Content-Disposition (downloads)'),
+  sig: z.string().optional().describe('HMAC-SHA-256 signature (hex)'),
+});

@@ -357,3 +357,6 @@ export const PricingSchema = z
     formula: z.string(),
   })
   .meta({ id: 'Pricing' });
+
+/** How a template's price is computed from the pricing table (GET /api/pricing says it too). */
+export const PRICING_FORMULA = 'credits_per_video = max(1, ceil(duration_sec * credits_per_second[model][resolution]))';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP_KEY_ACCOUNT, resolveDesktopKey, type DesktopKey } from '../../src/main/core/desktop/desktop-key.js';
-import { createInProcessApi, type CoreApi } from '../../src/main/core/desktop/in-process-api.js';
+import { createInProcessApi, type CoreApi } from '../../src/main/core/http/in-process-api.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import type { IpcResult } from '../../src/shared/errors.js';
 import type { UploadProgress } from '../../src/shared/ipc-contract.js';

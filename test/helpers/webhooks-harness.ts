@@ -7,8 +7,7 @@ import type { AppConfigInput } from '../../src/main/core/config/config.schema.js
 import { parseConfig } from '../../src/main/core/config/load-config.js';
 import { createCore, type Core } from '../../src/main/core/create-core.js';
 import { CoreEventBus, type CoreEvents } from '../../src/main/core/events.js';
-import { buildServer } from '../../src/main/core/http/build-server.js';
-import { ROUTE_MODULES, webhookRoutes } from '../../src/main/core/http/modules/index.js';
+import { buildCoreServer } from '../../src/main/core/routes.js';
 import { JobQueue } from '../../src/main/core/jobs/job-queue.js';
 import type { Job } from '../../src/main/core/jobs/job-types.js';
 import {
@@ -16,7 +15,7 @@ import {
   type WebhookJobQueue,
   type Webhooks,
 } from '../../src/main/core/video/webhooks/webhooks.feature.js';
-import { registerWebhookRoutes } from '../../src/main/core/video/webhooks/webhooks.routes.js';
+import { webhookRoutes } from '../../src/main/core/video/webhooks/webhooks.routes.js';
 import { media } from './media-fixtures.js';
 import { tempDir } from './temp-dir.js';
 
@@ -216,13 +215,8 @@ export async function startHarness(
     queue.register(webhooks.kind, webhooks.handler);
     queue.start();
   }
-  const app = await buildServer(core, {
-    // This harness drives its own webhooks instance (step by step), so it serves that one's routes.
-    modules: [
-      ...ROUTE_MODULES.filter((m) => m !== webhookRoutes),
-      (a, registry) => registerWebhookRoutes(a, registry, webhooks.service),
-    ],
-  });
+  // This harness drives its own webhooks instance (step by step), so it serves that one's routes.
+  const app = await buildCoreServer(core, webhookRoutes(webhooks.service));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   baseUrl = url;

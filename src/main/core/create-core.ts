@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AppConfig } from './config/config.schema.js';
 import { openDatabase, type Db } from './db/database.js';
-import { createLogger, type AppLogger, type Logger } from './logger.js';
+import { createLogger } from './logger.js';
 import { SettingsRepo } from './db/settings.repo.js';
 import { CoreEventBus } from './events.js';
 import { JobQueue } from './jobs/job-queue.js';
@@ -17,35 +17,8 @@ import { OrgsService } from './tenancy/orgs.service.js';
 import type { InteractiveFinisher } from './login/interactive/interactive-finisher.js';
 import { createLoginFeature, type LoginFeature } from './login/login.feature.js';
 import { OutboundPolicy, type OutboundPolicyOptions } from './net/outbound-policy.js';
+import type { BaseCore } from './base-core.js';
 import { createVideoFeature, type VideoFeature } from './video/video.feature.js';
-
-/** The services every feature builds on. */
-export interface BaseCore {
-  config: AppConfig;
-  log: Logger;
-  logger: AppLogger;
-  db: Db;
-  /** Secrets of this installation (accounts are namespaced by the install id). */
-  secrets: SecretStore;
-  /** Messages for the person running the server (e.g. where secrets are kept); read once, then cleared. */
-  takeNotices(): string[];
-  installId: string;
-  /**
-   * Where the server may connect on a key's behalf (network.outbound): media URLs, webhooks, IMAP hosts,
-   * provider result URLs and the login browser all use this one policy.
-   */
-  outbound: OutboundPolicy;
-  /** Progress, status changes and webhook outcomes (the desktop app and streams subscribe). */
-  events: CoreEventBus;
-  /** The persistent job queue (renders, webhook deliveries); runs once a server calls `jobs.start()`. */
-  jobs: JobQueue;
-  orgs: OrgsService;
-  keys: ApiKeysService;
-  credits: CreditsService;
-  /** Registers a resource to dispose (in reverse order of registration) when the core is disposed. */
-  onDispose(fn: () => unknown | Promise<unknown>): void;
-  dispose(): Promise<void>;
-}
 
 /** Everything: the base services plus the two feature services. */
 export interface Core extends BaseCore {
@@ -57,6 +30,8 @@ export interface Core extends BaseCore {
    */
   startBackgroundWork(): void;
 }
+
+export type { BaseCore };
 
 export interface CoreOverrides {
   /** Replace the secret store (tests of the file backend, or the Electron shell's choice). */

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from './http/build-server.js';
-import { ROUTE_MODULES } from './http/modules/index.js';
+import { buildCoreServer } from './routes.js';
 import type { Core } from './create-core.js';
 
 export interface RunningServer {
@@ -12,7 +11,7 @@ export interface RunningServer {
 }
 
 export async function startServer(core: Core, opts: { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const app = await buildServer(core, { modules: ROUTE_MODULES });
+  const app = await buildCoreServer(core);
   const host = opts.host ?? core.config.server.host;
   await app.listen({ host, port: opts.port ?? core.config.server.port });
   const address = app.server.address();

@@ -3,10 +3,9 @@ import { loadConfig } from '../core/config/load-config.js';
 import { createCore, ensureFirstRun, type BaseCore } from '../core/create-core.js';
 import type { HostedCore } from '../core/desktop/core-host.js';
 import { resolveDesktopKey } from '../core/desktop/desktop-key.js';
-import { createInProcessApi } from '../core/desktop/in-process-api.js';
+import { createInProcessApi } from '../core/http/in-process-api.js';
 import type { VisibleBrowserFinisher } from '../core/login/interactive/visible-browser-finisher.js';
-import { buildServer } from '../core/http/build-server.js';
-import { ROUTE_MODULES } from '../core/http/modules/index.js';
+import { buildCoreServer } from '../core/routes.js';
 import { APP_VERSION } from '../../shared/version.js';
 import type { AppInfo } from '../../shared/ipc-contract.js';
 import { listenForAgents, type PortInUseChoice } from './api-listen.js';
@@ -17,7 +16,7 @@ export type RunningCore = HostedCore;
 
 /**
  * Builds the core in the app's data dir, runs first-run setup, starts the agents' API on
- * 127.0.0.1, and gives the UI the same Fastify app in process (desktop/in-process-api.ts). When the
+ * 127.0.0.1, and gives the UI the same Fastify app in process (http/in-process-api.ts). When the
  * port is taken the person chooses (api-listen.ts); without the API the UI still works (in process) and
  * AppInfo.serverError says why agents cannot connect. Port and the rest: config.json and environment.
  */
@@ -74,7 +73,7 @@ export async function startCore(opts: {
       host = new URL(server.url).host;
       close = () => server.close();
     } else {
-      app = await buildServer(core, { modules: ROUTE_MODULES });
+      app = await buildCoreServer(core);
       core.startBackgroundWork();
       close = async () => {
         await app.close();

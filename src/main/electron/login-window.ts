@@ -1,7 +1,7 @@
 // The desktop side of interactive logins (README "A person in the loop"): the core's visible-browser
 // finisher, plus a system notification that brings the login window to the front when clicked.
 import { Notification } from 'electron';
-import type { BaseCore } from '../core/create-core.js';
+import type { BaseCore } from '../core/base-core.js';
 import { resolveBrowserExecutable } from '../core/login/browser-resolver.js';
 import { VisibleBrowserFinisher, type InteractiveWindow } from '../core/login/interactive/visible-browser-finisher.js';
 

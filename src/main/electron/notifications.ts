@@ -4,7 +4,7 @@ import { Notification, type BrowserWindow } from 'electron';
 import type { HostedCore } from '../core/desktop/core-host.js';
 import { generationNotice, type FinishedGeneration } from '../core/desktop/generation-notice.js';
 import { callHttpChannel } from '../core/desktop/http-channel.js';
-import type { CoreApi } from '../core/desktop/in-process-api.js';
+import type { CoreApi } from '../core/http/in-process-api.js';
 import { IPC_CONTRACT, type Generation, type Template } from '../../shared/ipc-contract.js';
 
 export interface GenerationNotifierOptions {

@@ -1,7 +1,7 @@
 // What the Electron shell gives the desktop channels, for tests without Electron: a host around a core
 // that already runs (a test server; restarting it is not offered), and a theme store in memory.
 import type { CoreHost, HostedCore } from '../../../src/main/core/desktop/core-host.js';
-import type { CoreApi } from '../../../src/main/core/desktop/in-process-api.js';
+import type { CoreApi } from '../../../src/main/core/http/in-process-api.js';
 import type { Core } from '../../../src/main/core/create-core.js';
 import type { ThemeStore } from '../../../src/main/core/desktop/settings-channels.js';
 import type { AppInfo, Theme } from '../../../src/shared/ipc-contract.js';

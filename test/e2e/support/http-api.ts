@@ -2,7 +2,7 @@
 // gives the app's IPC dispatcher instead of the in-process one, so the UI is tested over the wire too.
 import http from 'node:http';
 import type { Readable } from 'node:stream';
-import type { CoreApi } from '../../../src/main/core/desktop/in-process-api.js';
+import type { CoreApi } from '../../../src/main/core/http/in-process-api.js';
 
 export function createHttpApi(opts: { url: string; key: string }): CoreApi {
   const base = new URL(opts.url);

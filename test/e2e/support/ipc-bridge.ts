@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Core } from '../../../src/main/core/create-core.js';
 import { forwardCoreEvents, validatedSender } from '../../../src/main/core/desktop/desktop-events.js';
-import type { CoreApi } from '../../../src/main/core/desktop/in-process-api.js';
+import type { CoreApi } from '../../../src/main/core/http/in-process-api.js';
 import { createIpcDispatcher } from '../../../src/main/core/desktop/ipc-dispatcher.js';
 import { fail } from '../../../src/main/core/desktop/http-channel.js';
 import type { LocalHandlers } from '../../../src/main/core/desktop/ipc-dispatcher.js';

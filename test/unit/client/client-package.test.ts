@@ -59,7 +59,7 @@ it('every client export points at built files that plain Node imports by package
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: scratch, encoding: 'utf8' });
   expect(run.stderr).toBe('');
   expect(JSON.parse(run.stdout)).toEqual({
-    client: ['AgentStudioError', 'CLIENT_ERROR_CODES', 'CLIENT_ROUTES', 'DEFAULT_BASE_URL', 'createAgentStudioClient'],
+    client: ['API_ROUTES', 'AgentStudioError', 'CLIENT_ERROR_CODES', 'DEFAULT_BASE_URL', 'createAgentStudioClient'],
     playwright: ['applySessionStorage', 'newLoggedInContext'],
     baseUrl: 'http://127.0.0.1:4780',
     error: true,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardCoreEvents, validatedSender } from '../../../src/main/core/desktop/desktop-events.js';
 import { resolveDesktopKey } from '../../../src/main/core/desktop/desktop-key.js';
-import { createInProcessApi, type ApiRequest, type CoreApi } from '../../../src/main/core/desktop/in-process-api.js';
+import { createInProcessApi, type ApiRequest, type CoreApi } from '../../../src/main/core/http/in-process-api.js';
 import {
   createIpcDispatcher,
   type IpcDispatch,

@@ -9,7 +9,7 @@ import { validatedSender } from '../../../src/main/core/desktop/desktop-events.j
 import { resolveDesktopKey } from '../../../src/main/core/desktop/desktop-key.js';
 import { generationNotice } from '../../../src/main/core/desktop/generation-notice.js';
 import { fail } from '../../../src/main/core/desktop/http-channel.js';
-import { createInProcessApi, type ApiRequest, type CoreApi } from '../../../src/main/core/desktop/in-process-api.js';
+import { createInProcessApi, type ApiRequest, type CoreApi } from '../../../src/main/core/http/in-process-api.js';
 import {
   createIpcDispatcher,
   type IpcDispatch,

@@ -1,5 +1,6 @@
 // Whether the agents' API really answers: GET /healthz over HTTP on its address, from outside the core
 // (the window's own calls go in process and would succeed with the server gone). Plain Node.
+import { API_ROUTES } from '../../../shared/api/index.js';
 import http from 'node:http';
 import type { ApiStatus } from '../../../shared/desktop-admin.schema.js';
 
@@ -31,7 +32,7 @@ export function checkApiHealth(url: string, timeoutMs = HEALTH_TIMEOUT_MS): Prom
   });
   let target: URL;
   try {
-    target = new URL('/healthz', url);
+    target = new URL(API_ROUTES.health.path, url);
   } catch {
     return Promise.resolve(checked('down', `${url} is not an address.`));
   }

@@ -4,7 +4,7 @@
 // supplies `start` (lifecycle.ts startCore); tests supply the same function without Electron.
 import type { AppInfo } from '../../../shared/desktop.schema.js';
 import type { Core } from '../create-core.js';
-import type { CoreApi } from './in-process-api.js';
+import type { CoreApi } from '../http/in-process-api.js';
 
 /** What the desktop needs of a running core (lifecycle.ts RunningCore). */
 export interface HostedCore {

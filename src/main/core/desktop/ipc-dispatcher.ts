@@ -16,7 +16,7 @@ import {
 import type { Logger } from '../logger.js';
 import type { EventSender } from './desktop-events.js';
 import { callHttpChannel, fail, httpArgsSchema, parseArgs } from './http-channel.js';
-import type { CoreApi } from './in-process-api.js';
+import type { CoreApi } from '../http/in-process-api.js';
 import type { PickedFiles } from './picked-files.js';
 import { uploadPickedFile } from './upload-picked-file.js';
 

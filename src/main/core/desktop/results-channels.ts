@@ -10,9 +10,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IpcResult } from '../../../shared/errors.js';
 import { IPC_CONTRACT, type Generation, type SavedFile } from '../../../shared/ipc-contract.js';
-import type { BlobStore } from '../video/uploads/storage/blob-store.js';
+import type { Core } from '../create-core.js';
 import { callHttpChannel, fail } from './http-channel.js';
-import type { CoreApi } from './in-process-api.js';
+import type { CoreApi } from '../http/in-process-api.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
 import type { PickedFiles } from './picked-files.js';
 
@@ -36,7 +36,7 @@ export interface ResultsChannelDeps {
   files: PickedFiles;
   os: DesktopFileOs;
   /** The running core's blob store (its local files are read directly, never through a URL). */
-  blobs(): BlobStore;
+  blobs(): Core['video']['blobs'];
   /** Where pasted images wait for their upload (default: a folder in the OS temp dir). */
   pasteDir?: string;
 }

@@ -3,12 +3,14 @@
 // process when the URL is the API's own local store, over HTTP otherwise (S3). Plain Node.
 import fs from 'node:fs';
 import { Readable, Transform } from 'node:stream';
+import { API_ROUTES } from '../../../shared/api/index.js';
 import type { IpcResult } from '../../../shared/errors.js';
 import type { UploadChannel, UploadedFile } from '../../../shared/ipc-contract.js';
-import type { StoredUpload } from '../../../shared/uploads.schema.js';
+import { StoredUploadSchema, type StoredUpload } from '../../../shared/uploads.schema.js';
 import type { EventSender } from './desktop-events.js';
-import { fail, parseJsonAnswer } from './http-channel.js';
-import type { CoreApi } from './in-process-api.js';
+import { callHttpRoute, fail } from './http-channel.js';
+import { answerResult } from './http-channel.js';
+import type { CoreApi } from '../http/in-process-api.js';
 import type { PickedFiles } from './picked-files.js';
 
 /** At most one progress event per this many ms while bytes flow (the first and last always go out). */
@@ -44,13 +46,9 @@ export async function uploadPickedFile(
   };
   progress(0, true);
 
-  const presignAnswer = await deps.api.request({
-    method: channel.presign.method,
-    url: channel.presign.path,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ kind: 'upload', contentType: entry.content_type, fileName: entry.name }),
-  });
-  const presign = parseJsonAnswer(presignAnswer, channel.presign.answer, 'the upload presign');
+  const presign = (await callHttpRoute(deps.api, channel.presign, {
+    body: { kind: 'upload', contentType: entry.content_type, fileName: entry.name },
+  })) as IpcResult<{ s3_key: string; upload_url: string; content_type: string; max_bytes: number }>;
   if (!presign.ok) return presign;
   const { s3_key, upload_url, content_type, max_bytes } = presign.value;
   if (size > max_bytes) {
@@ -76,15 +74,15 @@ export async function uploadPickedFile(
   let stored: IpcResult<StoredUpload>;
   if (deps.api.serves(target)) {
     // The service's own store: only its declared PUT route, never another path of the API.
-    const prefix = channel.put.path.replace(/\*$/, '');
-    if (!target.pathname.startsWith(prefix)) {
+    const put = API_ROUTES[channel.put];
+    if (!target.pathname.startsWith(put.path.replace(/\*$/, ''))) {
       source.destroy();
-      return fail('invalid_response', `The upload URL is not a ${channel.put.method} ${channel.put.path} URL.`);
+      return fail('invalid_response', `The upload URL is not a ${put.method} ${put.path} URL.`);
     }
-    const res = await deps.api.request({ method: 'PUT', url: target.pathname + target.search, headers, body });
-    stored = parseJsonAnswer(res, channel.put.answer, 'the upload');
+    const res = await deps.api.request({ method: put.method, url: target.pathname + target.search, headers, body });
+    stored = answerResult(put, res) as IpcResult<StoredUpload>;
   } else {
-    stored = await putToStorage(target, headers, body, { s3_key, size, content_type }, channel.put.answer);
+    stored = await putToStorage(target, headers, body, { s3_key, size, content_type });
   }
   if (!stored.ok) return stored;
   progress(size, true);
@@ -101,7 +99,6 @@ async function putToStorage(
   headers: Record<string, string>,
   body: Readable,
   sent: StoredUpload,
-  schema: UploadChannel['put']['answer'],
 ): Promise<IpcResult<StoredUpload>> {
   try {
     const res = await fetch(target, {
@@ -111,7 +108,7 @@ async function putToStorage(
       duplex: 'half',
     } as RequestInit);
     if (!res.ok) return fail('upload_failed', `The storage answered ${res.status} ${res.statusText}.`);
-    return { ok: true, value: schema.parse(sent) };
+    return { ok: true, value: StoredUploadSchema.parse(sent) };
   } catch (err) {
     body.destroy();
     return fail('upload_failed', `Upload failed: ${(err as Error).message}`);

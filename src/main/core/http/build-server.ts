@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { APP_VERSION } from '../../../shared/version.js';
-import type { Core } from '../create-core.js';
+import { API_ROUTES } from '../../../shared/api/index.js';
+import type { AppConfig } from '../config/config.schema.js';
 import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { ApiKeysService } from '../tenancy/api-keys.service.js';
 import './fastify-types.js';
-import { OpenApiRegistry } from './openapi.js';
 import { registerAuth } from './plugins/auth.js';
 import {
   clientErrorWriter,
@@ -15,7 +16,7 @@ import {
   sendRawError,
 } from './plugins/errors.js';
 import { registerHostGuard } from './plugins/host-guard.js';
-import { registerSystemRoutes } from './modules/system/system.routes.js';
+import { registerRoutes, type RouteHandlers } from './route.js';
 
 /** Request line + headers; past it Node answers 431 (in our shape, see clientErrorWriter). Node's default. */
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -25,12 +26,16 @@ const MAX_HEADER_BYTES = 16 * 1024;
  */
 const MAX_PARAM_LENGTH = 2048;
 
-/** A feature module adds its routes; modules come from the core's feature services. */
-export type RouteModule = (app: FastifyInstance, registry: OpenApiRegistry, core: Core) => void;
+/** What the server itself needs of the core: its settings, the API keys, the log. */
+export interface ServerDeps {
+  config: Pick<AppConfig, 'server'>;
+  keys: ApiKeysService;
+  log: Logger;
+}
 
 export interface BuildServerOptions {
-  /** Feature route modules (login, sessions, video...) added after the system routes. */
-  modules?: RouteModule[];
+  /** One handler per entry of the route table (core/routes.ts builds them; they may add hooks to the app). */
+  routes: (app: FastifyInstance) => RouteHandlers;
   /** Largest upload a raw/multipart route accepts (bytes). */
   maxUploadBytes?: number;
 }
@@ -39,7 +44,7 @@ export interface BuildServerOptions {
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Builds the Fastify app (no listen): host guard, auth + rate limits, error shapes, OpenAPI, routes. */
-export async function buildServer(core: Core, opts: BuildServerOptions = {}): Promise<FastifyInstance> {
+export async function buildServer(core: ServerDeps, opts: BuildServerOptions): Promise<FastifyInstance> {
   const shutdown = { closing: false };
   const app = Fastify({
     // Requests are logged by the onResponse hook below (route pattern only: URLs can carry signatures).
@@ -111,7 +116,7 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
   });
 
   app.addHook('onResponse', async (req, reply) => {
-    if (req.routeOptions.url === '/healthz') return;
+    if (req.routeOptions.url === API_ROUTES.health.path) return;
     core.log.info(
       {
         method: req.method,
@@ -124,12 +129,7 @@ export async function buildServer(core: Core, opts: BuildServerOptions = {}): Pr
     );
   });
 
-  const registry = new OpenApiRegistry();
-  registerSystemRoutes(app, registry, core);
-  for (const mod of opts.modules ?? []) mod(app, registry, core);
-  app.get('/api/openapi.json', { config: { api: 'video', scope: null } }, async (req) =>
-    registry.document({ version: APP_VERSION, serverUrl: `http://${req.headers.host ?? '127.0.0.1'}` }),
-  );
+  registerRoutes(app, opts.routes(app));
   await app.ready();
   return app;
 }

@@ -1,7 +1,9 @@
+// The OpenAPI 3.1 document of the local API, rendered from the route table (src/shared/api) and the same zod
+// schemas the routes parse with.
 import { z } from 'zod';
-import type { RouteSpec } from './route.js';
+import { API_ROUTES, type ApiRoute } from '../../../shared/api/index.js';
 
-type AnySpec = RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
+type AnySpec = ApiRoute;
 
 const LoginErrorBody = z.object({
   error: z.string().describe('UPPER_CASE code, e.g. AUTHENTICATION_FAILED'),
@@ -48,26 +50,21 @@ function jsonSchema(
   return rewrite(out) as Record<string, unknown>;
 }
 
-/** Collects route specs and renders an OpenAPI 3.1 document from the same zod schemas the routes parse with. */
-export class OpenApiRegistry {
-  private readonly routes: AnySpec[] = [];
+/** Renders (once) the OpenAPI document of every documented entry of the route table. */
+export class OpenApiDocument {
+  private readonly routes: AnySpec[] = Object.values(API_ROUTES).filter((r: ApiRoute) => !r.undocumented);
   private cached: Record<string, unknown> | null = null;
   private components: Record<string, unknown> = {};
-
-  add(spec: AnySpec): void {
-    this.routes.push(spec);
-    this.cached = null;
-  }
 
   document(info: { version: string; serverUrl?: string }): Record<string, unknown> {
     if (this.cached) return this.cached;
     this.components = {};
     const paths: Record<string, Record<string, unknown>> = {};
     for (const spec of this.routes) {
-      for (const url of [spec.url, ...(spec.aliases ?? [])]) {
+      for (const url of [spec.path, ...(spec.aliases ?? [])]) {
         const path = url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{key}');
         paths[path] ??= {};
-        paths[path][spec.method.toLowerCase()] = this.operation(spec, url !== spec.url);
+        paths[path][spec.method.toLowerCase()] = this.operation(spec, url !== spec.path);
       }
     }
     this.cached = {
@@ -99,7 +96,7 @@ export class OpenApiRegistry {
 
   private operation(spec: AnySpec, isAlias: boolean): Record<string, unknown> {
     const parameters: unknown[] = [];
-    if (spec.url.endsWith('*')) {
+    if (spec.path.endsWith('*')) {
       parameters.push({
         name: 'key',
         in: 'path',
@@ -165,7 +162,7 @@ export class OpenApiRegistry {
       summary: spec.summary + (isAlias ? ' (alias)' : ''),
       ...(spec.description ? { description: spec.description } : {}),
       tags: spec.tags,
-      operationId: `${spec.method.toLowerCase()}${(isAlias ? spec.aliases?.[0] : spec.url)?.replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+      operationId: `${spec.method.toLowerCase()}${(isAlias ? spec.aliases?.[0] : spec.path)?.replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
       ...(spec.scope ? { security: [{ bearer: [] }], 'x-required-scope': spec.scope } : { security: [] }),
       ...(parameters.length ? { parameters } : {}),
       ...(spec.body

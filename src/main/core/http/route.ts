@@ -1,52 +1,36 @@
+// Handlers of the route table (src/shared/api): each entry of API_ROUTES gets exactly one handler, whose input
+// is parsed by the entry's own zod schemas (the same ones the OpenAPI document, the client and the window use).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { ErrorShape } from '../../../shared/errors.js';
-import type { Scope } from '../../../shared/scopes.js';
+import {
+  API_ROUTE_NAMES,
+  API_ROUTES,
+  type ApiRoute,
+  type ApiRouteName,
+  type ApiRoutes,
+  type RouteParsedInput,
+} from '../../../shared/api/index.js';
 import type { AuthContext } from '../tenancy/api-keys.service.js';
 import { badRequest } from '../errors.js';
-import type { OpenApiRegistry } from './openapi.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface RouteSpec<
-  B extends z.ZodType | undefined,
-  Q extends z.ZodType | undefined,
-  P extends z.ZodType | undefined,
-> {
-  method: Method;
-  url: string;
-  /** Extra paths answering the same handler (e.g. POST /login for POST /api/login). */
-  aliases?: string[];
-  /** Which documented error body this route renders. */
-  api: ErrorShape;
-  /** Required scope; `null` means no API key is needed. */
-  scope: Scope | null;
-  summary: string;
-  description?: string;
-  tags: string[];
-  body?: B;
-  query?: Q;
-  params?: P;
-  /** Response documentation, by status. */
-  responses: Record<number, { description: string; schema?: z.ZodType; headers?: Record<string, string> }>;
-  bodyLimit?: number;
-  /** Raw body handling (the route parses the stream itself, e.g. uploads and multipart). */
-  rawBody?: boolean;
-  /** Request content types documented for the body (default application/json). */
-  contentTypes?: string[];
-}
-
-type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
-
-export interface RouteInput<B, Q, P> {
-  body: B;
-  query: Q;
-  params: P;
-  /** Present on every route with a scope. */
+export type RouteInput<N extends ApiRouteName> = RouteParsedInput<ApiRoutes[N]> & {
+  /** Present on every route with a scope (or keyOnly). */
   auth: AuthContext;
   req: FastifyRequest;
   reply: FastifyReply;
-}
+};
+
+/** Returns the success body (or calls reply itself and returns `reply`). */
+export type RouteHandler<N extends ApiRouteName> = (input: RouteInput<N>) => unknown;
+
+/** One handler per entry of the route table. */
+export type RouteHandlers = { [N in ApiRouteName]: RouteHandler<N> };
+
+/**
+ * A feature's part: its handlers, by route name (`satisfies FeatureRoutes` types each handler's input from its
+ * table entry). The composition (core/routes.ts) merges the parts into RouteHandlers.
+ */
+export type FeatureRoutes = Partial<RouteHandlers>;
 
 export function zodMessage(error: z.ZodError): string {
   return error.issues
@@ -57,7 +41,8 @@ export function zodMessage(error: z.ZodError): string {
     .join('; ');
 }
 
-function parsePart<T extends z.ZodType>(schema: T, value: unknown, part: string): z.infer<T> {
+/** Parses one part of a request with its schema; a mismatch is a 400 listing every field. */
+export function parseRequestPart<T extends z.ZodType>(schema: T, value: unknown, part: string): z.output<T> {
   const res = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
   if (!res.success) {
     throw badRequest(`Invalid ${part}: ${zodMessage(res.error)}`, {
@@ -68,37 +53,54 @@ function parsePart<T extends z.ZodType>(schema: T, value: unknown, part: string)
 }
 
 /**
- * Registers a route whose input is parsed by the same zod schemas that feed the OpenAPI document.
- * Handlers return the 200 body (or call reply themselves and return `reply`).
+ * Merges the features' parts into one handler per route. A route handled twice, or a part naming a route the
+ * table does not have, is a programming error and throws at start-up.
  */
-export function defineRoute<
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
->(
-  app: FastifyInstance,
-  registry: OpenApiRegistry,
-  spec: RouteSpec<B, Q, P>,
-  handler: (input: RouteInput<Infer<B>, Infer<Q>, Infer<P>>) => unknown,
-): void {
-  registry.add(spec);
-  for (const url of [spec.url, ...(spec.aliases ?? [])]) {
+export function mergeRoutes(...parts: FeatureRoutes[]): RouteHandlers {
+  const merged: Record<string, unknown> = {};
+  for (const part of parts) {
+    for (const [name, handler] of Object.entries(part)) {
+      if (!(name in API_ROUTES)) throw new Error(`A handler for "${name}", which the route table does not have`);
+      if (name in merged) throw new Error(`Route "${name}" has two handlers`);
+      merged[name] = handler;
+    }
+  }
+  const missing = API_ROUTE_NAMES.filter((name) => !(name in merged));
+  if (missing.length) throw new Error(`Routes without a handler: ${missing.join(', ')}`);
+  return merged as RouteHandlers;
+}
+
+/** The handlers with some swapped for others (each must name a route of the table). */
+export function replaceRoutes(handlers: RouteHandlers, replace: FeatureRoutes): RouteHandlers {
+  for (const name of Object.keys(replace)) {
+    if (!(name in API_ROUTES)) throw new Error(`A handler for "${name}", which the route table does not have`);
+  }
+  return { ...handlers, ...replace };
+}
+
+function register(app: FastifyInstance, route: ApiRoute, handler: (input: never) => unknown): void {
+  for (const url of [route.path, ...(route.aliases ?? [])]) {
     app.route({
-      method: spec.method,
+      method: route.method,
       url,
-      bodyLimit: spec.bodyLimit,
-      config: { api: spec.api, scope: spec.scope, rawBody: spec.rawBody ?? false },
+      bodyLimit: route.bodyLimit,
+      config: { api: route.api, scope: route.scope, keyOnly: route.keyOnly, rawBody: route.rawBody ?? false },
       handler: async (req, reply) => {
         const input = {
-          body: spec.body && !spec.rawBody ? parsePart(spec.body, req.body, 'body') : undefined,
-          query: spec.query ? parsePart(spec.query, req.query, 'query') : undefined,
-          params: spec.params ? parsePart(spec.params, req.params, 'path') : undefined,
+          body: route.body && !route.rawBody ? parseRequestPart(route.body, req.body, 'body') : undefined,
+          query: route.query ? parseRequestPart(route.query, req.query, 'query') : undefined,
+          params: route.params ? parseRequestPart(route.params, req.params, 'path') : undefined,
           auth: req.auth as AuthContext,
           req,
           reply,
-        } as RouteInput<Infer<B>, Infer<Q>, Infer<P>>;
-        return handler(input);
+        };
+        return handler(input as never);
       },
     });
   }
+}
+
+/** Registers every route of the table with its handler. */
+export function registerRoutes(app: FastifyInstance, handlers: RouteHandlers): void {
+  for (const name of API_ROUTE_NAMES) register(app, API_ROUTES[name], handlers[name] as (input: never) => unknown);
 }

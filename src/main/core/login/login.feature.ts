@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import type { BaseCore } from '../create-core.js';
+import type { BaseCore } from '../base-core.js';
 import { AppError } from '../errors.js';
 import { outboundRefusal, type OutboundPolicy } from '../net/outbound-policy.js';
 import { BrowserPool, type WithContextOptions } from './browser-pool.js';
@@ -13,6 +13,11 @@ import { createMailboxes, type Mailboxes } from './mailboxes/index.js';
 import { mailboxFeed } from './mailboxes/mailbox-feed.js';
 import { SessionCache } from './session-cache.js';
 import { createSignupService, type SignupService } from './signup/index.js';
+
+/** What the login service's routes use of the core. */
+export interface LoginCore {
+  login: LoginFeature;
+}
 
 /** The login service's parts, built by the composition root. */
 export interface LoginFeature {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { hasScope, type Scope } from '../../../shared/scopes.js';
 import { forbidden as refusal } from '../errors.js';
-import { ApiCallError } from './mcp-api.js';
+import { ApiCallError } from '../http/in-process-api.js';
 
 /** The folder when none is configured: in the person's home, apart from the data dir. */
 export const DEFAULT_MCP_FILES_DIR = path.join(os.homedir(), 'Agent Studio files');

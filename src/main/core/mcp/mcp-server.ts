@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { APP_VERSION } from '../../../shared/version.js';
 import type { CoreEventBus } from '../events.js';
 import type { Logger } from '../logger.js';
-import { createLocalApi } from './mcp-api.js';
+import { createInProcessApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 import { registerMcpTools } from './mcp-tools.js';
 
@@ -33,7 +33,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     },
   );
   registerMcpTools(server, {
-    api: createLocalApi({ app: opts.app, apiKey: opts.apiKey, host: opts.host }),
+    api: createInProcessApi({ app: opts.app, key: opts.apiKey, host: opts.host }),
     events: opts.events,
     log: opts.log,
     files: opts.files,

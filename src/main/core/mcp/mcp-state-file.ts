@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StorageState } from '../../../shared/login.schema.js';
-import { ApiCallError } from './mcp-api.js';
+import { ApiCallError } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 
 /**

@@ -1,37 +1,29 @@
-// The MCP tools: each one is a call of the local HTTP API (see mcp-api.ts), with the API's own zod schemas as input.
+// The MCP tools: each one is a call of the local HTTP API by its route-table name (callRoute of
+// http/in-process-api.ts), with the route's own zod schemas as input and its answer parsed by its success schema.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CreateGenerationRequestSchema } from '../../../shared/create-generation.schema.js';
-import {
-  LoginRequestSchema,
-  RefreshRequestSchema,
-  type SessionSummary,
-  type SessionValidation,
-  type StorageState,
-} from '../../../shared/login.schema.js';
+import { LoginRequestSchema, RefreshRequestSchema, type StorageState } from '../../../shared/login.schema.js';
 import type { Scope } from '../../../shared/scopes.js';
-import type { PresignedUpload } from '../../../shared/uploads.schema.js';
 import {
   GenerateRequestSchema,
   GenerationIdParamsSchema,
   TemplateIdParamsSchema,
   TemplateListQuerySchema,
-  type GenerateResponse,
   type Generation,
-  type Template,
 } from '../../../shared/video.schema.js';
 import type { CoreEventBus } from '../events.js';
 import type { Logger } from '../logger.js';
-import { ApiCallError, type LocalApi } from './mcp-api.js';
+import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 import { saveStorageState } from './mcp-state-file.js';
 import { uploadLocalFile } from './mcp-upload.js';
 import { waitForGeneration, WAIT_DEFAULT_SEC, WAIT_MAX_SEC } from './mcp-wait.js';
 
 export interface McpToolDeps {
-  api: LocalApi;
+  api: CoreApi;
   /** The core's event bus, when the server runs in the core's process: wait_for_generation wakes on its events. */
   events?: CoreEventBus;
   log?: Logger;
@@ -137,9 +129,9 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     },
     safe('login', async ({ path: file, overwrite, ...body }: z.infer<typeof LoginRequestSchema> & SaveArgs) => {
       await checkSave({ path: file, overwrite });
-      const res = await api.call({ method: 'POST', url: '/api/login', json: body });
-      const state = res.body as StorageState;
-      const session = { session_id: String(res.headers['x-session-id'] ?? ''), cache: res.headers['x-session-cache'] };
+      const res = await callRoute(api, 'login', { body });
+      const state = res.body;
+      const session = { session_id: res.headers['x-session-id'] ?? '', cache: res.headers['x-session-cache'] };
       const summary = `${state.cookies.length} cookies, ${state.origins.length} origins (cache ${session.cache})`;
       return stateAnswer(
         state,
@@ -161,8 +153,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       inputSchema: z.object({}),
     },
     safe('list_sessions', async () => {
-      const res = await api.call({ method: 'GET', url: '/api/sessions' });
-      const list = res.body as { data: SessionSummary[] };
+      const list = (await callRoute(api, 'listSessions')).body;
       return ok(`${list.data.length} cached sessions.`, list);
     }),
   );
@@ -180,8 +171,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       }),
     },
     safe('validate_session', async ({ id }) => {
-      const res = await api.call({ method: 'POST', url: `/api/sessions/${encodeURIComponent(id)}/validate` });
-      const v = res.body as SessionValidation;
+      const v = (await callRoute(api, 'validateSession', { params: { id } })).body;
       const verdict = v.valid ? 'works' : v.dropped ? 'is dead and was dropped' : 'is dead (kept: credentials stored)';
       return ok(`Session ${id} ${verdict} (checked ${v.checked_url}): ${v.evidence.join('; ')}.`, v);
     }),
@@ -200,11 +190,11 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       'refresh_session',
       async ({ path: file, overwrite, ...body }: z.infer<typeof RefreshRequestSchema> & SaveArgs) => {
         await checkSave({ path: file, overwrite });
-        const res = await api.call({ method: 'POST', url: '/api/refresh', json: body });
-        const state = res.body as StorageState;
+        const res = await callRoute(api, 'refresh', { body });
+        const state = res.body;
         const session = {
-          session_id: String(res.headers['x-session-id'] ?? ''),
-          refresh: String(res.headers['x-session-refresh'] ?? ''),
+          session_id: res.headers['x-session-id'] ?? '',
+          refresh: res.headers['x-session-refresh'] ?? '',
         };
         const summary = `${session.refresh}: ${state.cookies.length} cookies, ${state.origins.length} origins`;
         return stateAnswer(
@@ -228,8 +218,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       inputSchema: TemplateListQuerySchema,
     },
     safe('list_templates', async (query) => {
-      const res = await api.call({ method: 'GET', url: '/api/templates', query });
-      const list = res.body as { data: Template[]; pagination: { has_more: boolean } };
+      const list = (await callRoute(api, 'listTemplates', { query })).body;
       const ids = list.data.map((t) => t.id).join(', ');
       return ok(
         `${list.data.length} templates${list.pagination.has_more ? ' (more: raise offset)' : ''}: ${ids}`,
@@ -246,8 +235,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       inputSchema: TemplateIdParamsSchema,
     },
     safe('get_template', async ({ id }) => {
-      const res = await api.call({ method: 'GET', url: `/api/templates/${encodeURIComponent(id)}` });
-      const t = res.body as Template;
+      const t = (await callRoute(api, 'getTemplate', { params: { id } })).body;
       const vars = t.input_variables.map((v) => `${v.key} (${v.type}${v.required ? ', required' : ''})`).join(', ');
       return ok(`${t.id}: ${t.title}. Variables: ${vars || 'none'}.`, t);
     }),
@@ -266,12 +254,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       }),
     },
     safe('presign_upload', async ({ content_type: contentType, file_name: fileName }) => {
-      const res = await api.call({
-        method: 'POST',
-        url: '/api/s3/presign-upload',
-        json: { kind: 'upload', contentType, fileName },
-      });
-      const out = res.body as PresignedUpload;
+      const out = (await callRoute(api, 'presignUpload', { body: { kind: 'upload', contentType, fileName } })).body;
       return ok(`PUT the file (Content-Type ${out.content_type}) to upload_url; then use ${out.s3_key}.`, out);
     }),
   );
@@ -309,13 +292,8 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       }),
     },
     safe('generate_video', async ({ template_id: id, idempotency_key: key, ...body }) => {
-      const res = await api.call({
-        method: 'POST',
-        url: `/api/templates/${encodeURIComponent(id)}/generate`,
-        json: body,
-        headers: key ? { 'idempotency-key': key } : undefined,
-      });
-      const out = res.body as GenerateResponse;
+      const headers = key ? { 'idempotency-key': key } : undefined;
+      const out = (await callRoute(api, 'generate', { params: { id }, body, headers })).body;
       const ids = out.generations.map((g) => g.generation_id).join(', ');
       return ok(`Started ${ids} (${out.credits_charged} credits charged).`, out);
     }),
@@ -331,13 +309,8 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       inputSchema: CreateGenerationRequestSchema.extend({ idempotency_key: IdempotencyKey }),
     },
     safe('create_generation', async ({ idempotency_key: key, ...body }) => {
-      const res = await api.call({
-        method: 'POST',
-        url: '/api/generations',
-        json: body,
-        headers: key ? { 'idempotency-key': key } : undefined,
-      });
-      const out = res.body as GenerateResponse;
+      const headers = key ? { 'idempotency-key': key } : undefined;
+      const out = (await callRoute(api, 'createGeneration', { body, headers })).body;
       const ids = out.generations.map((g) => g.generation_id).join(', ');
       return ok(`Started ${ids} (${out.credits_charged} credits charged).`, out);
     }),
@@ -351,8 +324,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       inputSchema: GenerationIdParamsSchema,
     },
     safe('get_generation', async ({ id }) => {
-      const res = await api.call({ method: 'GET', url: `/api/generations/${encodeURIComponent(id)}` });
-      const g = res.body as Generation;
+      const g = (await callRoute(api, 'getGeneration', { params: { id } })).body;
       return ok(progressText(g), g);
     }),
   );

@@ -6,7 +6,7 @@ import got from 'got';
 import { sniff, SNIFF_BYTES } from '../video/uploads/media-sniffer.js';
 import { SUPPORTED_TYPES, typeOfExtension } from '../../../shared/media-types.js';
 import type { Scope } from '../../../shared/scopes.js';
-import { ApiCallError, type LocalApi } from './mcp-api.js';
+import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 
 /** Extensions whose type `typeOfExtension` does not know by that spelling. */
@@ -75,7 +75,7 @@ async function putFile(url: string, file: string, contentType: string, size: num
 export const UPLOAD_SCOPE: Scope = 'templates:read';
 
 /** Uploads a regular file of the MCP files folder and returns its storage key (for generate_video variables). */
-export async function uploadLocalFile(api: LocalApi, files: McpFileAccess, given: string): Promise<UploadedFile> {
+export async function uploadLocalFile(api: CoreApi, files: McpFileAccess, given: string): Promise<UploadedFile> {
   // Scope first: a key that may not upload learns nothing about the files here (not even whether one exists).
   files.requireScope(UPLOAD_SCOPE);
   const file = await files.fileToRead(given);
@@ -84,12 +84,10 @@ export async function uploadLocalFile(api: LocalApi, files: McpFileAccess, given
   if (!contentType) {
     throw refused(`${given} is not a supported image, video or audio file. Supported: ${SUPPORTED_TYPES.join(', ')}.`);
   }
-  const presigned = await api.call({
-    method: 'POST',
-    url: '/api/s3/presign-upload',
-    json: { kind: 'upload', contentType, fileName: path.basename(file) },
+  const presigned = await callRoute(api, 'presignUpload', {
+    body: { kind: 'upload', contentType, fileName: path.basename(file) },
   });
-  const { s3_key: key, upload_url: uploadUrl } = presigned.body as { s3_key: string; upload_url: string };
+  const { s3_key: key, upload_url: uploadUrl } = presigned.body;
   const stored = await putFile(uploadUrl, file, contentType, stat.size);
   return { ...stored, s3_key: key };
 }

@@ -1,7 +1,7 @@
 // wait_for_generation: re-reads GET /api/generations/:id whenever the core reports a change, until it is done.
 import type { Generation } from '../../../shared/video.schema.js';
 import type { CoreEventBus } from '../events.js';
-import { ApiCallError, type LocalApi } from './mcp-api.js';
+import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 
 export const WAIT_DEFAULT_SEC = 300;
 export const WAIT_MAX_SEC = 1800;
@@ -13,7 +13,7 @@ const POLL_MS_WITH_EVENTS = 2000;
 const POLL_MS_WITHOUT_EVENTS = 1000;
 
 export interface WaitOptions {
-  api: LocalApi;
+  api: CoreApi;
   events?: CoreEventBus;
   id: string;
   timeoutSec: number;
@@ -39,8 +39,7 @@ export async function waitForGeneration(opts: WaitOptions): Promise<Generation> 
   try {
     for (;;) {
       changed = false;
-      const res = await opts.api.call({ method: 'GET', url: `/api/generations/${encodeURIComponent(opts.id)}` });
-      const generation = res.body as Generation;
+      const generation = (await callRoute(opts.api, 'getGeneration', { params: { id: opts.id } })).body;
       const progress = generation.status === 'completed' ? 100 : generation.progress;
       if (progress > reported) {
         reported = progress;

@@ -1,7 +1,10 @@
 // POST /mcp: the MCP Streamable HTTP transport on the local server (same Bearer key and Host guard as every route).
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { RouteModule } from '../http/build-server.js';
+import type { FastifyInstance } from 'fastify';
+import { API_ROUTES } from '../../../shared/api/index.js';
+import type { BaseCore } from '../base-core.js';
 import { bearerKey } from '../http/plugins/auth.js';
+import type { FeatureRoutes } from '../http/route.js';
 import { answerMalformedRequests } from './mcp-request-guard.js';
 import { createMcpServer } from './mcp-server.js';
 
@@ -14,19 +17,32 @@ import { createMcpServer } from './mcp-server.js';
  * A missing or wrong key is a 401 in the login-service shape (`AUTHENTICATION_FAILED`, details.reason
  * `invalid_api_key`), before any MCP message is read.
  */
-export const mcpRoutes: RouteModule = (app, _registry, core) => {
+export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log'>, app: FastifyInstance) {
   const open = new Set<StreamableHTTPServerTransport>();
   // A long wait_for_generation must not hold the server's shutdown open: closing aborts the tool.
   app.addHook('preClose', async () => {
     await Promise.all([...open].map((t) => t.close()));
   });
-  const config = { api: 'login' as const, scope: null, keyOnly: true };
+  const route = API_ROUTES.mcp;
 
+  // Every other method the router knows is a 405 too (not a 404 of an unknown path); HEAD comes with GET.
   app.route({
-    method: 'POST',
-    url: '/mcp',
-    config,
-    handler: async (req, reply) => {
+    method: ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'],
+    url: route.path,
+    config: { api: route.api, scope: route.scope, keyOnly: route.keyOnly },
+    handler: async (_req, reply) =>
+      reply
+        .status(405)
+        .header('allow', route.method)
+        .send({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send POST.' },
+          id: null,
+        }),
+  });
+
+  return {
+    mcp: async ({ req, reply }) => {
       const server = createMcpServer({
         app,
         // The auth hook has accepted this key; the tools call the API with it, so each needs its route's scope.
@@ -58,21 +74,5 @@ export const mcpRoutes: RouteModule = (app, _registry, core) => {
         } else reply.raw.destroy();
       }
     },
-  });
-
-  // Every other method the router knows is a 405 too (not a 404 of an unknown path); HEAD comes with GET.
-  app.route({
-    method: ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'],
-    url: '/mcp',
-    config,
-    handler: async (_req, reply) =>
-      reply
-        .status(405)
-        .header('allow', 'POST')
-        .send({
-          jsonrpc: '2.0',
-          error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send POST.' },
-          id: null,
-        }),
-  });
-};
+  } satisfies FeatureRoutes;
+}

@@ -1,4 +1,4 @@
-import type { BaseCore } from '../create-core.js';
+import type { BaseCore } from '../base-core.js';
 import { createGenerationParts, type GenerationParts } from './generations/generation-parts.js';
 import { MediaIngestService } from './uploads/media-ingest.service.js';
 import { MediaProbe } from './uploads/media-probe.js';
@@ -14,6 +14,12 @@ import { createWebhooks, type Webhooks } from './webhooks/webhooks.feature.js';
  * generations come from GenerationParts; the pipeline's render job and the webhook deliveries run on
  * the core's job queue.
  */
+/** What the video service's routes use of the core. */
+export interface VideoCore {
+  video: VideoFeature;
+  log: BaseCore['log'];
+}
+
 export interface VideoFeature extends GenerationParts {
   /** Where uploaded and generated media live (local disk or S3). */
   blobs: BlobStore;

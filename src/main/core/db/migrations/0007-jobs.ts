@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** The job queue (core/jobs): a lane per job for concurrency limits, who runs it, and when it ran. */
 export const m0007: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** Signed webhook callbacks of generations (core/video/webhooks): one row per delivery, one per attempt. */
 export const m0008: Migration = {

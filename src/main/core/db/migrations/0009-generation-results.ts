@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** Generation results: a thumbnail next to the video, and when retention removed their files. */
 export const m0009: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** A template's `provider` block (JSON): which engine makes its videos. NULL: the local renderer. */
 export const m0010: Migration = {

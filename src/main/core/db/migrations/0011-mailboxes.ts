@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** IMAP mailboxes the otp_email and magic_link logins read codes and links from (core/login/mailboxes). */
 export const m0011: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * Session lifecycle (core/login/lifecycle): where a cached session is checked, what the last check

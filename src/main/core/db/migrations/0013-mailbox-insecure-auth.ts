@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * Whether a mailbox may send its IMAP password without TLS (core/login/mailboxes): plain IMAP to a server

@@ -12,11 +12,9 @@ import { m0011 } from './0011-mailboxes.js';
 import { m0012 } from './0012-session-lifecycle.js';
 import { m0013 } from './0013-mailbox-insecure-auth.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { Migration } from './migration.js';
+
+export type { Migration };
 
 /** Numbered migrations, applied in order, each once, each in a transaction. Never edit a shipped one. */
 export const MIGRATIONS: readonly Migration[] = [

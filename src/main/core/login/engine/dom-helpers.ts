@@ -1,5 +1,5 @@
 import type { KeywordName, KeywordSources } from './form-keywords.js';
-import type { ScannedField } from './form-scan.js';
+import type { ScannedField } from './scanned-field.js';
 
 /**
  * DOM helpers shared by the in-page scripts. This function is serialized with `toString()` and

@@ -1,28 +1,7 @@
 import type { DomHelpers } from './dom-helpers.js';
 
-export type FieldKind =
-  'text' | 'email' | 'tel' | 'number' | 'password' | 'checkbox' | 'radio' | 'select' | 'textarea' | 'other';
-
-export interface ScannedField {
-  /** Marker id, see MARK_ATTR. */
-  id: string;
-  kind: FieldKind;
-  name: string;
-  htmlId: string;
-  label: string;
-  placeholder: string;
-  ariaLabel: string;
-  autocomplete: string;
-  /** name/id/label/placeholder/aria text, camelCase split. */
-  descriptor: string;
-  editable: boolean;
-  /** Inside an `inert` subtree (typically behind a modal dialog): cannot be typed into yet. */
-  inert: boolean;
-  hasValue: boolean;
-  /** value attribute of a radio/checkbox option (an option identifier, never user data). */
-  optionValue?: string;
-  score: number;
-}
+export type { FieldKind, ScannedField } from './scanned-field.js';
+import type { FieldKind, ScannedField } from './scanned-field.js';
 
 export interface ScannedButton {
   id: string;

@@ -1,4 +1,4 @@
-import type { BaseCore } from '../../create-core.js';
+import type { BaseCore } from '../../base-core.js';
 import { OutboundPolicy } from '../../net/outbound-policy.js';
 import { CharactersService } from '../characters/characters.service.js';
 import { GenerateService } from './generate.service.js';

@@ -1,3 +1,4 @@
+import { PRICING_FORMULA } from '../../../../shared/video.schema.js';
 import { AppError } from '../../errors.js';
 
 /** Price of a model at each resolution, per second of video. */
@@ -33,8 +34,6 @@ export const PRICING_TABLE: Readonly<Record<string, ModelPricing>> = {
     credits_per_second: { '720p': 3, '1080p': 4, '4k': 8 },
   },
 };
-
-export const PRICING_FORMULA = 'credits_per_video = max(1, ceil(duration_sec * credits_per_second[model][resolution]))';
 
 export interface ModelConfig {
   model: string;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BaseCore } from '../../create-core.js';
+import type { BaseCore } from '../../base-core.js';
 import type { GenerationsService } from '../generations/generations.service.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { sweepRenderLeftovers } from './leftovers.js';

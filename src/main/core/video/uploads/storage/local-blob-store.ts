@@ -1,3 +1,4 @@
+import { API_ROUTES } from '../../../../../shared/api/index.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -21,7 +22,9 @@ export type { SignedQuery } from './blob-store.js';
 
 const META_DIR = '.meta';
 /** Where this server answers the store's signed downloads (GET /api/files/<key>). */
-const FILES_PATH = '/api/files/';
+/** The local store's routes end in `*`, the storage key: its URLs are that path prefix plus the encoded key. */
+const FILES_PATH = API_ROUTES.getFile.path.slice(0, -1);
+const UPLOADS_PATH = API_ROUTES.putUpload.path.slice(0, -1);
 
 const forbiddenUrl = (message: string) => new AppError(403, 'forbidden', message);
 
@@ -91,7 +94,7 @@ export class LocalBlobStore implements SelfServedBlobStore {
       exp: String(grant.expires),
       sig,
     });
-    return `${opts.baseUrl ?? this.baseUrl}/api/uploads/${encodeKey(opts.key)}?${q}`;
+    return `${opts.baseUrl ?? this.baseUrl}${UPLOADS_PATH}${encodeKey(opts.key)}?${q}`;
   }
 
   async presignDownload(

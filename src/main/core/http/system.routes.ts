@@ -1,0 +1,18 @@
+// The server's own routes: liveness and the OpenAPI document of the route table.
+import { APP_VERSION } from '../../../shared/version.js';
+import { OpenApiDocument } from './openapi.js';
+import type { FeatureRoutes } from './route.js';
+
+export function systemRoutes() {
+  const started = Date.now();
+  const openapi = new OpenApiDocument();
+  return {
+    health: () => ({
+      status: 'ok' as const,
+      version: APP_VERSION,
+      uptime_sec: Math.round((Date.now() - started) / 1000),
+    }),
+    openapi: ({ req }) =>
+      openapi.document({ version: APP_VERSION, serverUrl: `http://${req.headers.host ?? '127.0.0.1'}` }),
+  } satisfies FeatureRoutes;
+}

@@ -1,0 +1,15 @@
+import type { FeatureRoutes } from '../../http/route.js';
+import { loginIdHeader } from '../login-id-header.js';
+import type { LoginCore } from '../login.feature.js';
+
+/** POST /api/signup: account creation with email verification. */
+export function signupRoutes(core: LoginCore) {
+  return {
+    signup: async ({ body, auth, reply, req }) => {
+      const outcome = await core.login.signup.signup(auth.orgId, body, { loginId: loginIdHeader(req) });
+      reply.header('X-Session-Id', outcome.sessionId);
+      reply.header('Cache-Control', 'no-store');
+      return outcome.state;
+    },
+  } satisfies FeatureRoutes;
+}

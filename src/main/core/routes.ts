@@ -1,0 +1,48 @@
+// The route list: which feature answers which entry of the route table (src/shared/api). Features register their
+// handlers here, next to the composition root; http/ never imports a feature. mergeRoutes refuses a route with no
+// handler or with two, so the table and the server cannot drift apart.
+import type { FastifyInstance } from 'fastify';
+import type { Core } from './create-core.js';
+import { buildServer } from './http/build-server.js';
+import { mergeRoutes, replaceRoutes, type FeatureRoutes, type RouteHandlers } from './http/route.js';
+import { systemRoutes } from './http/system.routes.js';
+import { lifecycleRoutes } from './login/lifecycle/lifecycle.routes.js';
+import { loginRoutes } from './login/login.routes.js';
+import { mailboxesRoutes } from './login/mailboxes/mailboxes.routes.js';
+import { signupRoutes } from './login/signup/signup.routes.js';
+import { mcpRoutes } from './mcp/mcp.routes.js';
+import { charactersRoutes } from './video/characters/characters.routes.js';
+import { creditsRoutes } from './video/credits.routes.js';
+import { generateRoutes } from './video/generations/generate.routes.js';
+import { generationsRoutes } from './video/generations/generations.routes.js';
+import { templatesRoutes } from './video/templates/templates.routes.js';
+import { uploadsRoutes } from './video/uploads/uploads.routes.js';
+import { webhookRoutes } from './video/webhooks/webhooks.routes.js';
+
+/**
+ * One handler per route. `replace` swaps in other handlers for some routes (tests run the webhook routes of their
+ * own webhooks service); it may only name routes that exist.
+ */
+export function routeHandlers(core: Core, app: FastifyInstance, replace: FeatureRoutes = {}): RouteHandlers {
+  const handlers = mergeRoutes(
+    systemRoutes(),
+    loginRoutes(core),
+    signupRoutes(core),
+    lifecycleRoutes(core),
+    mailboxesRoutes(core),
+    templatesRoutes(core),
+    generateRoutes(core),
+    generationsRoutes(core),
+    charactersRoutes(core),
+    uploadsRoutes(core, app),
+    creditsRoutes(core.credits),
+    webhookRoutes(core.video.webhooks.service),
+    mcpRoutes(core, app),
+  );
+  return replaceRoutes(handlers, replace);
+}
+
+/** The Fastify app of the core's API (not listening yet). */
+export function buildCoreServer(core: Core, replace?: FeatureRoutes): Promise<FastifyInstance> {
+  return buildServer(core, { routes: (app) => routeHandlers(core, app, replace) });
+}

@@ -1,0 +1,248 @@
+import {
+  InboxMessageSchema,
+  LoginAnswerHeadersSchema,
+  LoginCancelParamsSchema,
+  LoginRequestHeadersSchema,
+  RefreshAnswerHeadersSchema,
+  InboxReceiptSchema,
+  LoginMethodListSchema,
+  LoginRequestSchema,
+  RefreshRequestSchema,
+  SessionIdParamsSchema,
+  SessionListSchema,
+  SessionValidationSchema,
+  StorageStateSchema,
+} from '../login.schema.js';
+import { SignupRequestSchema } from '../signup.schema.js';
+import { LOGIN_FAILURE_STATUS } from '../errors.js';
+import { defineApiRoutes } from './api-route.js';
+
+const failureDocs = Object.entries(LOGIN_FAILURE_STATUS)
+  .map(([reason, { status, code }]) => `${status} ${code} (details.reason = ${reason})`)
+  .join('; ');
+const loginFailures = [...new Set(Object.values(LOGIN_FAILURE_STATUS).map(({ status, code }) => `${status} ${code}`))];
+
+/** The login service: logins, sign-ups, cached sessions and their lifecycle. */
+export const LOGIN_API = defineApiRoutes({
+  login: {
+    method: 'POST',
+    path: '/api/login',
+    aliases: ['/login'],
+    api: 'login',
+    scope: 'login:write',
+    summary: 'Log in to a website with a real browser and return its Playwright storageState',
+    description:
+      'Body fields: cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (password, otp_email, magic_link, totp, otp_sms, oauth_google, oauth_github), ' +
+      'domain (full http/https URL of the login page), additionalFields (string map matched to extra fields by name, id, label or placeholder), ' +
+      'useCache (default true). The answer is exactly Playwright storageState; the headers X-Session-Cache (hit|miss) and X-Session-Id say where it came from. ' +
+      `A fresh login always replaces the cached entry. Failures: ${failureDocs}; 400 INVALID_REQUEST for bad input.`,
+    tags: ['login'],
+    body: LoginRequestSchema,
+    headers: LoginRequestHeadersSchema,
+    answerHeaders: LoginAnswerHeadersSchema,
+    responses: {
+      200: {
+        description: 'The live session',
+        schema: StorageStateSchema,
+        headers: {
+          'X-Session-Cache': 'hit when served from the cache, miss after a fresh browser login',
+          'X-Session-Id': 'id of the cache entry (see GET /api/sessions)',
+        },
+      },
+      400: { description: 'Invalid request, or a login method not available yet (LOGIN_METHOD_NOT_AVAILABLE)' },
+      401: {
+        description:
+          'AUTHENTICATION_FAILED: wrong credentials (details.reason invalid_credentials), a code or sign-in link the site rejected (invalid_code) or a bad API key (invalid_api_key)',
+      },
+      422: {
+        description:
+          'LOGIN_FORM_NOT_FOUND, MFA_REQUIRED (the message says what to pass), CAPTCHA_BLOCKED or CREDENTIALS_REQUIRED (the site asks a password that was not given)',
+      },
+      423: { description: 'ACCOUNT_LOCKED' },
+      502: {
+        description:
+          'SITE_UNREACHABLE, or MAILBOX_UNAVAILABLE (a mailbox that should deliver the code cannot be read; details name it)',
+      },
+      503: {
+        description:
+          'BROWSER_NOT_FOUND or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)',
+      },
+      504: {
+        description:
+          'LOGIN_TIMEOUT (details.reason timeout, or code_timeout when no code or link arrived within login.codeTimeoutMs)',
+      },
+    },
+  },
+
+  listSessions: {
+    method: 'GET',
+    path: '/api/sessions',
+    api: 'login',
+    scope: 'sessions:read',
+    summary: "The organization's cached login sessions (metadata only, never cookie values)",
+    tags: ['login'],
+    responses: {
+      200: {
+        description: 'Cached sessions, newest first',
+        schema: SessionListSchema,
+      },
+    },
+  },
+
+  deleteSession: {
+    method: 'DELETE',
+    path: '/api/sessions/:id',
+    api: 'login',
+    scope: 'sessions:write',
+    summary: 'Forget a cached session (the next login for it is fresh)',
+    tags: ['login'],
+    params: SessionIdParamsSchema,
+    responses: { 204: { description: 'Deleted' }, 404: { description: 'No such session in this organization' } },
+  },
+
+  deliverToInbox: {
+    method: 'POST',
+    path: '/api/login/inbox',
+    api: 'login',
+    scope: 'login:write',
+    summary: 'Hand an email or SMS to logins waiting for a code or sign-in link',
+    description:
+      'For mail without IMAP access, a phone that forwards SMS, or an SMS gateway webhook relay: the message goes to ' +
+      "this organization's pending logins addressed to `to` (an email address, or an E.164 number for otp_sms). " +
+      'Messages are not stored: one that no login waits for is dropped (delivered: 0).',
+    tags: ['login'],
+    body: InboxMessageSchema,
+    responses: { 202: { description: 'Handed over', schema: InboxReceiptSchema } },
+  },
+
+  cancelLogin: {
+    method: 'POST',
+    path: '/api/login/:id/cancel',
+    api: 'login',
+    scope: 'login:write',
+    summary: 'Cancel a running fresh login started with the header X-Login-Id',
+    description:
+      'The waiting POST /api/login answers 409 LOGIN_CANCELLED (details.reason cancelled). A login with an id ' +
+      'publishes its steps as they happen (login.step events of the desktop window).',
+    tags: ['login'],
+    params: LoginCancelParamsSchema,
+    responses: { 204: { description: 'Cancelled' }, 404: { description: 'No running login with this id' } },
+  },
+
+  signup: {
+    method: 'POST',
+    path: '/api/signup',
+    aliases: ['/signup'],
+    api: 'login',
+    scope: 'login:write',
+    summary: "Create an account on a website's sign-up page, finish its email verification, return the session",
+    description:
+      'Body: cred {username, password} of the new account (username: an email address, or a user name with ' +
+      'additionalFields.email), domain (full http/https URL of the sign-up page, or of a login page that links to ' +
+      'it), additionalFields (name or firstName/lastName, company, phone … matched to the form by name, id, label or ' +
+      'placeholder). The engine fills the form (the password into the new-password and confirmation fields), ticks ' +
+      'the terms checkbox and never a newsletter one, submits, and when the site asks to verify the email it waits ' +
+      "(login.codeTimeoutMs) for the mail in the organization's mailboxes for that address or from POST " +
+      '/api/login/inbox, opens the link or enters the code, and signs in when the site asks to. The answer is the ' +
+      "new account's Playwright storageState, cached like a password login (X-Session-Id); an X-Login-Id header " +
+      'names its live steps (login.step events) as for POST /api/login. Failures use the login ' +
+      'error body: 409 USER_EXISTS, 422 SIGNUP_REJECTED (the message quotes the site, e.g. a weak password), 422 ' +
+      'SIGNUP_FORM_NOT_FOUND, 422 CAPTCHA_BLOCKED, 401 AUTHENTICATION_FAILED (a rejected verification link or ' +
+      'code, or the log-in afterwards), 502 SITE_UNREACHABLE / MAILBOX_UNAVAILABLE, 504 LOGIN_TIMEOUT.',
+    tags: ['login'],
+    body: SignupRequestSchema,
+    responses: {
+      200: {
+        description: "The new account's live session",
+        schema: StorageStateSchema,
+        headers: { 'X-Session-Id': 'id of the cache entry (see GET /api/sessions)' },
+      },
+      400: { description: 'Invalid request (details.issues names the fields)' },
+      401: {
+        description:
+          'AUTHENTICATION_FAILED: the site rejected the verification link or code (details.reason invalid_code), or the log-in after the sign-up failed',
+      },
+      409: { description: 'USER_EXISTS: the site says an account with this email or user name exists' },
+      422: {
+        description:
+          "SIGNUP_REJECTED (the site's own message: weak password, missing field …), SIGNUP_FORM_NOT_FOUND, CAPTCHA_BLOCKED, CREDENTIALS_REQUIRED (the site verifies an address the request did not give)",
+      },
+      502: {
+        description:
+          'SITE_UNREACHABLE, or MAILBOX_UNAVAILABLE (the mailbox that should deliver the mail cannot be read)',
+      },
+      504: {
+        description: 'LOGIN_TIMEOUT (details.reason timeout, or code_timeout when no verification mail arrived)',
+      },
+    },
+  },
+
+  loginMethods: {
+    method: 'GET',
+    path: '/api/login/methods',
+    api: 'login',
+    scope: 'sessions:read',
+    summary: 'The login methods this version serves, and the request fields each one needs',
+    tags: ['login'],
+    responses: { 200: { description: 'Login methods', schema: LoginMethodListSchema } },
+  },
+
+  refresh: {
+    method: 'POST',
+    path: '/api/refresh',
+    aliases: ['/refresh'],
+    api: 'login',
+    scope: 'login:write',
+    summary: 'Renew a cached session with the credentials the organization chose to store',
+    description:
+      'Body: domain (a URL of the site: its origin picks the session), username, loginMethod (default password), ' +
+      'force (default false). The session of (organization, origin, username, loginMethod) is first checked on the ' +
+      'site (see POST /api/sessions/{id}/validate): when it still works it is returned as it is (X-Session-Refresh: ' +
+      'still-valid); otherwise, or with force, the service logs in again with the credentials stored by a login ' +
+      'with "storeCredentials": true and the new session replaces the entry (X-Session-Refresh: renewed). ' +
+      `404 NOT_FOUND: no cached session; 409 NO_STORED_CREDENTIALS: none stored; a failed re-login answers like POST /api/login (${loginFailures.join(', ')}).`,
+    tags: ['login'],
+    body: RefreshRequestSchema,
+    answerHeaders: RefreshAnswerHeadersSchema,
+    responses: {
+      200: {
+        description: 'A working session (Playwright storageState)',
+        schema: StorageStateSchema,
+        headers: {
+          'X-Session-Refresh': 'still-valid (the cached session works) or renewed (a fresh login replaced it)',
+          'X-Session-Id': 'id of the cache entry (it changes when renewed)',
+        },
+      },
+      400: { description: 'INVALID_REQUEST' },
+      401: { description: 'AUTHENTICATION_FAILED: the site refused the stored credentials, or a bad API key' },
+      404: { description: 'NOT_FOUND: no cached session for this site, username and login method' },
+      409: {
+        description:
+          'NO_STORED_CREDENTIALS: the session has no stored credentials (log in with "storeCredentials": true)',
+      },
+      502: { description: 'SITE_UNREACHABLE: the site did not answer the check or the login' },
+    },
+  },
+
+  validateSession: {
+    method: 'POST',
+    path: '/api/sessions/:id/validate',
+    api: 'login',
+    scope: 'sessions:write',
+    summary: 'Check on the site whether a cached session still works (a dead one is dropped)',
+    description:
+      'Opens the check page (the page the login landed on, or its checkUrl) in a fresh browser context with the ' +
+      'cached state. Valid: it answered below 400, did not redirect to a sign-in page (/login, /signin, /auth…) ' +
+      'and shows no login form (nor a sign-in link without a sign-out control). A dead session is deleted, unless ' +
+      'credentials are stored for it: then it is kept as invalid (never served from the cache) for POST /refresh.',
+    tags: ['login'],
+    params: SessionIdParamsSchema,
+    responses: {
+      200: { description: 'What the check found', schema: SessionValidationSchema },
+      404: { description: 'NOT_FOUND: no such session in this organization' },
+      502: {
+        description: 'SITE_UNREACHABLE: the site did not answer (or answered 5xx); the session is left as it is',
+      },
+    },
+  },
+});
