@@ -20,4 +20,10 @@ export default tseslint.config(
     plugins: { layers: layersPlugin },
     rules: { 'layers/boundaries': 'error' },
   },
+  {
+    // which folder of the core may import which: the allow-list in scripts/core-deps.mjs
+    files: ['src/main/core/**/*.{ts,tsx}'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/core-folders': 'error' },
+  },
 );

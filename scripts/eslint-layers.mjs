@@ -1,11 +1,14 @@
-// ESLint rule enforcing the layer rules of ARCHITECTURE.md:
+// ESLint rule enforcing the layer rules of docs/architecture.md:
 //   src/shared    imports only zod (and other shared files)
 //   src/main/core never imports electron (or the electron layer, preload, renderer)
 //   src/preload   imports only electron and shared
 //   src/renderer  imports only shared (plus UI packages from npm)
 //   src/client    imports only shared and zod (it runs wherever fetch does); playwright-core types only in
 //                 src/client/playwright.ts
+// and a second rule, `core-folders`, for the folders inside src/main/core: which may import which is declared
+// once, in the allow-list of scripts/core-deps.mjs.
 import path from 'node:path';
+import { CORE_DEPS, ROUTE_LIST, ROUTE_MODULE, ROUTE_MODULE_MAY_ALSO_IMPORT } from './core-deps.mjs';
 
 const NODE_BUILTIN = /^node:/;
 
@@ -70,33 +73,119 @@ function check(importer, source) {
   }
 }
 
+// ---- layers/core-folders: the allow-list of scripts/core-deps.mjs ----
+
+const ALLOW_LIST_FILE = 'scripts/core-deps.mjs';
+const CORE_MARK = '/src/main/core/';
+
+/** The path of `file` relative to src/main/core ('login/engine/deadline.ts'), or null outside the core. */
+function coreRelative(file) {
+  const p = file.split(path.sep).join('/');
+  const at = p.lastIndexOf(CORE_MARK);
+  return at === -1 ? null : p.slice(at + CORE_MARK.length);
+}
+
+/** The unit of CORE_DEPS a core path belongs to: the longest key equal to it or a folder above it. */
+function coreUnitOf(rel, table = CORE_DEPS) {
+  let best = null;
+  for (const key of Object.keys(table)) {
+    if ((rel === key || rel.startsWith(`${key}/`)) && (!best || key.length > best.length)) best = key;
+  }
+  return best;
+}
+
+const label = (unit) => (/\.[cm]?[jt]sx?$/.test(unit) ? unit : `${unit}/`);
+
+/**
+ * Checks one import of a file of src/main/core against the allow-list; returns a message or null.
+ * `source` is the import specifier as written; only relative ones that land inside the core are checked.
+ */
+function checkCore(importer, source, table = CORE_DEPS) {
+  const from = coreRelative(importer);
+  if (from === null || typeof source !== 'string' || !source.startsWith('.')) return null;
+  const resolved = path.resolve(path.dirname(importer), source);
+  const toPath = coreRelative(resolved);
+  if (toPath === null || toPath === '') return null;
+  // `.js` specifiers name the `.ts` sources; an extension-less one may name a .ts file or a folder
+  const to = toPath.replace(/\.js$/, '.ts').replace(/\.jsx$/, '.tsx');
+  const fromUnit = coreUnitOf(from, table);
+  const toUnit = coreUnitOf(to, table) ?? coreUnitOf(`${to}.ts`, table);
+  if (!fromUnit)
+    return `src/main/core/${from} belongs to no folder of the core allow-list (${ALLOW_LIST_FILE}): add its folder there with what it may import`;
+  if (!toUnit)
+    return `src/main/core/${to} belongs to no folder of the core allow-list (${ALLOW_LIST_FILE}): add its folder there before importing it`;
+  if (fromUnit !== toUnit) {
+    const allowed = new Set(table[fromUnit]);
+    if (ROUTE_MODULE.test(from)) {
+      // a route module may import all of its feature (scripts/core-deps.mjs, ROUTE_MODULE_MAY_ALSO_IMPORT)
+      const feature = from.split('/')[0];
+      for (const key of Object.keys(table)) if (key === feature || key.startsWith(`${feature}/`)) allowed.add(key);
+      for (const key of ROUTE_MODULE_MAY_ALSO_IMPORT) allowed.add(key);
+    }
+    if (!allowed.has('*') && !allowed.has(toUnit))
+      return `core folder '${label(fromUnit)}' may not import '${label(toUnit)}' (${to}): not in the allow-list of '${label(fromUnit)}' in ${ALLOW_LIST_FILE}`;
+  }
+  if (ROUTE_MODULE.test(to) && from !== ROUTE_LIST)
+    return `core folder '${label(fromUnit)}' may not import the route module ${to}: only the route list (src/main/core/${ROUTE_LIST}) imports route modules (${ALLOW_LIST_FILE})`;
+  return null;
+}
+
+/** Calls `report(node, specifier)` for every import, re-export, dynamic import, import type and require. */
+function importVisitors(report) {
+  return {
+    ImportDeclaration: (node) => report(node, node.source.value),
+    ExportNamedDeclaration: (node) => node.source && report(node, node.source.value),
+    ExportAllDeclaration: (node) => report(node, node.source.value),
+    ImportExpression: (node) => node.source.type === 'Literal' && report(node, node.source.value),
+    CallExpression: (node) => {
+      if (
+        node.callee.type === 'Identifier' &&
+        node.callee.name === 'require' &&
+        node.arguments[0]?.type === 'Literal'
+      ) {
+        report(node, node.arguments[0].value);
+      }
+    },
+  };
+}
+
 export const layersPlugin = {
   rules: {
     boundaries: {
-      meta: { type: 'problem', schema: [], docs: { description: 'Enforce the layer rules of ARCHITECTURE.md' } },
+      meta: { type: 'problem', schema: [], docs: { description: 'Enforce the layer rules of docs/architecture.md' } },
       create(context) {
-        const report = (node, source) => {
+        return importVisitors((node, source) => {
           if (typeof source !== 'string') return;
           const message = check(context.filename, source);
           if (message) context.report({ node, message });
+        });
+      },
+    },
+    'core-folders': {
+      meta: {
+        type: 'problem',
+        schema: [],
+        docs: { description: `Enforce which folder of src/main/core may import which (${ALLOW_LIST_FILE})` },
+      },
+      create(context) {
+        const report = (node, source) => {
+          const message = checkCore(context.filename, source);
+          if (message) context.report({ node, message });
         };
         return {
-          ImportDeclaration: (node) => report(node, node.source.value),
-          ExportNamedDeclaration: (node) => node.source && report(node, node.source.value),
-          ExportAllDeclaration: (node) => report(node, node.source.value),
-          ImportExpression: (node) => node.source.type === 'Literal' && report(node, node.source.value),
-          CallExpression: (node) => {
-            if (
-              node.callee.type === 'Identifier' &&
-              node.callee.name === 'require' &&
-              node.arguments[0]?.type === 'Literal'
-            ) {
-              report(node, node.arguments[0].value);
-            }
+          ...importVisitors(report),
+          // `import('./x.js').T` in a type position
+          TSImportType: (node) => {
+            // typescript-eslint 8.x: `source`; older ones: `argument` (a TSLiteralType)
+            const lit = node.source ?? (node.argument?.type === 'TSLiteralType' ? node.argument.literal : null);
+            if (lit?.type === 'Literal') report(node, lit.value);
           },
+          // `import x = require('./x.js')`
+          TSExternalModuleReference: (node) =>
+            node.expression.type === 'Literal' && report(node, node.expression.value),
         };
       },
     },
   },
 };
-export { check as checkLayerImport };
+export { check as checkLayerImport, checkCore as checkCoreImport, coreUnitOf };

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test` after bootstrap: format -> lint (incl. layer rules) -> type-check -> builds (electron-vite, client) -> vitest.
+// `npm test` after bootstrap: format -> lint (incl. layer rules) -> import cycles -> type-check -> builds (electron-vite, client) -> vitest.
 // vitest runs last so the run ends with its summary. On Linux it runs inside a throwaway keyring.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -27,6 +27,7 @@ function step(title, cmd, args) {
 if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
   step('format (prettier --check)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
   step('lint (eslint + layer rules)', bin('eslint'), ['.']);
+  step('import cycles (src/, type imports included)', process.execPath, ['scripts/check-cycles.mjs']);
   step('electron security scan (electronegativity, offline)', process.execPath, ['scripts/electron-scan.mjs']);
   step('type-check (main, preload, shared, tests)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
   step('type-check (renderer)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);

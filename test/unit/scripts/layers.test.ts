@@ -1,11 +1,12 @@
 import path from 'node:path';
+import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error plain JS module without types
 import { checkLayerImport } from '../../../scripts/eslint-layers.mjs';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
 
 const root = path.resolve('/repo');
 const f = (p: string) => path.join(root, p);
-const check = checkLayerImport as (importer: string, source: string) => string | null;
+const check = checkLayerImport;
 
 describe('layer rules', () => {
   it('core never imports electron', () => {
@@ -35,5 +36,19 @@ describe('layer rules', () => {
     expect(check(f('src/client/playwright.ts'), 'playwright-core')).toBeNull();
     expect(check(f('src/client/playwright.ts'), 'playwright-core/lib/server')).toMatch(/only zod/);
     expect(check(f('src/client/playwright.ts'), 'node:path')).toMatch(/only zod/);
+  });
+});
+
+describe('eslint.config.mjs wires both layer rules', () => {
+  it('layers/boundaries on all of src, layers/core-folders on src/main/core only', async () => {
+    const eslint = new ESLint({ cwd: REPO_ROOT });
+    const rulesFor = async (file: string) =>
+      ((await eslint.calculateConfigForFile(path.join(REPO_ROOT, file))) as { rules: Record<string, unknown> }).rules;
+    const coreRules = await rulesFor('src/main/core/login/login.service.ts');
+    expect(coreRules['layers/boundaries']).toEqual([2]);
+    expect(coreRules['layers/core-folders']).toEqual([2]);
+    const rendererRules = await rulesFor('src/renderer/App.tsx');
+    expect(rendererRules['layers/boundaries']).toEqual([2]);
+    expect(rendererRules['layers/core-folders']).toBeUndefined();
   });
 });
