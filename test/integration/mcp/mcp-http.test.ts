@@ -5,6 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { API_ROUTES, successSchema, type ApiRouteName } from '../../../src/shared/api/index.js';
 import { startSite, type FixtureSite } from '../../fixtures/sites/index.js';
 import { launchTestBrowser, opensProtectedPage } from '../../helpers/browser.js';
 import {
@@ -69,6 +71,26 @@ describe('MCP over Streamable HTTP', () => {
     expect(Object.keys(generate?.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['template_id', 'variables', 'num_videos', 'webhook_url']),
     );
+    // Output schemas are the success answers of the routes the tools call, from the route table.
+    const outputs: Record<string, ApiRouteName> = {
+      get_template: 'getTemplate',
+      list_templates: 'listTemplates',
+      get_generation: 'getGeneration',
+      generate_video: 'generate',
+      validate_session: 'validateSession',
+    };
+    for (const [tool, route] of Object.entries(outputs)) {
+      const schema = tools.find((x) => x.name === tool)?.outputSchema;
+      const fields = Object.keys((successSchema(API_ROUTES[route]) as z.ZodObject).shape);
+      expect(Object.keys(schema?.properties ?? {}).sort(), tool).toEqual(fields.sort());
+    }
+  });
+
+  it('a tool answers structured content of its route’s answer shape (checked by the client against outputSchema)', async () => {
+    const templates = await client.callTool({ name: 'list_templates', arguments: { limit: 2 } });
+    expect(templates.isError).toBeFalsy();
+    const parsed = (successSchema(API_ROUTES.listTemplates) as z.ZodType).safeParse(templates.structuredContent);
+    expect(parsed.success).toBe(true);
   });
 
   it('logs in to a local site: the returned storageState opens the protected page', async () => {

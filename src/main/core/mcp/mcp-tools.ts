@@ -16,6 +16,7 @@ import {
 } from '../../../shared/video.schema.js';
 import type { CoreEventBus } from '../events.js';
 import type { Logger } from '../logger.js';
+import { API_ROUTES, successSchema, type ApiRouteName } from '../../../shared/api/index.js';
 import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 import { saveStorageState } from './mcp-state-file.js';
@@ -57,6 +58,13 @@ const saveArgs = (folder: string) => ({
     ),
   overwrite: z.boolean().default(false).describe('Replace the file at path when it exists (default: refuse)'),
 });
+
+/**
+ * A tool's output schema: the success answer of the route it calls, from the route table (the structured content
+ * is that answer as the API gave it). Re-wrapped as a plain object: MCP wants `type: object` at the top, where a
+ * named schema (`.meta({ id })`) would render as a reference.
+ */
+const answerOf = (name: ApiRouteName) => z.object((successSchema(API_ROUTES[name]) as z.ZodObject).shape);
 
 const ok = (text: string, data: object): CallToolResult => ({
   content: [{ type: 'text', text }],
@@ -150,6 +158,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     {
       title: 'List cached login sessions',
       description: "The organization's cached login sessions (GET /api/sessions): metadata only, never cookie values.",
+      outputSchema: answerOf('listSessions'),
       inputSchema: z.object({}),
     },
     safe('list_sessions', async () => {
@@ -166,6 +175,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
         'POST /api/sessions/:id/validate: opens the page the login landed on (or its checkUrl) with the cached session ' +
         'in a fresh browser context and reports whether it still works, with the evidence. A dead session is dropped ' +
         'from the cache unless credentials are stored for it (then refresh_session renews it).',
+      outputSchema: answerOf('validateSession'),
       inputSchema: z.object({
         id: z.string().min(1).max(64).describe('Session id (list_sessions, or login’s session_id)'),
       }),
@@ -215,6 +225,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     {
       title: 'List video templates',
       description: 'Templates the key can use (GET /api/templates), with their input variables and price.',
+      outputSchema: answerOf('listTemplates'),
       inputSchema: TemplateListQuerySchema,
     },
     safe('list_templates', async (query) => {
@@ -232,6 +243,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     {
       title: 'Get a video template',
       description: 'One template (GET /api/templates/:id): its variables tell generate_video what to send.',
+      outputSchema: answerOf('getTemplate'),
       inputSchema: TemplateIdParamsSchema,
     },
     safe('get_template', async ({ id }) => {
@@ -248,6 +260,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       description:
         'POST /api/s3/presign-upload: a storage key (s3_key, for generate_video variables) and an upload_url to PUT the ' +
         'file bytes to from your side, with Content-Type equal to content_type. The URL expires and takes one file.',
+      outputSchema: answerOf('presignUpload'),
       inputSchema: z.object({
         content_type: z.string().min(1).max(100).describe('MIME type of the file, e.g. image/png or video/mp4'),
         file_name: z.string().min(1).max(255).optional().describe('The file name, kept with the upload'),
@@ -286,6 +299,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       description:
         'POST /api/templates/:id/generate: starts num_videos generations and charges credits. Media variables take a ' +
         'storage key (upload_file), an http(s) URL or a data URI. Follow up with wait_for_generation.',
+      outputSchema: answerOf('generate'),
       inputSchema: GenerateRequestSchema.extend({
         template_id: TemplateIdParamsSchema.shape.id.describe('Template id (list_templates)'),
         idempotency_key: IdempotencyKey,
@@ -306,6 +320,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       description:
         'POST /api/generations (Create Generation): a model, a prompt and uploaded storage keys; charges credits. ' +
         'Follow up with wait_for_generation.',
+      outputSchema: answerOf('createGeneration'),
       inputSchema: CreateGenerationRequestSchema.extend({ idempotency_key: IdempotencyKey }),
     },
     safe('create_generation', async ({ idempotency_key: key, ...body }) => {
@@ -321,6 +336,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     {
       title: 'Get a generation',
       description: 'Status, progress and, once completed, a time-limited video_url (GET /api/generations/:id).',
+      outputSchema: answerOf('getGeneration'),
       inputSchema: GenerationIdParamsSchema,
     },
     safe('get_generation', async ({ id }) => {
@@ -337,6 +353,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
         `Waits until the generation is completed, failed or canceled, at most timeout_sec (default ${WAIT_DEFAULT_SEC}, ` +
         `max ${WAIT_MAX_SEC}), sending progress notifications when the request has a progressToken. Returns the ` +
         'generation; still generating at the deadline is a wait_timeout tool error (call it again).',
+      outputSchema: answerOf('getGeneration'),
       inputSchema: GenerationIdParamsSchema.extend({
         timeout_sec: z.number().int().min(1).max(WAIT_MAX_SEC).default(WAIT_DEFAULT_SEC),
       }),
