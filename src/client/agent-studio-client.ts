@@ -1,23 +1,11 @@
 // The typed client of both local APIs. Runs wherever `fetch` does (Node 18+, Deno, Bun, browsers): it
-// imports only src/shared and zod. Request bodies are the shared schemas' input types (the server
-// parses and applies defaults); answers are parsed with the shared schemas, so a server that changed
-// its answer fails loudly here (code `invalid_response`) instead of handing back a wrong shape.
+// imports only src/shared and zod. Every call is a route of the route table (src/shared/api), by name:
+// request bodies and queries are its schemas' input types (the server parses and applies defaults), and
+// answers are parsed with its success schema, so a server that changed its answer fails loudly here (code
+// `invalid_response`) instead of handing back a wrong shape.
 import type { z } from 'zod';
-import type { CreateGenerationRequestSchema } from '../shared/create-generation.schema.js';
-import type { InboxMessageSchema, LoginRequestSchema, RefreshRequestSchema } from '../shared/login.schema.js';
-import type { SignupRequestSchema } from '../shared/signup.schema.js';
-import type { StoredUpload, UploadListQuerySchema } from '../shared/uploads.schema.js';
-import type {
-  CharacterCreateSchema,
-  CharacterListQuerySchema,
-  CharacterPatchSchema,
-  GenerateRequestSchema,
-  Generation,
-  GenerationListQuerySchema,
-  TemplateListQuerySchema,
-  TemplatePatchSchema,
-  TemplateWriteSchema,
-} from '../shared/video.schema.js';
+import type { StoredUpload } from '../shared/uploads.schema.js';
+import type { Generation } from '../shared/video.schema.js';
 import { AgentStudioError, CLIENT_ERROR_CODES, errorFromResponse } from './agent-studio-error.js';
 import {
   API_ROUTES,
@@ -27,26 +15,31 @@ import {
   type ApiRoute,
   type ApiRouteName,
   type ApiRoutes,
+  type RouteCallInput,
   type SuccessBody,
 } from '../shared/api/index.js';
 import { StoredUploadSchema } from '../shared/uploads.schema.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780';
 
-export type LoginInput = z.input<typeof LoginRequestSchema>;
-export type SignupInput = z.input<typeof SignupRequestSchema>;
-export type InboxInput = z.input<typeof InboxMessageSchema>;
-export type RefreshInput = z.input<typeof RefreshRequestSchema>;
-export type TemplateListQuery = z.input<typeof TemplateListQuerySchema>;
-export type TemplateWriteInput = z.input<typeof TemplateWriteSchema>;
-export type TemplatePatchInput = z.input<typeof TemplatePatchSchema>;
-export type GenerateInput = z.input<typeof GenerateRequestSchema>;
-export type CreateGenerationInput = z.input<typeof CreateGenerationRequestSchema>;
-export type GenerationListQuery = z.input<typeof GenerationListQuerySchema>;
-export type CharacterListQuery = z.input<typeof CharacterListQuerySchema>;
-export type CharacterCreateInput = z.input<typeof CharacterCreateSchema>;
-export type CharacterPatchInput = z.input<typeof CharacterPatchSchema>;
-export type UploadListQuery = z.input<typeof UploadListQuerySchema>;
+/** What a route takes, by its name in the route table: its body's or its query's input type. */
+type BodyOf<N extends ApiRouteName> = RouteCallInput<ApiRoutes[N]>['body'];
+type QueryOf<N extends ApiRouteName> = RouteCallInput<ApiRoutes[N]>['query'];
+
+export type LoginInput = BodyOf<'login'>;
+export type SignupInput = BodyOf<'signup'>;
+export type InboxInput = BodyOf<'deliverToInbox'>;
+export type RefreshInput = BodyOf<'refresh'>;
+export type TemplateListQuery = QueryOf<'listTemplates'>;
+export type TemplateWriteInput = BodyOf<'createTemplate'>;
+export type TemplatePatchInput = BodyOf<'updateTemplate'>;
+export type GenerateInput = BodyOf<'generate'>;
+export type CreateGenerationInput = BodyOf<'createGeneration'>;
+export type GenerationListQuery = QueryOf<'listGenerations'>;
+export type CharacterListQuery = QueryOf<'listCharacters'>;
+export type CharacterCreateInput = BodyOf<'createCharacter'>;
+export type CharacterPatchInput = BodyOf<'updateCharacter'>;
+export type UploadListQuery = QueryOf<'listUploads'>;
 export interface PresignInput {
   /** MIME type of the file (image/png, video/mp4, audio/mpeg…; the README lists them). */
   contentType: string;
