@@ -12,6 +12,7 @@ import {
   type CoreApi,
   type RouteFailure,
 } from '../http/in-process-api.js';
+import { zodMessage } from '../http/route.js';
 
 export type IpcFailure = Extract<IpcResult<never>, { ok: false }>;
 
@@ -19,9 +20,6 @@ export const fail = (code: string, message: string, details?: Record<string, unk
   ok: false,
   error: details ? { code, message, details } : { code, message },
 });
-
-const issuesText = (error: z.ZodError, whole: string): string =>
-  error.issues.map((i) => `${i.path.length ? i.path.join('.') : whole}: ${i.message}`).join('; ');
 
 /**
  * Parses an IPC argument; a mismatch is a `validation_error` result naming each field, never a throw.
@@ -31,7 +29,7 @@ export function parseArgs<S extends z.ZodType>(schema: S, raw: unknown): IpcResu
   const res = schema.safeParse(raw);
   if (res.success) return { ok: true, value: res.data };
   const issues = res.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-  return fail('validation_error', issuesText(res.error, 'argument'), { issues });
+  return fail('validation_error', zodMessage(res.error, 'argument'), { issues });
 }
 
 const argsSchemas = new WeakMap<ApiRoute, z.ZodType>();

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import {
   API_ROUTES,
   routeUrl,
-  successStatus,
+  successSchema,
   type ApiRoute,
   type ApiRouteName,
   type ApiRoutes,
@@ -17,6 +17,7 @@ import {
   type RouteCallParts,
   type SuccessBody,
 } from '../../../shared/api/index.js';
+import { zodMessage } from './route.js';
 
 export interface ApiRequest {
   method: HttpMethod;
@@ -92,9 +93,6 @@ const ApiErrorBody = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
-const issuesText = (error: z.ZodError, whole: string): string =>
-  error.issues.map((i) => `${i.path.length ? i.path.join('.') : whole}: ${i.message}`).join('; ');
-
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: text ? JSON.parse(text) : undefined };
@@ -128,12 +126,12 @@ export function readRouteAnswer(route: ApiRoute, res: ApiAnswer): RouteSuccess<A
     code: 'invalid_response',
     message: `The local service answered ${what} with an unexpected body: ${detail}`,
   });
-  const schema = successStatus(route) === 204 ? undefined : route.responses[successStatus(route)]?.schema;
+  const schema = successSchema(route);
   let value: unknown = null;
   if (schema) {
     if (!body.ok) return unexpected('not JSON');
     const parsed = schema.safeParse(body.value);
-    if (!parsed.success) return unexpected(issuesText(parsed.error, 'body'));
+    if (!parsed.success) return unexpected(zodMessage(parsed.error, 'body'));
     value = parsed.data;
   }
   let headers: Record<string, string> = {};
@@ -142,7 +140,7 @@ export function readRouteAnswer(route: ApiRoute, res: ApiAnswer): RouteSuccess<A
       Object.keys(route.answerHeaders.shape).map((h) => [h, headerValue(res.headers[h])]),
     );
     const parsed = route.answerHeaders.safeParse(named);
-    if (!parsed.success) return unexpected(issuesText(parsed.error, 'headers'));
+    if (!parsed.success) return unexpected(zodMessage(parsed.error, 'headers'));
     headers = parsed.data as Record<string, string>;
   }
   return { ok: true, status: res.status, body: value as never, headers };

@@ -32,13 +32,9 @@ export type RouteHandlers = { [N in ApiRouteName]: RouteHandler<N> };
  */
 export type FeatureRoutes = Partial<RouteHandlers>;
 
-export function zodMessage(error: z.ZodError): string {
-  return error.issues
-    .map((i) => {
-      const where = i.path.length ? i.path.join('.') : 'body';
-      return `${where}: ${i.message}`;
-    })
-    .join('; ');
+/** Every issue of a zod error as `field: message`; `whole` names an issue about the value itself. */
+export function zodMessage(error: z.ZodError, whole = 'body'): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : whole}: ${i.message}`).join('; ');
 }
 
 /** Parses one part of a request with its schema; a mismatch is a 400 listing every field. */

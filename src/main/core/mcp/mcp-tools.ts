@@ -64,7 +64,16 @@ const saveArgs = (folder: string) => ({
  * is that answer as the API gave it). Re-wrapped as a plain object: MCP wants `type: object` at the top, where a
  * named schema (`.meta({ id })`) would render as a reference.
  */
-const answerOf = (name: ApiRouteName) => z.object((successSchema(API_ROUTES[name]) as z.ZodObject).shape);
+const outputSchemas = new Map<ApiRouteName, z.ZodObject>();
+/** Built once per route, not on every MCP request (each HTTP POST registers the tools afresh). */
+const answerOf = (name: ApiRouteName): z.ZodObject => {
+  let schema = outputSchemas.get(name);
+  if (!schema) {
+    schema = z.object((successSchema(API_ROUTES[name]) as z.ZodObject).shape);
+    outputSchemas.set(name, schema);
+  }
+  return schema;
+};
 
 const ok = (text: string, data: object): CallToolResult => ({
   content: [{ type: 'text', text }],
