@@ -83,6 +83,12 @@ describe('the auth-cookie rule (login/auth-cookies.ts)', () => {
     for (const name of ['OptanonConsent', 'cookie_notice_accepted', '_ga', '_gid', 'lang', 'theme', 'flash_msg']) {
       expect(isAuthCookie(name, true), name).toBe(false);
     }
+    for (const name of ['_ga_ABC123', '_gat', '_gat_UA1']) expect(isAuthCookie(name, true), name).toBe(false);
+  });
+
+  it('matches analytics names whole: a session cookie that merely contains "_ga" still counts', () => {
+    expect(isAuthCookie('sso_gateway_session')).toBe(true);
+    expect(isAuthCookie('app_gateway', true)).toBe(true);
   });
 });
 

@@ -14,8 +14,12 @@
 
 /** Anti-CSRF cookies (see above). */
 const CSRF_COOKIE = /csrf|xsrf|antiforgery|requestverificationtoken/i;
-/** Cookies a site sets whether or not anyone is signed in. */
-const NOT_AUTH_COOKIE = /consent|cookie_?notice|gdpr|_ga|_gid|analytics|locale|lang|theme|timezone|flash|attempt/i;
+/**
+ * Cookies a site sets whether or not anyone is signed in. Google Analytics' names are matched whole (`_ga`,
+ * `_ga_<id>`, `_gat`, `_gid`), so a session cookie like `sso_gateway_session` is not mistaken for one.
+ */
+const NOT_AUTH_COOKIE =
+  /consent|cookie_?notice|gdpr|^_gat?(_|$)|^_gid$|analytics|locale|lang|theme|timezone|flash|attempt/i;
 /** Names of session and auth cookies (`connect.sid`, `PHPSESSID`, `_gh_sess`, `remember_token`, ...). */
 const AUTH_COOKIE = /sess|sid\b|^sid|auth|token|jwt|remember|login|logged|identity|access|refresh|account|user/i;
 
