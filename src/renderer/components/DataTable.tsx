@@ -99,7 +99,14 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   );
   return (
     <ListFrame rows={rows} load={props.load} empty={props.empty}>
-      {bare ? table : <div className="table-wrap">{table}</div>}
+      {/* The box scrolls sideways in a narrow window: focusable, so a keyboard can scroll it too. */}
+      {bare ? (
+        table
+      ) : (
+        <div className="table-wrap" tabIndex={0}>
+          {table}
+        </div>
+      )}
     </ListFrame>
   );
 }

@@ -44,6 +44,8 @@ const PAIRS: [string, string][] = [
   ['sidebar-text', 'sidebar'],
   ['sidebar-text', 'sidebar-2'],
   ['sidebar-muted', 'sidebar'],
+  ['on-primary', 'primary-fill'],
+  ['on-primary', 'primary-fill-hover'],
 ];
 
 describe('theme tokens reach 4.5:1 for text', () => {
