@@ -146,12 +146,26 @@ describe('SessionCache with include', () => {
     expect(await cache.get(id, creds, ['sessionStorage'])).toBeNull();
 
     const fullId = await cache.put(id, full, creds, ['indexedDB', 'sessionStorage']);
-    expect(await cache.get(id, creds, ['sessionStorage'])).toEqual({ id: fullId, state: full });
-    expect(await cache.get(id, creds, ['indexedDB', 'sessionStorage'])).toEqual({ id: fullId, state: full });
-    expect(await cache.get(id, creds)).toEqual({ id: fullId, state: full }); // the service trims it
+    expect(await cache.get(id, creds, ['sessionStorage'])).toEqual({ id: fullId, state: full, sessionIn: [] });
+    expect(await cache.get(id, creds, ['indexedDB', 'sessionStorage'])).toEqual({
+      id: fullId,
+      state: full,
+      sessionIn: [],
+    });
+    expect(await cache.get(id, creds)).toEqual({ id: fullId, state: full, sessionIn: [] }); // the service trims it
 
     await cache.put(id, normalizeState(full, ['sessionStorage']), creds, ['sessionStorage']);
     expect(await cache.get(id, creds, ['indexedDB'])).toBeNull();
+
+    // Storage the session lives in (captured unasked) is remembered, so every hit returns it.
+    const tabId = await cache.put(
+      id,
+      normalizeState(full, ['sessionStorage']),
+      creds,
+      ['sessionStorage'],
+      ['sessionStorage'],
+    );
+    expect(await cache.get(id, creds)).toMatchObject({ id: tabId, sessionIn: ['sessionStorage'] });
     db.close();
   });
 
@@ -165,7 +179,7 @@ describe('SessionCache with include', () => {
       seal(key, JSON.stringify(plain), `${rowId}:${id.orgId}`),
       rowId,
     );
-    expect(await cache.get(id, creds)).toEqual({ id: rowId, state: plain });
+    expect(await cache.get(id, creds)).toEqual({ id: rowId, state: plain, sessionIn: [] });
     expect(await cache.get(id, creds, ['sessionStorage'])).toBeNull();
     db.close();
   });

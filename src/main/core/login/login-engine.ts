@@ -4,6 +4,7 @@ import { DOM_WATCH_SCRIPT } from './engine/page-activity.js';
 import { RequestInterceptor } from './engine/request-interceptor.js';
 import { LoginFlow, unreachableCode } from './login-flow.js';
 import { NAVIGATION_WATCH_SCRIPT } from './engine/page-signals.js';
+import { IndexedDBWriteLog, STORAGE_WATCH_SCRIPT } from './engine/storage-watch.js';
 import { captureStorageState } from './engine/storage-capture.js';
 import type { LoginFailureReason } from '../../../shared/errors.js';
 import { noopLogSink, type LogSink } from '../logger.js';
@@ -60,9 +61,11 @@ export class LoginEngine {
     try {
       deadline.check();
       page = await ctx.newPage();
-      const [, attached] = await Promise.all([
+      const indexedDBWrites = new IndexedDBWriteLog();
+      const [, , attached] = await Promise.all([
+        indexedDBWrites.attach(ctx),
         // On the context, so popup windows (an identity provider's) have them too.
-        ctx.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}`),
+        ctx.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}\n${STORAGE_WATCH_SCRIPT}`),
         RequestInterceptor.attach(ctx, page, {
           credentials: { username: req.username, password: req.password },
           blockHeavy: this.blockResources,
@@ -70,10 +73,17 @@ export class LoginEngine {
       ]);
       interceptor = attached;
       if (!interceptor && this.blockResources) await page.route('**/*', blockHeavy);
-      flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps, interceptor });
+      flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps, interceptor, indexedDBWrites });
       const result = await deadline.race(flow.run());
       this.log.info({ url: safeUrl(req.url), ms: Date.now() - started }, 'login succeeded');
-      return { ok: true, storageState: result.storageState, finalUrl: result.finalUrl, steps: [...steps] };
+      const sessionIn = flow.sessionStoredIn().filter((where) => !(req.include ?? []).includes(where));
+      return {
+        ok: true,
+        storageState: result.storageState,
+        finalUrl: result.finalUrl,
+        steps: [...steps],
+        ...(sessionIn.length ? { sessionIn } : {}),
+      };
     } catch (err) {
       if (signal?.aborted) throw err;
       if (err instanceof LoginTimeoutError) {

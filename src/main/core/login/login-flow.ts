@@ -4,7 +4,9 @@ import type { PageScan } from './engine/form-finder.js';
 import type { RequestInterceptor } from './engine/request-interceptor.js';
 import { unreachableCode } from './engine/net-errors.js';
 import { pageActivity } from './engine/page-activity.js';
+import type { SessionStoredIn } from './engine/outcome-detector.js';
 import { NetworkTracker } from './engine/network-tracker.js';
+import type { IndexedDBWriteLog } from './engine/storage-watch.js';
 import type { LogSink } from '../logger.js';
 import { LoginFlowError, safeUrl, type EngineLoginRequest, type SessionStorageState } from './login-types.js';
 import { httpAuthStep } from './steps/http-auth.step.js';
@@ -29,6 +31,8 @@ export { unreachableCode } from './engine/net-errors.js';
 const MAX_STEPS = 10;
 /** How long the network and the DOM must stay unchanged before a page without a login UI counts as settled. */
 const QUIET_MS = 800;
+/** A look at the page that takes longer than this waited for its main thread: its scripts are running. */
+const MAIN_THREAD_BUSY_MS = 250;
 /** The longest a page that keeps changing is watched for a login UI before it is judged as it is. */
 const SETTLE_BOUND_MS = 15_000;
 
@@ -63,6 +67,8 @@ export interface LoginFlowDeps {
   log: LogSink;
   steps: string[];
   interceptor?: RequestInterceptor;
+  /** The IndexedDB records the login's pages wrote. */
+  indexedDBWrites?: IndexedDBWriteLog;
 }
 
 /** One login attempt on one page: open, then look at the page and run the step it calls for, until done. */
@@ -103,6 +109,11 @@ export class LoginFlow {
 
   step(s: string): void {
     this.session.step(s);
+  }
+
+  /** Where this login's evidence says the session lives beyond cookies and localStorage. */
+  sessionStoredIn(): SessionStoredIn[] {
+    return [...this.session.sessionStoredIn];
   }
 
   dispose(): void {
@@ -243,20 +254,30 @@ export class LoginFlow {
 
   /**
    * Looks at the page (on network activity, at least every 250 ms) until a login UI is usable, or
-   * the page has settled without one. The page decides how long that is: while requests are in
-   * flight, elements are still being added, or it shows a spinner or an empty app shell, it is not
-   * settled (a dialog rendered by script after a burst of XHRs is still to come). Bounded by
-   * SETTLE_BOUND_MS.
+   * the page has settled without one. The page decides how long that is, as a person judging it
+   * would: while requests it started are in flight (polling and long polls aside), its main thread
+   * is busy (a heavy app parses and runs its scripts for a second with no network at all), elements
+   * are still being added, or it shows a spinner or an empty app shell, it is not settled (a dialog
+   * rendered by script after a boot is still to come). Bounded by SETTLE_BOUND_MS; the steps say
+   * what was waited for.
    */
   private async waitForLoginUi(): Promise<PageScan> {
     const { page, deadline } = this.deps;
     const start = Date.now();
+    const waitedFor = new Set<string>();
+    const done = (scan: PageScan): PageScan => {
+      const took = Date.now() - start;
+      if (took >= 1500 && waitedFor.size)
+        this.step(`waited ${(took / 1000).toFixed(1)} s for the page to settle (${[...waitedFor].join(', ')})`);
+      return scan;
+    };
     let identifierSince: number | undefined;
     let consentTried = false;
     for (;;) {
       deadline.check();
       // A document on its way out (a redirect chain, a form POST under way) is not the page to judge.
       if (this.net.documentPending() && Date.now() - start < SETTLE_BOUND_MS) {
+        waitedFor.add('the page to load');
         await this.net.waitForActivity(Math.min(250, deadline.remaining()));
         continue;
       }
@@ -265,16 +286,19 @@ export class LoginFlow {
       const now = Date.now();
       const kind = scan.form?.candidate.kind;
       // A popup window that closed itself (an identity provider's, after consent) has nothing more to show.
-      if (kind === 'password' || scan.codePrompt || scan.idpButtons.length || page.isClosed()) return scan;
+      if (kind === 'password' || scan.codePrompt || scan.idpButtons.length || page.isClosed()) return done(scan);
       // A magic-link login past its identifier step: the mail, not the page, decides what comes next.
-      if (!kind && this.deps.req.method === 'magic_link' && this.session.counted('identifier-submits') > 0) return scan;
+      if (!kind && this.deps.req.method === 'magic_link' && this.session.counted('identifier-submits') > 0)
+        return done(scan);
       if (kind === 'identifier') {
         // Give a password field that renders a moment later the chance to show up.
         identifierSince ??= now;
-        if (this.net.isQuiet(500) || now - identifierSince > 2500) return scan;
+        if (this.net.isQuiet(500) || now - identifierSince > 2500) return done(scan);
       } else {
         identifierSince = undefined;
-        if (now - start > 1000 && this.net.isSettled(QUIET_MS, start) && (await this.pageSettled())) {
+        const networkSettled = this.net.isSettled(QUIET_MS, start);
+        if (!networkSettled) waitedFor.add('requests the page started');
+        if (now - start > 1000 && networkSettled && (await this.pageSettled(waitedFor))) {
           // A consent dialog may hide or disable the page behind it: accept it once and look again.
           if (!consentTried) {
             consentTried = true;
@@ -282,28 +306,43 @@ export class LoginFlow {
           }
           // A CAPTCHA interstitial may clear by itself (non-interactive challenges): wait a while.
           const blocked = now - start < 10_000 ? await this.session.blockedOnPage() : undefined;
-          if (!blocked || blocked.reason !== 'captcha_blocked') return scan;
+          if (!blocked || blocked.reason !== 'captcha_blocked') return done(scan);
         }
         if (now - start > SETTLE_BOUND_MS) {
           this.step(`the page did not settle within ${SETTLE_BOUND_MS / 1000} s; judging what it shows`);
-          return scan;
+          return done(scan);
         }
       }
       await this.net.waitForActivity(Math.min(250, deadline.remaining()), 30);
     }
   }
 
-  /** No element added or removed for QUIET_MS, and no spinner, progress bar or empty app shell. */
-  private async pageSettled(): Promise<boolean> {
+  /**
+   * No element added or removed and no long task on the main thread for QUIET_MS, no spinner,
+   * progress bar or empty app shell, and the page answers at once (a look that waits for the
+   * main thread means its scripts are still running).
+   */
+  private async pageSettled(waitedFor: Set<string>): Promise<boolean> {
+    const asked = Date.now();
     const state = await pageActivity(this.deps.page);
+    const answeredAt = Date.now();
     if (state.busy) {
+      waitedFor.add(state.busy);
       if (!this.reportedRejections.has(state.busy)) {
         this.reportedRejections.add(state.busy);
         this.step(`waiting: the page shows ${state.busy}`);
       }
       return false;
     }
-    return Date.now() - state.domChangedAt >= QUIET_MS;
+    if (answeredAt - asked > MAIN_THREAD_BUSY_MS || answeredAt - state.longTaskAt < QUIET_MS) {
+      waitedFor.add('its scripts (main thread busy)');
+      return false;
+    }
+    if (answeredAt - state.domChangedAt < QUIET_MS) {
+      waitedFor.add('elements still being added');
+      return false;
+    }
+    return true;
   }
 
   private reportRejections(scan: PageScan): void {

@@ -52,7 +52,14 @@ export interface SessionStorageState {
 }
 
 export type LoginResult =
-  | { ok: true; storageState: SessionStorageState; finalUrl: string; steps: string[] }
+  | {
+      ok: true;
+      storageState: SessionStorageState;
+      finalUrl: string;
+      steps: string[];
+      /** Where the session lives beyond cookies and localStorage, captured though `include` did not ask. */
+      sessionIn?: StorageExtra[];
+    }
   | {
       ok: false;
       reason: LoginFailureReason;

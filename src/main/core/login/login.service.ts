@@ -85,7 +85,12 @@ export class LoginService {
     if (req.useCache) {
       // Served only when captured with at least the storage `include` asks for, trimmed to it.
       const hit = await this.deps.cache.get(identity, credentials, include);
-      if (hit) return { state: normalizeState(hit.state, include), cached: true, sessionId: hit.id };
+      if (hit)
+        return {
+          state: normalizeState(hit.state, normalizeInclude([...include, ...hit.sessionIn])),
+          cached: true,
+          sessionId: hit.id,
+        };
     }
     // Identical concurrent requests share one login. The credential hash covers org, origin, username,
     // method, password, other cred fields and additionalFields: a wrong password never rides on a
@@ -265,9 +270,12 @@ export class LoginService {
         });
       }
     }
-    const include = normalizeInclude(req.include);
+    // Where the login's own evidence put the session (IndexedDB, sessionStorage) is returned even
+    // when `include` did not ask for it: without it the state would not work.
+    const sessionIn = result.ok ? (result.sessionIn ?? []) : [];
+    const include = normalizeInclude([...(req.include ?? []), ...sessionIn]);
     const state = normalizeState(captured as unknown as StorageState, include);
-    const sessionId = await this.deps.cache.put(identity, state, credentials, include);
+    const sessionId = await this.deps.cache.put(identity, state, credentials, include, sessionIn);
     this.deps.log.info(
       {
         orgId: identity.orgId,

@@ -94,6 +94,8 @@ export interface LifecyclePatch {
 interface CachedPayload {
   v: 2;
   include: StorageExtra[];
+  /** Where the session itself lives beyond cookies and localStorage: returned whatever a request includes. */
+  sessionIn?: StorageExtra[];
   state: StorageState;
 }
 
@@ -195,7 +197,7 @@ export class SessionCache {
     id: CacheIdentity,
     credentials: CredentialHash,
     include: readonly StorageExtra[] = [],
-  ): Promise<{ id: string; state: StorageState } | null> {
+  ): Promise<{ id: string; state: StorageState; sessionIn: StorageExtra[] } | null> {
     const key = await this.cacheKey();
     const row = this.deps.db
       .prepare('SELECT * FROM login_sessions WHERE cache_key = ? AND org_id = ?')
@@ -214,7 +216,7 @@ export class SessionCache {
     if (row.last_used_at === null || now - row.last_used_at > 60_000) {
       this.deps.db.prepare('UPDATE login_sessions SET last_used_at = ? WHERE id = ?').run(now, row.id);
     }
-    return { id: row.id, state: payload.state };
+    return { id: row.id, state: payload.state, sessionIn: payload.sessionIn ?? [] };
   }
 
   private isFresh(row: Pick<Row, 'created_at' | 'expires_at'>): boolean {
@@ -223,12 +225,16 @@ export class SessionCache {
     return now - row.created_at < this.deps.maxAgeSec * 1000;
   }
 
-  /** Stores (replacing any entry of the same identity) and returns the entry id. `include`: what was captured. */
+  /**
+   * Stores (replacing any entry of the same identity) and returns the entry id. `include`: what was
+   * captured; `sessionIn`: the part of it where the session lives (see CachedPayload).
+   */
   async put(
     id: CacheIdentity,
     state: StorageState,
     credentials: CredentialHash,
     include: readonly StorageExtra[] = [],
+    sessionIn: readonly StorageExtra[] = [],
   ): Promise<string> {
     const key = await this.cacheKey();
     const rowId = newId('ses', 16);
@@ -256,7 +262,7 @@ export class SessionCache {
         id.method,
         seal(
           key,
-          JSON.stringify({ v: 2, include: [...include], state } satisfies CachedPayload),
+          JSON.stringify({ v: 2, include: [...include], sessionIn: [...sessionIn], state } satisfies CachedPayload),
           `${rowId}:${id.orgId}`,
         ),
         credentials,

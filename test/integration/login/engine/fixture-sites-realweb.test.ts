@@ -35,6 +35,15 @@ const SIGNED_OUT_TEXT: Record<Exclude<RealWebSiteName, 'basic-auth-admin'>, stri
   'react-controlled': 'Sign in to Pulse',
   'german-labels': 'Anmeldung Kundenportal',
   'scroll-banner': 'Sign in to your account',
+  'cpu-boot': 'Welcome to Gridline',
+  'polling-console': 'StorBox Manager Login',
+  'icon-submit': 'to continue to Fieldnote',
+  'japanese-new-password': 'ユーザー名とパスワードを入力してください。',
+  'lockout-notice': 'Authentication Required',
+  'swap-form': 'Log in to Canopy',
+  'cross-origin-iframe': 'Sign in to your Fernwood account',
+  'validated-spa': 'Sign in to Vectorly',
+  'nested-shadow': 'Sign in to Lumen',
 };
 
 let browser: Browser;
@@ -92,7 +101,7 @@ async function protectedPageIn(
   }
 }
 
-describe.each(REAL_WEB_SITES)('real-web fixture site %s', (name) => {
+describe.concurrent.each(REAL_WEB_SITES)('real-web fixture site %s', (name) => {
   const script = MANUAL_SCRIPTS[name];
 
   it('protected page is not available without logging in', async () => {
@@ -289,33 +298,42 @@ describe('POST /api/login on the real-web sites', () => {
       },
     });
 
+  // Concurrent, each test on its own copy of the site (the engine's pool bounds how many run at once).
   describe.each(REAL_WEB_SITES)('%s', (name) => {
-    let site: FixtureSite;
-    beforeAll(async () => {
-      site = await startSite(name);
-    });
-    afterAll(() => site?.close());
+    const onSite = async (fn: (site: FixtureSite) => Promise<void>): Promise<void> => {
+      const site = await startSite(name);
+      try {
+        await fn(site);
+      } finally {
+        await site.close();
+      }
+    };
 
-    it('logs in; the returned storageState opens the protected page', async () => {
-      const before = site.stats().successfulLogins;
-      const res = await login(site, site.credentials.password);
-      const body = (await res.json()) as StorageState;
-      expect(res.status, JSON.stringify(body)).toBe(200);
-      expect(site.stats().successfulLogins - before).toBe(1);
-      await protectedPageIn(site, body, 'signed in');
-    });
+    it.concurrent('logs in; the returned storageState opens the protected page', () =>
+      onSite(async (site) => {
+        const res = await login(site, site.credentials.password);
+        const body = (await res.json()) as StorageState;
+        expect(res.status, JSON.stringify(body)).toBe(200);
+        expect(site.stats()).toEqual({ loginAttempts: 1, successfulLogins: 1 });
+        await protectedPageIn(site, body, 'signed in');
+      }),
+    );
 
-    it('answers a wrong password with 401 invalid_credentials', async () => {
-      const before = site.stats().loginAttempts;
-      const started = Date.now();
-      const res = await login(site, WRONG_PASSWORD);
-      const body = (await res.json()) as { error: string; details: { reason: string } };
-      const took = `${Date.now() - started} ms: ${JSON.stringify(body)}`;
-      expect(res.status, took).toBe(401);
-      expect(body, took).toMatchObject({ error: 'AUTHENTICATION_FAILED', details: { reason: 'invalid_credentials' } });
-      expect(JSON.stringify(body)).not.toContain(WRONG_PASSWORD);
-      // The 401 rests on the site's own answer to exactly one submission (never a guess, never a retry).
-      expect(site.stats().loginAttempts - before).toBe(1);
-    });
+    it.concurrent('answers a wrong password with 401 invalid_credentials', () =>
+      onSite(async (site) => {
+        const started = Date.now();
+        const res = await login(site, WRONG_PASSWORD);
+        const body = (await res.json()) as { error: string; details: { reason: string } };
+        const took = `${Date.now() - started} ms: ${JSON.stringify(body)}`;
+        expect(res.status, took).toBe(401);
+        expect(body, took).toMatchObject({
+          error: 'AUTHENTICATION_FAILED',
+          details: { reason: 'invalid_credentials' },
+        });
+        expect(JSON.stringify(body)).not.toContain(WRONG_PASSWORD);
+        // The 401 rests on the site's own answer to exactly one submission (never a guess, never a retry).
+        expect(site.stats()).toEqual({ loginAttempts: 1, successfulLogins: 0 });
+      }),
+    );
   });
 });

@@ -193,4 +193,44 @@ describe('FormFinder (in-page login form heuristics)', () => {
       <button type="submit">Continue</button></form>`);
     expect(summary(scan).submit).toBe('Continue');
   });
+
+  it('never takes a show-password eye for the submit, whatever it says; an icon-only submit is found by structure', async () => {
+    const material = await scanHtml(`
+      <form><label for="e">Email</label><input id="e" type="email">
+      <label for="pw">Password</label><span class="wrap"><input id="pw" name="pw" type="password">
+      <button type="button" class="mat-icon-button"><span class="material-icons">visibility</span></button></span>
+      <button type="submit" class="mat-fab" disabled><span class="material-icons">arrow_forward</span></button></form>`);
+    expect(summary(material)).toMatchObject({ kind: 'password', password: 'pw', submit: 'arrow_forward' });
+    // An eye known only by aria-pressed, or only by sitting in the field's own wrapper with no text.
+    for (const eye of ['<button aria-pressed="false">●</button>', '<span role="button" tabindex="0"></span>']) {
+      const scan = await scanHtml(`
+        <div><input name="user" autocomplete="username"><div class="pw"><input name="pass" type="password">${eye}</div>
+        <div role="button" tabindex="0">Go</div></div>`);
+      expect(summary(scan).submit).toBe('Go');
+    }
+  });
+
+  it('judges a new-password field by the whole form: a Japanese login form with one is a login form', async () => {
+    const login = await scanHtml(`
+      <h1>ログイン</h1><form method="post" action="/login.php">
+      <label for="u">ユーザー名</label><input id="u" type="text" name="login_id">
+      <label for="p">パスワード</label><input id="p" type="password" name="pw" autocomplete="new-password">
+      <button type="submit">サインイン</button></form>`);
+    expect(summary(login)).toEqual({ kind: 'password', password: 'pw', username: 'login_id', submit: 'サインイン' });
+    const signup = await scanHtml(`
+      <h1>新規登録</h1><form><label for="u">ユーザー名</label><input id="u" name="login_id">
+      <label for="p">パスワード</label><input id="p" type="password" name="pw" autocomplete="new-password">
+      <label for="c">パスワード（確認）</label><input id="c" type="password" name="pw2" autocomplete="new-password">
+      <button type="submit">登録する</button></form>`);
+    expect(signup.form).toBeUndefined();
+  });
+
+  it('sees a login window in an app whose body is 0 px high with overflow hidden (all content positioned)', async () => {
+    const scan = await scanHtml(`<style>body{margin:0;overflow:hidden}</style>
+      <div style="position:absolute;left:100px;top:100px;width:320px;background:#fff">
+      <label for="u">Username:</label><input id="u" name="username">
+      <label for="p">Password:</label><input id="p" name="passwd" type="password">
+      <a class="x-btn" role="button" tabindex="0">Login</a></div>`);
+    expect(summary(scan)).toEqual({ kind: 'password', password: 'passwd', username: 'username', submit: 'Login' });
+  });
 });

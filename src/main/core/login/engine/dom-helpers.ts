@@ -68,7 +68,9 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
   /** aria-hidden, or a tiny overflow-hidden wrapper (screen-reader-only / honeypot tricks). */
   const ancestorHides = (n: Element, el: Element): boolean => {
     if (n.getAttribute('aria-hidden') === 'true') return true;
-    if (n === el || !(n instanceof HTMLElement)) return false;
+    // overflow on <body> (and <html>) clips nothing here: it applies to the viewport, and an app
+    // whose content is all absolutely positioned (ExtJS, dashboards) has a body 0 px high.
+    if (n === el || !(n instanceof HTMLElement) || n === document.body || n === document.documentElement) return false;
     let hides = memo ? hidesContent.get(n) : undefined;
     if (hides === undefined) {
       const s = getComputedStyle(n);

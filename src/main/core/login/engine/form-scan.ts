@@ -138,12 +138,46 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       .join(' ');
   };
 
+  /**
+   * A control that belongs to one field rather than to the form: a show/hide-password eye, a clear
+   * button. By what it says (aria-pressed, aria-controls naming the field, show/hide/visibility in
+   * its name, class or icon text) or by where it is (not a submit, in the field's own wrapper).
+   */
+  const isFieldControl = (el: Element, field: Element, isSubmitType: boolean, text: string): boolean => {
+    if (re.login.test(text) || re.next.test(text)) return false;
+    const controls = (el.getAttribute('aria-controls') || '').split(/\s+/);
+    if (el.hasAttribute('aria-pressed') || (field.id && controls.includes(field.id))) return true;
+    const named = [el.getAttribute('aria-label'), el.getAttribute('title'), el.id, el.getAttribute('class')]
+      .filter(Boolean)
+      .join(' ');
+    if (re.fieldToggle.test(named) || (text.length < 25 && re.fieldToggle.test(text))) return true;
+    if (isSubmitType) return false;
+    // The smallest container (up to 3 levels up) holding both holds no other field: the field's wrapper.
+    let node = h.parentOf(el);
+    for (let i = 0; node && i < 3; i++, node = h.parentOf(node)) {
+      if (!h.containsDeep(node, field)) continue;
+      const box = node;
+      return fieldsAll.filter((f) => h.containsDeep(box, f) && (h.isTextLike(f) || isPassword(f))).length === 1;
+    }
+    return false;
+  };
+
+  /** Design-system buttons: custom elements such as <ds-button>, <sl-button>, <ion-button>, <md-filled-button>. */
+  const isCustomButton = (el: Element): boolean => el.tagName.includes('-') && /button|btn/i.test(el.tagName);
+
   const pickSubmit = (scope: Element, anchor: Element, mode: 'password' | 'identifier'): ScannedButton | undefined => {
     const set = new Set<Element>(Array.from(scope.querySelectorAll(`${h.CLICKABLE}`)));
     const form = (anchor as HTMLInputElement).form;
     if (form) for (const el of Array.from(form.elements)) if (/^(BUTTON|INPUT)$/.test(el.tagName)) set.add(el);
     // Shadow DOM: clickables not reachable by querySelectorAll.
-    for (const el of all) if (el.matches(h.CLICKABLE) && h.containsDeep(scope, el)) set.add(el);
+    for (const el of all) if ((el.matches(h.CLICKABLE) || isCustomButton(el)) && h.containsDeep(scope, el)) set.add(el);
+    const formHasSubmit =
+      !!form &&
+      Array.from(form.elements).some(
+        (el) =>
+          (el.tagName === 'BUTTON' && (el as HTMLButtonElement).type === 'submit') ||
+          (el.tagName === 'INPUT' && /^(submit|image)$/.test(inputType(el))),
+      );
     let best: { el: Element; text: string; score: number } | undefined;
     for (const el of set) {
       if (el.tagName === 'INPUT' && !/^(submit|button|image)$/.test(inputType(el))) continue;
@@ -156,10 +190,16 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
         !!owner &&
         ((el.tagName === 'BUTTON' && (el as HTMLButtonElement).type === 'submit') ||
           (el.tagName === 'INPUT' && /^(submit|image)$/.test(inputType(el))));
+      // A show-password eye next to the field is never the submit (clicking it makes the field a text field).
+      if (mode === 'password' && isFieldControl(el, anchor, isSubmitType, text)) continue;
       let s = isSubmitType ? 3 : 0;
-      // Design-system controls: <div role="button">, links styled as buttons.
+      // A form with a submit control of its own: its type="button" controls do something else.
+      if (formHasSubmit && owner === form && !isSubmitType && el.getAttribute('type') === 'button') s -= 2;
+      // Design-system controls: <div role="button">, links styled as buttons, custom button elements.
       const looksLikeButton =
-        el.getAttribute('role') === 'button' || /\b(btn|button)\b/i.test(String(el.getAttribute('class')));
+        el.getAttribute('role') === 'button' ||
+        /\b(btn|button)\b/i.test(String(el.getAttribute('class'))) ||
+        isCustomButton(el);
       if (el.tagName === 'A' && !looksLikeButton) s -= 1;
       if (!isSubmitType && looksLikeButton) s += 1;
       if (re.login.test(text)) s += mode === 'password' ? 5 : 4;
@@ -205,21 +245,19 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
     const notes: string[] = [];
     let score = 10;
     if (pws.some((p) => h.autocomplete(p).includes('current-password'))) score += 4;
-    if (pws.some((p) => h.autocomplete(p).includes('new-password'))) {
-      score -= 8;
-      notes.push('new-password field');
-    }
     if (pws.length >= 2) {
       score -= 6;
       notes.push(`${pws.length} password fields`);
     }
-    if (pws.some((p) => re.confirm.test(h.describe(p, false)))) {
+    const confirmField = pws.some((p) => re.confirm.test(h.describe(p, false)));
+    if (confirmField) {
       score -= 6;
       notes.push('confirm-password field');
     }
     const heading = h.headingFor(scope, order, all);
+    const signupHeading = re.signup.test(heading) && !re.login.test(heading);
     if (re.login.test(heading)) score += 3;
-    if (re.signup.test(heading) && !re.login.test(heading)) {
+    if (signupHeading) {
       score -= 5;
       notes.push(`heading '${heading}'`);
     }
@@ -228,13 +266,23 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
     if (re.signup.test(meta) && !re.login.test(meta)) score -= 3;
     if (hasClickable(scope, re.forgot)) score += 2;
     if (hasCheckbox(scope, re.remember)) score += 1;
-    if (hasCheckbox(scope, /terms|agree|privacy|conditions|newsletter/i)) score -= 2;
+    const terms = hasCheckbox(scope, /terms|agree|privacy|conditions|newsletter/i);
+    if (terms) score -= 2;
     const target = pws[0];
     const submit = pickSubmit(scope, pws[pws.length - 1], 'password');
-    if (submit && re.login.test(submit.text)) score += 4;
-    if (submit && re.signup.test(submit.text) && !re.login.test(submit.text)) {
+    const loginButton = !!submit && re.login.test(submit.text);
+    const signupButton = !!submit && re.signup.test(submit.text) && !loginButton;
+    if (loginButton) score += 4;
+    if (signupButton) {
       score -= 8;
       notes.push(`button '${submit.text}'`);
+    }
+    // autocomplete="new-password" is one attribute (some login forms set it to stop autofill): it
+    // weighs much only with the rest of a sign-up form around it, the whole form decides.
+    if (pws.some((p) => h.autocomplete(p).includes('new-password'))) {
+      const signupForm = pws.length >= 2 || confirmField || signupHeading || signupButton || terms;
+      score -= signupForm ? 8 : 2;
+      notes.push('new-password field');
     }
 
     const inScopeText = textInputs.filter((t) => h.containsDeep(scope, t));

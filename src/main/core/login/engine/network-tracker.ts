@@ -2,18 +2,53 @@ import type { Frame, Page, Request, Response } from 'playwright-core';
 
 /** How long a document's redirect counts as a navigation under way before its next request shows. */
 const REDIRECT_FOLLOW_MS = 1000;
+/**
+ * A background GET (XHR, fetch) still open after this long is a long poll or a stream held by the
+ * page, not work the page waits for: it stops counting. Event streams never count.
+ */
+const LONG_POLL_MS = 2500;
+/**
+ * The same request (requestKey) made this often, each time after the previous one had ended, is
+ * the page polling its backend (a boot sequence fetching several items at once is not).
+ */
+const POLL_REPEATS = 3;
+
+/**
+ * What makes two requests "the same" for polling: method, URL and body, with runs of digits in the
+ * URL made equal (cache-busters and timestamps: `?_=1700000000123`), so `?ns=login` and
+ * `?ns=errors` of a boot sequence stay apart.
+ */
+function requestKey(r: Request): string {
+  const where = r.url().replace(/#.*$/, '').replace(/\d+/g, '#');
+  const body = r.method() === 'GET' ? '' : (r.postData() ?? '');
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum = (sum * 31 + body.charCodeAt(i)) | 0;
+  return `${r.method()} ${where} ${body.length}:${sum}`;
+}
 
 /**
  * Tracks in-flight requests and main-frame navigations of one page, so the engine can wait for
  * "the network went quiet" after a submit instead of sleeping, and can wake up as soon as
  * something happens (a response arrived, a navigation committed, the document loaded) instead of
- * polling at a fixed interval. Long-lived requests (long polling, event streams) stop counting
- * after `staleMs`; a pending main-frame load never does.
+ * polling at a fixed interval. What a page does for as long as it is open is not activity: a
+ * request the page keeps repeating (polling) is ignored from its POLL_REPEATS-th time on, a
+ * background GET open longer than LONG_POLL_MS (a long poll) and event streams stop counting, and
+ * other long requests stop counting after `staleMs`; a pending main-frame load never does.
  */
 export class NetworkTracker {
-  private readonly inflight = new Map<Request, { started: number; document: boolean }>();
+  private readonly inflight = new Map<
+    Request,
+    { started: number; document: boolean; longPollAfter: number; key?: string }
+  >();
+  /** How often each request (requestKey) was made one after the other; from POLL_REPEATS on it is polling. */
+  private readonly repeats = new Map<string, number>();
+  /** Requests in flight per requestKey (a repeat only counts when none is). */
+  private readonly openByKey = new Map<string, number>();
+  private readonly polling = new Set<Request>();
   private lastActivity = Date.now();
   private lastNavigation = 0;
+  /** The page was seen polling (see POLL_REPEATS). */
+  private pollingSeen = false;
   private navigations = 0;
   private requests = 0;
   /** Bumped by every event worth a fresh look at the page. */
@@ -30,10 +65,26 @@ export class NetworkTracker {
    */
   private redirectAt: number | undefined;
   private readonly onRequest = (r: Request): void => {
+    const type = r.resourceType();
+    const document = type === 'document' && this.isMainFrame(r);
+    let key: string | undefined;
+    if (!document && (type === 'xhr' || type === 'fetch' || type === 'eventsource' || type === 'other')) {
+      key = requestKey(r);
+      const open = this.openByKey.get(key) ?? 0;
+      const seen = (this.repeats.get(key) ?? 0) + (open ? 0 : 1);
+      this.repeats.set(key, seen);
+      if (seen >= POLL_REPEATS) {
+        this.polling.add(r);
+        this.pollingSeen = true;
+        return;
+      }
+      this.openByKey.set(key, open + 1);
+    }
     this.requests++;
-    const document = r.resourceType() === 'document' && this.isMainFrame(r);
     if (document) this.redirectAt = undefined;
-    this.inflight.set(r, { started: Date.now(), document });
+    const background = !document && r.method() === 'GET' && type !== 'document';
+    const longPollAfter = type === 'eventsource' ? 0 : background ? LONG_POLL_MS : this.staleMs;
+    this.inflight.set(r, { started: Date.now(), document, longPollAfter, key });
     this.lastActivity = Date.now();
   };
   private readonly onResponse = (res: Response): void => {
@@ -42,6 +93,9 @@ export class NetworkTracker {
       this.redirectAt = Date.now();
   };
   private readonly onDone = (r: Request): void => {
+    if (this.polling.delete(r)) return;
+    const key = this.inflight.get(r)?.key;
+    if (key) this.openByKey.set(key, Math.max(0, (this.openByKey.get(key) ?? 1) - 1));
     this.inflight.delete(r);
     this.lastActivity = Date.now();
     this.wake();
@@ -77,20 +131,26 @@ export class NetworkTracker {
     }
   }
 
-  /** No request in flight (ignoring stale ones) for at least `quietMs`. */
-  isQuiet(quietMs: number): boolean {
-    return this.msUntilQuiet(quietMs) === 0;
+  /**
+   * No request in flight (ignoring stale ones) for at least `quietMs`. With `startedAfter`, only
+   * requests started from then on count (the page load always does): what a page had open before a
+   * submit (a long poll, a slow beacon) is not the login's consequence.
+   */
+  isQuiet(quietMs: number, startedAfter = 0): boolean {
+    return this.msUntilQuiet(quietMs, startedAfter) === 0;
   }
 
   /**
    * How long until the page has been quiet for `quietMs` if nothing else happens: 0 when it
-   * already is, Infinity while a (non-stale) request is in flight.
+   * already is, Infinity while a (non-stale) request is in flight. `startedAfter`: as in isQuiet.
    */
-  msUntilQuiet(quietMs: number): number {
+  msUntilQuiet(quietMs: number, startedAfter = 0): number {
     const now = Date.now();
     // A pending page load (e.g. a slow login POST) always counts; other requests (iframes too) go stale.
-    for (const r of this.inflight.values())
-      if (r.document || now - r.started < this.staleMs) return Number.POSITIVE_INFINITY;
+    for (const r of this.inflight.values()) {
+      if (r.document) return Number.POSITIVE_INFINITY;
+      if (r.started >= startedAfter && now - r.started < r.longPollAfter) return Number.POSITIVE_INFINITY;
+    }
     return Math.max(0, quietMs - (now - this.lastActivity));
   }
 
@@ -108,6 +168,11 @@ export class NetworkTracker {
    */
   isSettled(quietMs: number, since: number, patienceMs = 8000): boolean {
     return this.isQuiet(quietMs) || (Date.now() - since > patienceMs && !this.documentPending());
+  }
+
+  /** The page polls its backend (the same request again and again); those requests are not activity. */
+  isPolling(): boolean {
+    return this.pollingSeen;
   }
 
   requestCount(): number {
@@ -176,6 +241,7 @@ export class NetworkTracker {
     this.page.off('load', this.wake);
     this.page.off('dialog', this.wake);
     this.inflight.clear();
+    this.polling.clear();
     for (const w of [...this.waiters]) w();
   }
 }

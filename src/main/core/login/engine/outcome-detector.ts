@@ -1,23 +1,17 @@
-import type { BrowserContext, Cookie, Page } from 'playwright-core';
-import { isAuthCookie } from '../auth-cookies.js';
 import type { Deadline } from './deadline.js';
 import { KEYWORDS } from './form-keywords.js';
 import type { LoginFailureReason } from '../../../../shared/errors.js';
 import type { NetworkTracker } from './network-tracker.js';
-import { scanPageSignals, type PageSignals, type SignalArgs } from './page-signals.js';
-import { nextScanId, runInFrame } from './page-script.js';
+import {
+  authStorageChanges,
+  changedAuthCookies,
+  takeSnapshot,
+  type SessionStoredIn,
+  type SnapshotDeps,
+  type Snapshot,
+} from './page-snapshot.js';
 
-export interface Snapshot {
-  url: string;
-  signals: PageSignals;
-  /** `${name}|${domain}|${path}` -> value; kept in memory only, never logged. */
-  cookies: Map<string, { value: string; httpOnly: boolean }>;
-  /** `${origin}|${key}` -> value length + checksum (values themselves are not kept). */
-  storage: Map<string, string>;
-  complete: boolean;
-  /** document.readyState of the main frame. */
-  readyState: string;
-}
+export { changedAuthCookies, cookieMap, type CookieMap, type SessionStoredIn, type Snapshot } from './page-snapshot.js';
 
 /** What the look that found a success saw, so the steps after it need not look again. */
 export interface SuccessPage {
@@ -28,12 +22,10 @@ export interface SuccessPage {
 }
 
 export type Outcome =
-  | { kind: 'success'; evidence: string[]; page?: SuccessPage }
+  | { kind: 'success'; evidence: string[]; page?: SuccessPage; storedIn?: SessionStoredIn[] }
   | { kind: 'advanced'; evidence: string[] }
   | { kind: 'unsubmitted' }
   | { kind: 'failure'; reason: LoginFailureReason; message: string; evidence: string[] };
-
-const AUTH_STORAGE = /token|auth|jwt|session|access|refresh|credential|id_?token|bearer|user/i;
 
 /** Fallback interval between looks when the page does nothing observable (DOM-only changes). */
 const POLL_MS = 150;
@@ -55,117 +47,33 @@ const WEAK = { QUIET_MS: 400, CONFIRM_MS: 300 } as const;
 
 export type OutcomePhase = 'password' | 'identifier' | 'code' | 'link';
 
-export interface DetectorDeps {
-  page: Page;
-  context: BrowserContext;
+export interface DetectorDeps extends SnapshotDeps {
   net: NetworkTracker;
   deadline: Deadline;
-  /** Texts of JS alert()/confirm() dialogs seen so far (old sites report errors that way). */
-  dialogMessages?: () => string[];
   /** True when the page shows a login (or username-first) form again. */
   loginFormShown?: () => Promise<boolean>;
-}
-
-export type CookieMap = Snapshot['cookies'];
-
-export function cookieMap(cookies: readonly Cookie[]): CookieMap {
-  const out: CookieMap = new Map();
-  for (const c of cookies) out.set(`${c.name}|${c.domain}|${c.path}`, { value: c.value, httpOnly: c.httpOnly });
-  return out;
-}
-
-/** Names of auth cookies (../auth-cookies.ts) that are new in `after` or have another value there (also used by interactive logins). */
-export function changedAuthCookies(before: CookieMap, after: CookieMap): string[] {
-  const out: string[] = [];
-  for (const [key, c] of after) {
-    const name = key.split('|')[0];
-    const prev = before.get(key);
-    if (prev && prev.value === c.value) continue;
-    // A new HttpOnly cookie of any name counts; one that only changed its value needs an auth-like name.
-    if (isAuthCookie(name, c.httpOnly && !prev)) out.push(name);
-  }
-  return out;
 }
 
 /** Collects evidence after a submit and decides what happened, blocked states first. */
 export class OutcomeDetector {
   private readonly error = new RegExp(KEYWORDS.error, 'i');
   private readonly strongError = new RegExp(KEYWORDS.strongError, 'i');
+  private readonly attemptReport = new RegExp(KEYWORDS.attemptReport, 'i');
+  private readonly locked = new RegExp(KEYWORDS.locked, 'i');
+  private readonly lockHedge = new RegExp(KEYWORDS.lockHedge, 'gi');
 
   constructor(private readonly deps: DetectorDeps) {}
 
-  async snapshot(watchMarker?: string): Promise<Snapshot> {
-    const { page, context } = this.deps;
-    const scanId = nextScanId();
-    const frames = page.frames();
-    const args: SignalArgs = { watchMarker };
-    // One round trip per frame (signals, error observer, storage checksums), cookies in parallel.
-    const [results, allCookies] = await Promise.all([
-      Promise.all(frames.map((f) => runInFrame(f, scanPageSignals, args, scanId))),
-      context.cookies().catch(() => []),
-    ]);
-    const merged: PageSignals = {
-      url: page.url(),
-      captcha: null,
-      locked: null,
-      otpInputs: 0,
-      mfaText: null,
-      messages: [],
-      observed: [],
-      loginPasswords: 0,
-      watchedState: 'absent',
-      invalidFields: [],
-      bodyTextLength: 0,
-      readyState: 'loading',
-      leavingSinceMs: null,
-      bridge: false,
-      stayPrompt: false,
-      storage: [],
-    };
-    const rank = { absent: 0, hidden: 1, 'visible-empty': 2, 'visible-filled': 3 } as const;
-    const storage = new Map<string, string>();
-    for (const s of results) {
-      if (!s) continue;
-      merged.captcha ??= s.captcha;
-      merged.locked ??= s.locked;
-      merged.mfaText ??= s.mfaText;
-      merged.otpInputs += s.otpInputs;
-      merged.loginPasswords += s.loginPasswords;
-      merged.messages.push(...s.messages);
-      merged.observed.push(...s.observed);
-      merged.invalidFields.push(...s.invalidFields);
-      merged.bodyTextLength += s.bodyTextLength;
-      if (rank[s.watchedState] > rank[merged.watchedState]) merged.watchedState = s.watchedState;
-      for (const [origin, key, sum] of s.storage) storage.set(`${origin}|${key}`, sum);
-    }
-    const cookies = cookieMap(allCookies);
-    merged.observed.push(...(this.deps.dialogMessages?.() ?? []));
-    const main = results[0];
-    merged.readyState = main?.readyState ?? 'loading';
-    merged.leavingSinceMs = main?.leavingSinceMs ?? null;
-    merged.bridge = main?.bridge ?? false;
-    merged.stayPrompt = main?.stayPrompt ?? true;
-    return {
-      url: page.url(),
-      signals: merged,
-      cookies,
-      storage,
-      complete: main !== undefined,
-      readyState: merged.readyState,
-    };
+  snapshot(watchMarker?: string): Promise<Snapshot> {
+    return takeSnapshot(this.deps, watchMarker);
   }
 
   authCookieChanges(before: Snapshot, after: Snapshot): string[] {
     return changedAuthCookies(before.cookies, after.cookies);
   }
 
-  authStorageChanges(before: Snapshot, after: Snapshot): string[] {
-    const out: string[] = [];
-    for (const [key, sum] of after.storage) {
-      const name = key.slice(key.indexOf('|') + 1);
-      if (before.storage.get(key) !== sum && AUTH_STORAGE.test(name)) out.push(name);
-    }
-    return out;
+  authStorageChanges(before: Snapshot, after: Snapshot): { names: string[]; storedIn: SessionStoredIn[] } {
+    return authStorageChanges(before, after);
   }
 
   private newMessages(before: Snapshot, after: Snapshot): string[] {
@@ -185,9 +93,9 @@ export class OutcomeDetector {
         message: `The site shows a CAPTCHA: ${s.captcha}`,
         evidence: [s.captcha],
       };
-    const lockedRe = new RegExp(KEYWORDS.locked, 'i');
     const newObserved = s.observed.filter((m) => !before.signals.observed.includes(m));
-    s.locked ??= newObserved.find((m) => lockedRe.test(m)) ?? null;
+    // "… incorrect, or the account is temporarily blocked" names a lockout as a possibility: not a verdict.
+    s.locked ??= newObserved.find((m) => this.locked.test(m.replace(this.lockHedge, ' '))) ?? null;
     if (s.locked && !before.signals.messages.includes(s.locked)) {
       return {
         kind: 'failure',
@@ -227,10 +135,16 @@ export class OutcomeDetector {
       requestBase: number;
       /** net.activityCount() before the submit: what happened during the submit action is news. */
       activityBase?: number;
+      /**
+       * When the submit began: requests the page had open before it (a long poll, a slow beacon) do
+       * not hold back a success, though they still count before anything is called a failure.
+       */
+      submittedAt?: number;
     },
   ): Promise<Outcome> {
     const { net, deadline } = this.deps;
     const start = Date.now();
+    const submittedAt = opts.submittedAt ?? start;
     let candidate: { since: number; nav: number } | undefined;
     let wait = POLL_MS;
     // The `before` snapshot, the last look, was taken before the submit action: the first look is not held back.
@@ -256,7 +170,9 @@ export class OutcomeDetector {
       // a success runs alongside this look instead of after it (one round trip less).
       const lookNav = net.navigationCount();
       const confirming =
-        opts.phase === 'password' && formSeenOnNav !== lookNav && net.isQuiet(0) ? this.loginFormShown() : undefined;
+        opts.phase === 'password' && formSeenOnNav !== lookNav && net.isQuiet(0, submittedAt)
+          ? this.loginFormShown()
+          : undefined;
       lastLook = Date.now();
       lastLookNav = lookNav;
       const after = await this.snapshot(opts.watchMarker);
@@ -274,11 +190,14 @@ export class OutcomeDetector {
       // Nothing navigated and no request left the page: the submit never happened.
       const noTraffic = !navigated && net.requestCount() === opts.requestBase;
       const cookies = this.authCookieChanges(before, after);
-      const storage = this.authStorageChanges(before, after);
+      const { names: storage, storedIn } = this.authStorageChanges(before, after);
+      // A Log out control (or logout link) the page did not have before: the site's own signed-in UI.
+      const signedIn = s.signedInUi && s.signedInUi !== before.signals.signedInUi ? s.signedInUi : null;
       const evidence = [
         ...(navigated ? [`url changed to ${new URL(after.url).pathname}`] : []),
         ...(cookies.length ? [`new auth cookie(s): ${cookies.join(', ')}`] : []),
-        ...(storage.length ? [`new auth storage key(s): ${storage.join(', ')}`] : []),
+        ...(storage.length ? [`new auth storage: ${storage.join(', ')}`] : []),
+        ...(signedIn ? [`signed-in page ('${signedIn}')`] : []),
       ];
 
       if (opts.phase === 'identifier') {
@@ -297,13 +216,36 @@ export class OutcomeDetector {
       }
 
       const codeUp = s.watchedState === 'visible-filled' || s.watchedState === 'visible-empty' || s.otpInputs > 0;
-      const formGone = opts.phase === 'code' ? !codeUp : s.loginPasswords === 0;
-      if (fresh.length && (!formGone || strong.length || opts.phase !== 'password'))
-        return this.invalid(strong[0] ?? fresh[0], evidence);
+      // The password field that was filled still on show as another type (a show-password toggle
+      // made it a text field) is not a form that went away.
+      const watchedShown =
+        opts.phase === 'password' && (s.watchedState === 'visible-filled' || s.watchedState === 'visible-empty');
+      const formGone = opts.phase === 'code' ? !codeUp : s.loginPasswords === 0 && !watchedShown;
+      const strongEvidence = cookies.length > 0 || storage.length > 0;
+      // On a page that shows a session, a report of earlier failed attempts ("1 failed login attempt
+      // since your last login") is a notice; with the site's signed-in UI there, so is any message.
+      const sessionShown = formGone && (strongEvidence || (navigated && !!signedIn));
+      const verdicts = sessionShown ? fresh.filter((m) => !signedIn && !this.attemptReport.test(m)) : fresh;
+      const strongVerdicts = verdicts.filter((m) => this.strongError.test(m));
+      if (verdicts.length && (!formGone || strongVerdicts.length || opts.phase !== 'password'))
+        return this.invalid(strongVerdicts[0] ?? verdicts[0], evidence);
       // A document that just committed is empty until parsed: that is no evidence of anything.
       const docReady = (after.readyState !== 'loading' || net.msSinceNavigation() > 8000) && !net.documentPending();
-      const strongEvidence = cookies.length > 0 || storage.length > 0;
-      if (formGone && docReady && (strongEvidence || navigated || elapsed > 1500)) {
+      // Never a success without new evidence of a session: an auth cookie or storage, a new
+      // document or URL, or the site's signed-in UI. A form that merely went away is none.
+      if (formGone && docReady && !strongEvidence && !navigated && !signedIn) {
+        candidate = undefined;
+        if (net.isSettled(1200, start) && elapsed > 3000)
+          return {
+            kind: 'failure',
+            reason: 'invalid_credentials',
+            message:
+              'The login form went away after submitting, but nothing shows a session (no new cookie or storage, no new page, no signed-in page)',
+            evidence: ['login form gone without evidence of a session'],
+          };
+        continue;
+      }
+      if (formGone && docReady) {
         // Seen on the same document twice, so a redirect's intermediate page is not taken for success.
         if (!candidate || candidate.nav !== net.navigationCount())
           candidate = { since: now, nav: net.navigationCount() };
@@ -313,12 +255,16 @@ export class OutcomeDetector {
           const leaving = s.leavingSinceMs !== null && s.leavingSinceMs < STRONG.LEAVING_MS;
           // A hand-over page may move on by a timer: give it BRIDGE_MS on the same document.
           const loaded =
-            after.readyState === 'complete' && !leaving && net.isQuiet(0) && (!s.bridge || seen >= STRONG.BRIDGE_MS);
+            after.readyState === 'complete' &&
+            !leaving &&
+            net.isQuiet(0, submittedAt) &&
+            (!s.bridge || seen >= STRONG.BRIDGE_MS);
           if (s.bridge && !leaving) wait = Math.max(MIN_GAP_MS, STRONG.BRIDGE_MS - seen);
           ready = loaded || seen >= (leaving ? STRONG.LEAVING_PATIENCE_MS : STRONG.PATIENCE_MS);
         } else {
-          ready = seen >= WEAK.CONFIRM_MS && net.isSettled(WEAK.QUIET_MS, start);
-          wait = Math.max(WEAK.CONFIRM_MS - seen, net.msUntilQuiet(WEAK.QUIET_MS), MIN_GAP_MS);
+          ready =
+            seen >= WEAK.CONFIRM_MS && (net.isQuiet(WEAK.QUIET_MS, submittedAt) || net.isSettled(WEAK.QUIET_MS, start));
+          wait = Math.max(WEAK.CONFIRM_MS - seen, net.msUntilQuiet(WEAK.QUIET_MS, submittedAt), MIN_GAP_MS);
         }
         wait = Math.min(wait, POLL_MS);
         if (ready) {
@@ -328,12 +274,13 @@ export class OutcomeDetector {
             opts.phase === 'code' && opts.promptShown
               ? Promise.all([opts.promptShown(), this.loginFormShown()]).then(([a, b]) => a || b)
               : (confirming ?? this.loginFormShown());
-          if (await secondLook) return this.invalid(fresh[0] ?? null, ['back at a login form', ...evidence]);
+          if (await secondLook) return this.invalid(verdicts[0] ?? null, ['back at a login form', ...evidence]);
           if (nav === net.navigationCount() && !net.documentPending())
             return {
               kind: 'success',
               evidence: ['password field gone', ...evidence],
               page: { stayPrompt: s.stayPrompt, navigation: lookNav },
+              ...(storedIn.length ? { storedIn } : {}),
             };
           candidate = undefined; // the page moved on meanwhile: judge the next document
         }
@@ -341,7 +288,12 @@ export class OutcomeDetector {
       }
       candidate = undefined;
       if (!formGone && net.isSettled(1200, start) && elapsed > 1500 && net.msSinceNavigation() > 1000) {
-        if (storage.length) return { kind: 'success', evidence: ['login form still visible', ...evidence] };
+        if (storage.length)
+          return {
+            kind: 'success',
+            evidence: ['login form still visible', ...evidence],
+            ...(storedIn.length ? { storedIn } : {}),
+          };
         const untouched = s.watchedState === 'visible-filled' && noTraffic;
         if (untouched && s.invalidFields.length) {
           return {

@@ -43,8 +43,13 @@ export interface PageSignals {
    * fields, nothing to click - SAML/OIDC form_post) or next to no text ("Redirecting…").
    */
   bridge: boolean;
-  /** localStorage of this frame's origin as [origin, key, length:checksum] (values never leave the page). */
-  storage: Array<[string, string, string]>;
+  /**
+   * localStorage and sessionStorage of this frame's origin as [origin, key, length:checksum, area]
+   * (values never leave the page).
+   */
+  storage: Array<[string, string, string, 'local' | 'session']>;
+  /** Text of a visible control only a signed-in page has (Log out, Sign out), or of a logout link anywhere. */
+  signedInUi: string | null;
 }
 
 /**
@@ -106,19 +111,25 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     return delay >= 0 && delay <= 10 ? 0 : null;
   };
 
-  const storage: Array<[string, string, string]> = [];
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const k = localStorage.key(i);
-      if (k === null) continue;
-      const v = localStorage.getItem(k) ?? '';
-      let sum = 0;
-      for (let j = 0; j < v.length; j++) sum = (sum * 31 + v.charCodeAt(j)) | 0;
-      storage.push([location.origin, k, `${v.length}:${sum}`]);
+  const storage: PageSignals['storage'] = [];
+  const readArea = (area: 'local' | 'session'): void => {
+    try {
+      const store = area === 'local' ? localStorage : sessionStorage;
+      for (let i = 0; i < store.length; i++) {
+        const k = store.key(i);
+        if (k === null) continue;
+        const v = store.getItem(k) ?? '';
+        let sum = 0;
+        for (let j = 0; j < v.length; j++) sum = (sum * 31 + v.charCodeAt(j)) | 0;
+        storage.push([location.origin, k, `${v.length}:${sum}`, area]);
+      }
+    } catch {
+      // opaque origins and sandboxed frames have no web storage
     }
-  } catch {
-    // opaque origins and sandboxed frames have no localStorage
-  }
+  };
+  readArea('local');
+  readArea('session');
+
   const all = h.allElements();
   const visible = (el: Element): boolean => h.isVisible(el);
 
@@ -200,7 +211,7 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
 
   let locked: string | null = null;
   for (const t of texts)
-    if (re.locked.test(t)) {
+    if (re.locked.test(t) && re.locked.test(t.replace(re.lockHedge, ' '))) {
       locked = t;
       break;
     }
@@ -248,12 +259,33 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     if (w) watchedState = !visible(w) ? 'hidden' : w.value ? 'visible-filled' : 'visible-empty';
   }
 
+  // A signed-in page: a visible Log out / Sign out control, or a logout link anywhere (menus hide it).
+  let signedInUi: string | null = null;
+  for (const el of all) {
+    if (!el.matches('a,button,[role=button],[role=menuitem],[role=link],input[type=submit],input[type=button]'))
+      continue;
+    const href = el.getAttribute('href') || '';
+    const byHref = /^[^?#]*\b(log_?out|sign_?out|log_?off|signoff|abmelden)\b/i.test(
+      href.replace(/^[a-z]+:\/\/[^/]+/i, ''),
+    );
+    const text = h.clickableText(el);
+    if (byHref || (text.length <= 40 && re.logout.test(text) && visible(el))) {
+      signedInUi = h.collapse(text || href, 60);
+      break;
+    }
+  }
+
   const autoPost = Array.from(document.forms).some((f) => {
     const els = Array.from(f.elements) as HTMLInputElement[];
     return els.some((e) => e.type === 'hidden') && !els.some((e) => e.type !== 'hidden' && visible(e));
   });
+  // Next to no text and nothing to type into - unless it is the site's signed-in page (a short one).
   const bridge =
-    autoPost || (!!document.body && bodyText.length < 150 && !inputs.some((el) => el.type !== 'hidden' && visible(el)));
+    autoPost ||
+    (!!document.body &&
+      bodyText.length < 150 &&
+      !signedInUi &&
+      !inputs.some((el) => el.type !== 'hidden' && visible(el)));
 
   const invalidFields: string[] = [];
   for (const form of Array.from(document.querySelectorAll('form'))) {
@@ -293,5 +325,6 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     leavingSinceMs: leaving(),
     bridge,
     storage,
+    signedInUi,
   };
 }

@@ -1,7 +1,7 @@
 import type { Frame } from 'playwright-core';
 import type { FormCandidate, ScannedButton } from '../engine/form-finder.js';
 import { markedLocator } from '../engine/form-finder.js';
-import { pageActivity } from '../engine/page-activity.js';
+import { lastActiveAt, pageActivity } from '../engine/page-activity.js';
 import { nextScanId, runInFrame } from '../engine/page-script.js';
 import { fillSignupForm } from './signup-filler.js';
 import { actionBases, lookNow, waitForSignupOutcome, type SignupLook, type SignupOutcome } from './signup-judge.js';
@@ -78,7 +78,7 @@ export async function findSignupForm(s: SignupContext): Promise<LocatedSignupFor
       const settled =
         elapsed > 1000 &&
         s.net.isSettled(QUIET_MS, start) &&
-        (await pageActivity(s.page).then((a) => !a.busy && Date.now() - a.domChangedAt >= QUIET_MS));
+        (await pageActivity(s.page).then((a) => !a.busy && Date.now() - lastActiveAt(a) >= QUIET_MS));
       if (!settled) {
         await s.net.waitForActivity(Math.min(250, s.deadline.remaining()), 30);
         continue;

@@ -1,6 +1,6 @@
 import type { LocatedCodePrompt } from '../engine/form-finder.js';
 import type { Snapshot } from '../engine/outcome-detector.js';
-import { pageActivity } from '../engine/page-activity.js';
+import { lastActiveAt, pageActivity } from '../engine/page-activity.js';
 import { nextScanId, runInFrame } from '../engine/page-script.js';
 import { SIGNUP_ERROR, USER_EXISTS, VERIFY_EMAIL, withoutHelp } from './signup-keywords.js';
 import { readSignupPageState, type SignupPageState } from './signup-page-state.js';
@@ -160,7 +160,7 @@ export async function waitForSignupOutcome(
     if (!bound) {
       if (!net.isSettled(QUIET_MS, start) || after.state.readyState === 'loading') continue;
       const activity = await pageActivity(s.page);
-      if (activity.busy || Date.now() - activity.domChangedAt < QUIET_MS) continue;
+      if (activity.busy || Date.now() - lastActiveAt(activity) < QUIET_MS) continue;
     }
     const prompt = await s.finder.scanCodePrompt(s.page);
     if (prompt) return { kind: 'verify-code', prompt };
@@ -170,7 +170,7 @@ export async function waitForSignupOutcome(
     if (login && (login.kind === 'password' || login.score >= 9)) return { kind: 'login' };
     const evidence = [
       ...s.detector.authCookieChanges(sessionBase.snap, after.snap).map((n) => `auth cookie ${n}`),
-      ...s.detector.authStorageChanges(sessionBase.snap, after.snap).map((n) => `auth storage key ${n}`),
+      ...s.detector.authStorageChanges(sessionBase.snap, after.snap).names.map((n) => `auth storage key ${n}`),
     ];
     if (evidence.length) return { kind: 'signed-in', evidence };
     return { kind: 'no-session' };

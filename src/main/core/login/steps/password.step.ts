@@ -104,7 +104,7 @@ export async function finishLogin(
       step: (s) => ctx.step(s),
       settle: () => ctx.settle(),
     }),
-    captureStorageState(ctx.deps.ctx, ctx.page, ctx.deps.req.include).catch(() => undefined),
+    captureStorageState(ctx.deps.ctx, ctx.page, ctx.storageToCapture()).catch(() => undefined),
   ]);
   return captureSession(ctx, answered ? undefined : captured);
 }
@@ -114,8 +114,12 @@ export async function captureSession(
   ctx: StepContext,
   captured?: SessionStorageState,
 ): Promise<Extract<StepResult, { kind: 'done' }>> {
-  const storageState = captured ?? (await captureStorageState(ctx.deps.ctx, ctx.page, ctx.deps.req.include));
+  const include = ctx.storageToCapture();
+  const storageState = captured ?? (await captureStorageState(ctx.deps.ctx, ctx.page, include));
   const withStorage = storageState.origins.filter((o) => o.localStorage.length).length;
   ctx.step(`captured ${storageState.cookies.length} cookie(s) and localStorage of ${withStorage} origin(s)`);
+  const unasked = include.filter((where) => !(ctx.deps.req.include ?? []).includes(where));
+  if (unasked.length)
+    ctx.step(`the session is kept in ${unasked.join(' and ')}: captured it too (not asked for in include)`);
   return { kind: 'done', storageState, finalUrl: ctx.page.url() };
 }

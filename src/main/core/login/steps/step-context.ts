@@ -6,9 +6,17 @@ import { FormFinder, type LocatedForm, type PageScan } from '../engine/form-find
 import type { ScannedField } from '../engine/form-scan.js';
 import type { RequestInterceptor } from '../engine/request-interceptor.js';
 import type { NetworkTracker } from '../engine/network-tracker.js';
-import { OutcomeDetector, type Outcome, type OutcomePhase, type Snapshot } from '../engine/outcome-detector.js';
+import type { IndexedDBWriteLog } from '../engine/storage-watch.js';
+import {
+  OutcomeDetector,
+  type Outcome,
+  type OutcomePhase,
+  type SessionStoredIn,
+  type Snapshot,
+} from '../engine/outcome-detector.js';
 import { LoginFlowError, redact, safeUrl, type EngineLoginRequest, type SessionStorageState } from '../login-types.js';
 import type { LogSink } from '../../logger.js';
+import type { StorageExtra } from '../../../../shared/login.schema.js';
 
 export interface StepContextDeps {
   ctx: BrowserContext;
@@ -21,6 +29,8 @@ export interface StepContextDeps {
   /** Answers HTTP authentication challenges; absent where the DevTools protocol is not available. */
   interceptor?: RequestInterceptor;
   dialogMessages: () => string[];
+  /** The IndexedDB records the login's pages wrote (absent outside the login engine). */
+  indexedDBWrites?: IndexedDBWriteLog;
 }
 
 /** What a step returns: keep going with the next look at the page, or the login is complete. */
@@ -49,6 +59,13 @@ export class StepContext {
   readonly secrets: string[];
   /** The page asked for a second factor after a submit; a code step may answer it, else it is the failure. */
   secondFactor?: Extract<Outcome, { kind: 'failure' }>;
+  /**
+   * Where the login put its session beyond cookies and localStorage (a success's evidence said so):
+   * captured even when the request's `include` did not ask for it, or the state would not work.
+   */
+  readonly sessionStoredIn = new Set<SessionStoredIn>();
+  /** When the last submit began (settle() waits only for what the page started from then on). */
+  private lastSubmitAt = 0;
   /** Fills whose check was deferred to the look before the submit (guardFill deferVerify). */
   private verifyPending = false;
   /** Per-step counters (identifier submits, sign-in links clicked ...), keyed by the step. */
@@ -64,6 +81,7 @@ export class StepContext {
       net,
       deadline,
       dialogMessages: deps.dialogMessages,
+      indexedDBWrites: deps.indexedDBWrites,
       loginFormShown: async () => ((await this.finder.scan(page, { formOnly: true })).form?.candidate.score ?? 0) >= 9,
     });
     this.extras = { ...(req.additionalFields ?? {}) };
@@ -220,6 +238,7 @@ export class StepContext {
       const navBase = this.net.navigationCount();
       const requestBase = this.net.requestCount();
       const activityBase = this.net.activityCount();
+      const submittedAt = (this.lastSubmitAt = Date.now());
       // A credentials prompt from now on answers the submitted form: cancel it, let the page tell.
       this.deps.interceptor?.markFormSubmitted();
       try {
@@ -235,12 +254,20 @@ export class StepContext {
         navBase,
         requestBase,
         activityBase,
+        submittedAt,
         promptShown,
       });
       this.reportAuthChallenges();
+      if (outcome.kind === 'success') for (const where of outcome.storedIn ?? []) this.sessionStoredIn.add(where);
       if (outcome.kind !== 'unsubmitted') return outcome;
     }
     return outcome;
+  }
+
+  /** What to capture: the request's `include`, plus where the login's own evidence says the session is. */
+  storageToCapture(): StorageExtra[] {
+    const asked = this.deps.req.include ?? [];
+    return [...new Set([...asked, ...this.sessionStoredIn])];
   }
 
   failure(outcome: Extract<Outcome, { kind: 'failure' }>): LoginFlowError {
@@ -256,14 +283,14 @@ export class StepContext {
   }
 
   /**
-   * After success: if requests are still in flight (a redirect under way, post-login XHR), let
-   * them finish (bounded) so the captured storage is complete. Strong success evidence is only
+   * After success: if requests the page started since the submit are still in flight (a redirect
+   * under way, post-login XHR), let them finish (bounded) so the captured storage is complete. Strong success evidence is only
    * accepted with nothing in flight, so this normally returns at once; the 'load' event itself is
    * not awaited (slow images, ads).
    */
   async settle(): Promise<void> {
     const until = Date.now() + Math.min(3000, this.deadline.remaining() / 2);
-    while (!this.net.isQuiet(0) && Date.now() < until) {
+    while (!this.net.isQuiet(0, this.lastSubmitAt) && Date.now() < until) {
       await this.net.waitForActivity(Math.min(250, until - Date.now()), 10);
       this.deadline.check();
     }
