@@ -62,8 +62,8 @@ export class LoginEngine {
       deadline.check();
       page = await ctx.newPage();
       const indexedDBWrites = new IndexedDBWriteLog();
-      const [, , attached] = await Promise.all([
-        indexedDBWrites.attach(ctx),
+      indexedDBWrites.attach(ctx);
+      const [, attached] = await Promise.all([
         // On the context, so popup windows (an identity provider's) have them too.
         ctx.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}\n${STORAGE_WATCH_SCRIPT}`),
         RequestInterceptor.attach(ctx, page, {

@@ -3,7 +3,7 @@ import type { Deadline } from './engine/deadline.js';
 import type { PageScan } from './engine/form-finder.js';
 import type { RequestInterceptor } from './engine/request-interceptor.js';
 import { unreachableCode } from './engine/net-errors.js';
-import { pageActivity } from './engine/page-activity.js';
+import { lastActiveAt, pageActivity } from './engine/page-activity.js';
 import type { SessionStoredIn } from './engine/outcome-detector.js';
 import { NetworkTracker } from './engine/network-tracker.js';
 import type { IndexedDBWriteLog } from './engine/storage-watch.js';
@@ -31,6 +31,10 @@ export { unreachableCode } from './engine/net-errors.js';
 const MAX_STEPS = 10;
 /** How long the network and the DOM must stay unchanged before a page without a login UI counts as settled. */
 const QUIET_MS = 800;
+/** An identifier-first form is taken once the network has been quiet this long (a password field may follow). */
+const IDENTIFIER_QUIET_MS = 300;
+/** ... or once nothing is in flight and the page has not changed or worked for this long. */
+const IDENTIFIER_STILL_MS = 150;
 /** A look at the page that takes longer than this waited for its main thread: its scripts are running. */
 const MAIN_THREAD_BUSY_MS = 250;
 /** The longest a page that keeps changing is watched for a login UI before it is judged as it is. */
@@ -273,6 +277,9 @@ export class LoginFlow {
     };
     let identifierSince: number | undefined;
     let consentTried = false;
+    // A response the page was waiting for is seen here a moment before the page has drawn what it
+    // brought: after a look woken by activity, the next look comes soon rather than in 250 ms.
+    let followUp = false;
     for (;;) {
       deadline.check();
       // A document on its way out (a redirect chain, a form POST under way) is not the page to judge.
@@ -281,6 +288,7 @@ export class LoginFlow {
         await this.net.waitForActivity(Math.min(250, deadline.remaining()));
         continue;
       }
+      const seenBeforeScan = this.net.activityCount();
       const scan = await this.session.finder.scan(page, { provider: this.deps.req.oauth?.provider });
       if (this.deps.req.oauth) noteOauthPage(this.session);
       const now = Date.now();
@@ -293,7 +301,9 @@ export class LoginFlow {
       if (kind === 'identifier') {
         // Give a password field that renders a moment later the chance to show up.
         identifierSince ??= now;
-        if (this.net.isQuiet(500) || now - identifierSince > 2500) return done(scan);
+        if (this.net.isQuiet(IDENTIFIER_QUIET_MS) || now - identifierSince > 2500) return done(scan);
+        // Nothing in flight and the page has stopped drawing: no password field is on its way.
+        if (this.net.isQuiet(100) && (await this.pageStill(IDENTIFIER_STILL_MS))) return done(scan);
       } else {
         identifierSince = undefined;
         const networkSettled = this.net.isSettled(QUIET_MS, start);
@@ -313,8 +323,15 @@ export class LoginFlow {
           return done(scan);
         }
       }
-      await this.net.waitForActivity(Math.min(250, deadline.remaining()), 30);
+      await this.net.waitForActivity(Math.min(followUp ? 60 : 250, deadline.remaining()), 30, seenBeforeScan);
+      followUp = this.net.activityCount() !== seenBeforeScan;
     }
+  }
+
+  /** No element added or removed, no long task and no loading indicator for `ms`. */
+  private async pageStill(ms: number): Promise<boolean> {
+    const state = await pageActivity(this.deps.page);
+    return !state.busy && Date.now() - lastActiveAt(state) >= ms;
   }
 
   /**

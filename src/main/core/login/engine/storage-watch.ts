@@ -1,14 +1,16 @@
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage } from 'playwright-core';
 
-/** The page-side name of the binding STORAGE_WATCH_SCRIPT reports IndexedDB writes to. */
-const BINDING = '__agentStudioIndexedDBWrite';
+/** What STORAGE_WATCH_SCRIPT's console.debug lines start with. */
+const PREFIX = '[agent-studio] indexedDB write ';
 
 /**
  * Init script (every document, frames too): reports each IndexedDB record a page writes - database,
  * store and key names, never values - so a login whose session lands in IndexedDB (Firebase, MSAL,
  * Amplify keep it there) is seen, and captured, even when the request did not ask for IndexedDB.
- * Reported to the engine through a binding rather than kept in the page: the app usually writes
- * the record and navigates away at once, and a log in the page would go with the document.
+ * Reported to the engine as a console.debug line rather than kept in the page: the app usually
+ * writes the record and navigates away at once, and a log in the page would go with the document.
+ * (A binding would do too, but costs every login a little, IndexedDB or not; a console line costs
+ * only the pages that write.)
  */
 export const STORAGE_WATCH_SCRIPT = `(() => {
   try {
@@ -19,9 +21,7 @@ export const STORAGE_WATCH_SCRIPT = `(() => {
         try {
           let k = key;
           if (k === undefined && typeof this.keyPath === 'string' && value && typeof value === 'object') k = value[this.keyPath];
-          const report = window['${BINDING}'];
-          if (typeof report === 'function')
-            report(this.transaction.db.name + '/' + this.name + '/' + (typeof k === 'string' ? k.slice(0, 120) : '')).catch(() => {});
+          console.debug('${PREFIX}' + this.transaction.db.name + '/' + this.name + '/' + (typeof k === 'string' ? k.slice(0, 120) : ''));
         } catch {}
         return original.apply(this, arguments);
       };
@@ -36,10 +36,11 @@ export class IndexedDBWriteLog {
   private readonly writes = new Map<string, number>();
 
   /** Receives the reports of STORAGE_WATCH_SCRIPT from every page and frame of `ctx`. */
-  async attach(ctx: BrowserContext): Promise<void> {
-    await ctx.exposeBinding(BINDING, (_source, record: unknown) => {
-      if (typeof record !== 'string' || this.writes.size > 500) return;
-      this.writes.set(record.slice(0, 300), Date.now());
+  attach(ctx: BrowserContext): void {
+    ctx.on('console', (message: ConsoleMessage) => {
+      if (message.type() !== 'debug' || this.writes.size > 500) return;
+      const text = message.text();
+      if (text.startsWith(PREFIX)) this.writes.set(text.slice(PREFIX.length, PREFIX.length + 300), Date.now());
     });
   }
 
