@@ -22,6 +22,7 @@ async function main() {
     await optional('render.bench.ts', 'runRenderBench'),
     await optional('pipeline.bench.ts', 'runPipelineBench'),
     await optional('webhooks.bench.ts', 'runWebhooksBench'),
+    await optional('login-realweb.bench.ts', 'runRealWebLoginBench'),
   ])
     if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');
