@@ -1,5 +1,6 @@
-import { chromium, type Browser } from 'playwright-core';
-import type { FixtureSite } from '../fixtures/sites/index.js';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startSite, type FixtureSite, type SiteName, type SiteOptions } from '../fixtures/sites/index.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import { applySessionStorage } from '../../src/client/playwright.js';
 import type { StorageState } from '../../src/shared/login.schema.js';
@@ -39,4 +40,48 @@ export async function opensProtectedPage(browser: Browser, site: FixtureSite, st
   } finally {
     await ctx.close();
   }
+}
+
+/** A fresh fixture site and a fresh browser context (10 s action timeout) for one test; both torn down afterwards. */
+export async function withSiteContext(
+  browser: Browser,
+  name: SiteName,
+  fn: (site: FixtureSite, page: Page, context: BrowserContext) => Promise<void>,
+  opts?: SiteOptions,
+): Promise<void> {
+  const site = await startSite(name, opts);
+  const context = await browser.newContext();
+  context.setDefaultTimeout(10_000);
+  try {
+    await fn(site, await context.newPage(), context);
+  } finally {
+    await context.close();
+    await site.close();
+  }
+}
+
+/**
+ * For a test file that works on fixture sites: one browser, launched before its tests and closed
+ * after them, and `withSite` bound to it.
+ */
+export function useSiteBrowser(): {
+  browser: () => Browser;
+  withSite: (
+    name: SiteName,
+    fn: (site: FixtureSite, page: Page, context: BrowserContext) => Promise<void>,
+    opts?: SiteOptions,
+  ) => Promise<void>;
+} {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchTestBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const launched = (): Browser => {
+    if (!browser) throw new Error('the browser is launched in beforeAll');
+    return browser;
+  };
+  return { browser: launched, withSite: (name, fn, opts) => withSiteContext(launched(), name, fn, opts) };
 }

@@ -5,8 +5,9 @@
  *      rejected by the site, and the trait that makes the style hard is really there;
  *  (b) what the login engine has to do on them through POST /api/login.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSiteBrowser } from '../../../helpers/browser.js';
 import {
   BASIC_AUTH_ADMIN_REALM,
   BASIC_CHALLENGE_REALM,
@@ -46,31 +47,7 @@ const SIGNED_OUT_TEXT: Record<Exclude<RealWebSiteName, 'basic-auth-admin'>, stri
   'nested-shadow': 'Sign in to Lumen',
 };
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function withSite(
-  name: RealWebSiteName,
-  fn: (site: FixtureSite, page: Page, context: BrowserContext) => Promise<void>,
-): Promise<void> {
-  const site = await startSite(name);
-  const context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
-  try {
-    await fn(site, await context.newPage(), context);
-  } finally {
-    await context.close();
-    await site.close();
-  }
-}
+const { browser, withSite } = useSiteBrowser();
 
 /** Opens the protected page in a fresh context holding only `state` (what an agent does with it). */
 async function protectedPageIn(
@@ -78,7 +55,7 @@ async function protectedPageIn(
   state: StorageState | undefined,
   wanted: 'signed in' | 'signed out',
 ): Promise<void> {
-  const context = await browser.newContext(state ? { storageState: state } : {});
+  const context = await browser().newContext(state ? { storageState: state } : {});
   context.setDefaultTimeout(10_000);
   try {
     const page = await context.newPage();

@@ -5,38 +5,15 @@
  * as a storageState, a wrong password is rejected) are in fixture-sites-realweb.test.ts;
  * fixture-sites-realweb3-forms.test.ts has the other round-3 sites.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSite, type FixtureSite, type RealWebSiteName } from '../../../fixtures/sites/index.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useSiteBrowser } from '../../../helpers/browser.js';
+import { startSite } from '../../../fixtures/sites/index.js';
 import { MANUAL_SCRIPTS } from '../../../fixtures/sites/manual-scripts.js';
 
 const WRONG_PASSWORD = 'Tr0ub4dor&3';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function withSite(
-  name: RealWebSiteName,
-  fn: (site: FixtureSite, page: Page, context: BrowserContext) => Promise<void>,
-): Promise<void> {
-  const site = await startSite(name);
-  const context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
-  try {
-    await fn(site, await context.newPage(), context);
-  } finally {
-    await context.close();
-    await site.close();
-  }
-}
+const { browser, withSite } = useSiteBrowser();
 
 const pathOf = (url: string): string => new URL(url).pathname;
 
@@ -177,7 +154,7 @@ describe('polling-console: the page never goes quiet; no <form>, an <a> button, 
 
   it('polling-console: closing the site with a long-poll open does not hang', async () => {
     const site = await startSite('polling-console');
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       const page = await context.newPage();
       const held = page.waitForRequest((r) => pathOf(r.url()) === '/api/events');

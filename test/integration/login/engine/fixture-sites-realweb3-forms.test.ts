@@ -5,38 +5,13 @@
  * script logs in and the session survives as a storageState, a wrong password is rejected) are in
  * fixture-sites-realweb.test.ts; fixture-sites-realweb3-boot.test.ts has the other round-3 sites.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSite, type FixtureSite, type RealWebSiteName } from '../../../fixtures/sites/index.js';
+import { describe, expect, it } from 'vitest';
+import { useSiteBrowser } from '../../../helpers/browser.js';
 import { MANUAL_SCRIPTS } from '../../../fixtures/sites/manual-scripts.js';
 
 const WRONG_PASSWORD = 'Tr0ub4dor&3';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function withSite(
-  name: RealWebSiteName,
-  fn: (site: FixtureSite, page: Page, context: BrowserContext) => Promise<void>,
-): Promise<void> {
-  const site = await startSite(name);
-  const context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
-  try {
-    await fn(site, await context.newPage(), context);
-  } finally {
-    await context.close();
-    await site.close();
-  }
-}
+const { browser, withSite } = useSiteBrowser();
 
 const pathOf = (url: string): string => new URL(url).pathname;
 
@@ -128,7 +103,7 @@ describe('lockout-notice: a lockout named as a possibility, and a signed-in page
       expect(await page.locator('main > *').first().getAttribute('class')).toBe('notice warning');
       expect(site.stats()).toEqual({ loginAttempts: 2, successfulLogins: 1 });
       // The session behind the warning page is a real one: its storageState opens the protected page.
-      const fresh = await browser.newContext({ storageState: await context.storageState() });
+      const fresh = await browser().newContext({ storageState: await context.storageState() });
       fresh.setDefaultTimeout(10_000);
       try {
         const other = await fresh.newPage();
@@ -252,7 +227,7 @@ describe('validated-spa: client-side validation gates the submit; the session is
       expect(await context.cookies()).toEqual([]);
       expect((await context.request.get(`${site.origin}/api/me`)).status()).toBe(401);
 
-      const fresh = await browser.newContext();
+      const fresh = await browser().newContext();
       try {
         const other = await fresh.newPage();
         await other.goto(site.protectedUrl);

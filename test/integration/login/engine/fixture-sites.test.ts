@@ -4,8 +4,9 @@
  * (REAL_WEB_SITES) are proven the same way, with their own signed-out texts, in
  * fixture-sites-realweb.test.ts.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useSiteBrowser } from '../../../helpers/browser.js';
 import {
   ALL_SITES,
   COOKIE_NAMES,
@@ -20,42 +21,7 @@ import {
 import { BLOCKED_PAGE_TEXT, MANUAL_SCRIPTS } from '../../../fixtures/sites/manual-scripts.js';
 
 const WRONG_PASSWORD = 'Tr0ub4dor&3';
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** Fresh site + fresh browser context for one test; both are torn down afterwards. */
-async function withSite(
-  name: SiteName,
-  fn: (site: FixtureSite, page: Page, context: BrowserContext) => Promise<void>,
-  opts?: { username?: string; password?: string },
-): Promise<void> {
-  const site = await startSite(name, opts);
-  const context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
-  try {
-    await fn(site, await context.newPage(), context);
-  } finally {
-    await context.close();
-    await site.close();
-  }
-}
+const { withSite } = useSiteBrowser();
 
 async function expectLoggedIn(page: Page, site: FixtureSite): Promise<void> {
   await page.waitForURL(site.protectedUrl);
