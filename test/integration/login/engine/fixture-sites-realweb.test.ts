@@ -3,23 +3,21 @@
  *  (a) each site itself works as documented: its hand-written script (manual-scripts-realweb.ts)
  *      logs in, the session survives as a storageState in a fresh context, a wrong password is
  *      rejected by the site, and the trait that makes the style hard is really there;
- *  (b) what the login engine has to do on them through POST /api/login.
+ *  (b) what the login engine does on them through POST /api/login is in login-api.test.ts, with
+ *      every other fixture site.
  */
 import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useSiteBrowser } from '../../../helpers/browser.js';
 import {
   BASIC_AUTH_ADMIN_REALM,
   BASIC_CHALLENGE_REALM,
   REAL_WEB_SITES,
   SCROLL_BANNER_CONSENT_COOKIE,
-  startSite,
   type FixtureSite,
   type RealWebSiteName,
 } from '../../../fixtures/sites/index.js';
 import { MANUAL_SCRIPTS } from '../../../fixtures/sites/manual-scripts.js';
-// Type only: part (a) checks the sites alone and must not load the login engine (see part (b)).
-import type { TestServer } from '../../../helpers/test-server.js';
 
 const WRONG_PASSWORD = 'Tr0ub4dor&3';
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -247,70 +245,5 @@ describe('what makes each real-web style hard', () => {
       await page.reload();
       expect(await page.locator('#onetrust-consent-sdk').count()).toBe(0);
     });
-  });
-});
-
-// What the login engine does on these styles (no longer behind AGENT_STUDIO_REALWEB_ENGINE: it passes them).
-describe('POST /api/login on the real-web sites', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    // A login that hangs (e.g. on a browser credentials prompt) ends as 504 at 15 s, so "a wrong
-    // password is a 401 well inside the limit" is checked through the status alone.
-    const { startTestServer } = await import('../../../helpers/test-server.js');
-    t = await startTestServer({ login: { timeoutMs: 15_000 } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const login = (site: FixtureSite, password: string): Promise<Response> =>
-    t.request('/api/login', {
-      method: 'POST',
-      json: {
-        cred: { username: site.credentials.username, password },
-        loginMethod: 'password',
-        domain: site.loginUrl,
-        additionalFields: site.credentials.additionalFields ?? {},
-        useCache: false,
-      },
-    });
-
-  // Concurrent, each test on its own copy of the site (the engine's pool bounds how many run at once).
-  describe.each(REAL_WEB_SITES)('%s', (name) => {
-    const onSite = async (fn: (site: FixtureSite) => Promise<void>): Promise<void> => {
-      const site = await startSite(name);
-      try {
-        await fn(site);
-      } finally {
-        await site.close();
-      }
-    };
-
-    it.concurrent('logs in; the returned storageState opens the protected page', () =>
-      onSite(async (site) => {
-        const res = await login(site, site.credentials.password);
-        const body = (await res.json()) as StorageState;
-        expect(res.status, JSON.stringify(body)).toBe(200);
-        expect(site.stats()).toEqual({ loginAttempts: 1, successfulLogins: 1 });
-        await protectedPageIn(site, body, 'signed in');
-      }),
-    );
-
-    it.concurrent('answers a wrong password with 401 invalid_credentials', () =>
-      onSite(async (site) => {
-        const started = Date.now();
-        const res = await login(site, WRONG_PASSWORD);
-        const body = (await res.json()) as { error: string; details: { reason: string } };
-        const took = `${Date.now() - started} ms: ${JSON.stringify(body)}`;
-        expect(res.status, took).toBe(401);
-        expect(body, took).toMatchObject({
-          error: 'AUTHENTICATION_FAILED',
-          details: { reason: 'invalid_credentials' },
-        });
-        expect(JSON.stringify(body)).not.toContain(WRONG_PASSWORD);
-        // The 401 rests on the site's own answer to exactly one submission (never a guess, never a retry).
-        expect(site.stats()).toEqual({ loginAttempts: 1, successfulLogins: 0 });
-      }),
-    );
   });
 });

@@ -252,6 +252,7 @@ describe('/api/mailboxes', () => {
     expectPasswordNotOnDisk(s.dataDir, 'wrong-Pw-55');
   });
 
+  // 7 CLI processes, each compiling the CLI with tsx: on 2 busy cores they alone can take over a minute.
   it('the CLI adds (password from MAILBOX_PASSWORD, never argv), lists and removes', async () => {
     const s = await server();
     const args = ['--data-dir', s.dataDir];
@@ -332,5 +333,5 @@ describe('/api/mailboxes', () => {
     const again = runCli(['mailboxes', 'remove', id, ...args]);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/No mailbox with id/);
-  });
+  }, 150_000);
 });
