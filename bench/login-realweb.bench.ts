@@ -2,15 +2,14 @@ import type { BrowserContext } from 'playwright-core';
 import { REAL_WEB3_SITES, startSite, type FixtureSite } from '../test/fixtures/sites/index.js';
 import { MANUAL_SCRIPTS } from '../test/fixtures/sites/manual-scripts.js';
 import { startTestServer, type TestServer } from '../test/helpers/test-server.js';
-import { percentile, round } from './lib/stats.js';
+import { interleavedPairs } from './lib/pairs.js';
+import { round } from './lib/stats.js';
 
 /** Timed pairs (one API login, one script run) per site, after one warm-up pair. */
 const RUNS = 5;
 /** The site whose page never goes quiet, and how much slower than the script the engine may be there. */
 const POLLING_SITE = 'polling-console' as const;
 const POLLING_TARGET_RATIO = 1.2;
-
-const median = (xs: number[]) => percentile(xs, 50);
 
 /** Never let a password reach the output, even if an error message were to quote it. */
 const redact = (text: string, site: FixtureSite) => text.split(site.credentials.password).join('***');
@@ -50,12 +49,6 @@ function scriptLogin(t: TestServer, site: FixtureSite, name: (typeof REAL_WEB3_S
   });
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
-}
-
 /**
  * Fresh login on each round-3 real-web fixture site (a CPU-heavy boot, a page that never goes quiet,
  * an icon-only submit, a cross-origin sign-in frame, …): the login engine through POST /api/login
@@ -85,23 +78,12 @@ export async function runRealWebLoginBench(): Promise<Record<string, unknown>> {
         await api();
         await idlePool();
         await script();
-        const apiMs: number[] = [];
-        const scriptMs: number[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          // interleaved pairs, alternating which goes first, so drift and order weigh on both alike
-          for (const which of i % 2 ? (['script', 'api'] as const) : (['api', 'script'] as const)) {
-            await idlePool();
-            if (which === 'api') apiMs.push(await timed(api));
-            else scriptMs.push(await timed(script));
-          }
-        }
-        const a = median(apiMs);
-        const s = median(scriptMs);
+        const { medianA: a, medianB: s, pairedRatio } = await interleavedPairs(RUNS, api, script, idlePool);
         sites[name] = {
           api_p50_ms: round(a),
           script_p50_ms: round(s),
           ratio_p50: round(a / s),
-          paired_ratio: round(median(apiMs.map((x, i) => x / scriptMs[i]))),
+          paired_ratio: round(pairedRatio),
           runs: RUNS,
         };
         process.stdout.write(` api ${Math.round(a)} ms, script ${Math.round(s)} ms\n`);

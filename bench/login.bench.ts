@@ -8,6 +8,7 @@ import { tempDir } from '../test/helpers/temp-dir.js';
 import { startTestServer } from '../test/helpers/test-server.js';
 import { runCodeArrivalBench } from './login-codes.bench.js';
 import { load } from './lib/load.js';
+import { interleavedPairs, timed } from './lib/pairs.js';
 import { memorySampler, percentile, round } from './lib/stats.js';
 
 const SITE = 'classic-csrf' as const;
@@ -29,8 +30,6 @@ const BATCHES: Record<(typeof CONCURRENCY)[number], number> = { 1: 11, 4: 15, 8:
 
 /** Batches of 8 API logins at once while memory is sampled (after the timed batches). */
 const MEMORY_BATCHES = 3;
-
-const median = (xs: number[]) => percentile(xs, 50);
 
 /**
  * (a) fresh login via the API vs. a hand-written script on the same warm browser, and (c) batches of
@@ -65,11 +64,6 @@ async function freshAndConcurrent(site: FixtureSite) {
     return ctx.storageState();
   };
   const script = () => t.core.login.browsers.withContext(manual);
-  const timed = async (fn: () => Promise<unknown>) => {
-    const t0 = performance.now();
-    await fn();
-    return performance.now() - t0;
-  };
   try {
     // warm the browser, the server and the script path
     await post();
@@ -102,26 +96,20 @@ async function freshAndConcurrent(site: FixtureSite) {
     const levels: Record<string, unknown> = {};
     // API and script batches alternate which goes first in each pair.
     for (const n of CONCURRENCY) {
-      const apiWall: number[] = [];
-      const scriptWall: number[] = [];
       const apiBatch = () => Promise.all(Array.from({ length: n }, (_, i) => post(i)));
       const scriptBatch = () => Promise.all(Array.from({ length: n }, script));
-      for (let b = 0; b < BATCHES[n]; b++) {
-        for (const which of b % 2 ? (['script', 'api'] as const) : (['api', 'script'] as const)) {
-          await idlePool();
-          if (which === 'api') apiWall.push(await timed(apiBatch));
-          else scriptWall.push(await timed(scriptBatch));
-        }
-      }
-      const a = median(apiWall);
-      const m = median(scriptWall);
+      const {
+        medianA: a,
+        medianB: m,
+        pairedRatio,
+      } = await interleavedPairs(BATCHES[n], apiBatch, scriptBatch, idlePool);
       levels[String(n)] = {
         batches: BATCHES[n],
         api_wall_ms: round(a),
         script_wall_ms: round(m),
         ratio: round(a / m),
         // Each API batch against the script batch next to it (drift on the machine cancels out).
-        paired_ratio: round(median(apiWall.map((x, i) => x / scriptWall[i]))),
+        paired_ratio: round(pairedRatio),
         api_logins_per_min: Math.round((n / a) * 60_000),
         script_logins_per_min: Math.round((n / m) * 60_000),
       };
