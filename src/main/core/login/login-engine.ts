@@ -76,7 +76,7 @@ export class LoginEngine {
       flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps, interceptor, indexedDBWrites });
       const result = await deadline.race(flow.run());
       this.log.info({ url: safeUrl(req.url), ms: Date.now() - started }, 'login succeeded');
-      const sessionIn = flow.sessionStoredIn().filter((where) => !(req.include ?? []).includes(where));
+      const sessionIn = flow.storageNotAsked();
       return {
         ok: true,
         storageState: result.storageState,

@@ -115,9 +115,9 @@ export class LoginFlow {
     this.session.step(s);
   }
 
-  /** Where this login's evidence says the session lives beyond cookies and localStorage. */
-  sessionStoredIn(): SessionStoredIn[] {
-    return [...this.session.sessionStoredIn];
+  /** Where this login's evidence says the session lives that the request's `include` did not ask for. */
+  storageNotAsked(): SessionStoredIn[] {
+    return this.session.storageNotAsked();
   }
 
   dispose(): void {

@@ -211,7 +211,8 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
 
   let locked: string | null = null;
   for (const t of texts)
-    if (re.locked.test(t) && re.locked.test(t.replace(re.lockHedge, ' '))) {
+    // Every hedged mention taken out ("… or blocked, or locked"): what is left decides.
+    if (re.locked.test(t.replace(new RegExp(re.lockHedge.source, 'gi'), ' '))) {
       locked = t;
       break;
     }

@@ -118,7 +118,7 @@ export async function captureSession(
   const storageState = captured ?? (await captureStorageState(ctx.deps.ctx, ctx.page, include));
   const withStorage = storageState.origins.filter((o) => o.localStorage.length).length;
   ctx.step(`captured ${storageState.cookies.length} cookie(s) and localStorage of ${withStorage} origin(s)`);
-  const unasked = include.filter((where) => !(ctx.deps.req.include ?? []).includes(where));
+  const unasked = ctx.storageNotAsked();
   if (unasked.length)
     ctx.step(`the session is kept in ${unasked.join(' and ')}: captured it too (not asked for in include)`);
   return { kind: 'done', storageState, finalUrl: ctx.page.url() };

@@ -264,10 +264,15 @@ export class StepContext {
     return outcome;
   }
 
+  /** Where the session lives that the request's `include` did not ask for (captured all the same). */
+  storageNotAsked(): SessionStoredIn[] {
+    const asked = this.deps.req.include ?? [];
+    return [...this.sessionStoredIn].filter((where) => !asked.includes(where));
+  }
+
   /** What to capture: the request's `include`, plus where the login's own evidence says the session is. */
   storageToCapture(): StorageExtra[] {
-    const asked = this.deps.req.include ?? [];
-    return [...new Set([...asked, ...this.sessionStoredIn])];
+    return [...(this.deps.req.include ?? []), ...this.storageNotAsked()];
   }
 
   failure(outcome: Extract<Outcome, { kind: 'failure' }>): LoginFlowError {
