@@ -208,15 +208,16 @@ describe.skipIf(skipReason !== null)(`interactive logins${skipReason ? ` (skippe
 
     it('nobody acting within interactiveTimeoutSec is 422 with details.interactive "timed_out"', async () => {
       const started = Date.now();
-      const pending = t.login(mfa, { interactive: true, interactiveTimeoutSec: 5 });
-      const w = await t.windows.next(pending);
-      const res = await pending;
+      const opened = t.windows.opened;
+      // The time limit counts the window's start-up too (README), so on a loaded machine the 5 s can run
+      // out before the window shows; either way nobody acted and the answer is the same.
+      const res = await t.login(mfa, { interactive: true, interactiveTimeoutSec: 5 });
       const body = (await res.json()) as LoginError;
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(body).toMatchObject({ error: 'MFA_REQUIRED', details: { interactive: 'timed_out' } });
       expect(body.message).toContain('within 5 s');
       expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
-      expect(windowClosed(w)).toBe(true);
+      if (t.windows.opened > opened) expect(windowClosed(await t.windows.next(Promise.resolve(res)))).toBe(true);
     });
 
     it('interactive false answers 422 as before and opens no window', async () => {
