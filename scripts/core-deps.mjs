@@ -64,7 +64,10 @@ export const CORE_DEPS = {
   ],
   'login/interactive': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login'],
   'login/mailboxes': [...FEATURE_BASE, 'login/codes'],
-  'login/lifecycle': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login'],
+  'login/lifecycle': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login', 'login/vault'],
+  // saved logins: the vault owns a site's credentials; the export parsers are pure (no core at all)
+  'login/vault': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/codes', 'login/vault/import'],
+  'login/vault/import': [],
   'login/signup': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/steps', 'login/codes', 'login'],
   'login/login.feature.ts': [
     ...FEATURE_BASE,
@@ -77,6 +80,7 @@ export const CORE_DEPS = {
     'login/mailboxes',
     'login/lifecycle',
     'login/signup',
+    'login/vault',
   ],
 
   // video: never login, mcp, desktop, create-core.ts, routes.ts, run-server.ts

@@ -233,7 +233,11 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
 
   return {
     baseUrl,
-    /** POST /api/login: logs in with a real browser and returns Playwright storageState. */
+    /**
+     * POST /api/login: logs in with a real browser and returns Playwright storageState. Name a saved login,
+     * `login({ credential: 'GitHub' })`, and the server types its secrets (only on its origins): your code
+     * never holds them. Inline `cred` + `domain` is the fallback for scripts that already hold their secrets.
+     */
     login: (body: LoginInput) => call('login', { body }),
     /**
      * POST /api/signup: creates an account on the site's sign-up page (email verification included) and
@@ -250,10 +254,18 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     /** GET /api/login/methods: the login methods this server serves and the fields each needs. */
     loginMethods: () => call('loginMethods'),
     /**
-     * POST /api/refresh: the cached session when it still works, else a fresh login with the credentials
-     * stored by a login with `storeCredentials: true` (409 `NO_STORED_CREDENTIALS` without them).
+     * POST /api/refresh: the cached session when it still works, else a fresh login with the saved login it
+     * was made with (`refresh({ credential: 'GitHub' })`; 409 `NO_STORED_CREDENTIALS` when it has none).
      */
     refresh: (body: RefreshInput) => call('refresh', { body }),
+    /** Saved logins (metadata only: their secrets are never returned). */
+    credentials: {
+      list: () => call('listCredentials'),
+      /** By id (cred_…) or label. */
+      get: (idOrLabel: string) => call('getCredential', { id: idOrLabel }),
+      /** Which key used it, when, from which endpoint, with what outcome (newest first). */
+      uses: (idOrLabel: string) => call('credentialUses', { id: idOrLabel }),
+    },
     sessions: {
       list: () => call('listSessions'),
       delete: (id: string) => call('deleteSession', { id }),

@@ -89,6 +89,7 @@ async function main(): Promise<number> {
     events: core.events,
     log: core.log,
     files,
+    allowInlineCredentials: core.config.mcp.allowInlineCredentials,
   });
 
   const stopped = new Promise<void>((resolve) => {

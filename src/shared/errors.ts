@@ -21,6 +21,7 @@ export const LOGIN_FAILURE_REASONS = [
   'user_exists',
   'signup_rejected',
   'signup_form_not_found',
+  'credential_origin_mismatch',
 ] as const;
 export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
 
@@ -41,6 +42,7 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
   user_exists: { status: 409, code: 'USER_EXISTS' },
   signup_rejected: { status: 422, code: 'SIGNUP_REJECTED' },
   signup_form_not_found: { status: 422, code: 'SIGNUP_FORM_NOT_FOUND' },
+  credential_origin_mismatch: { status: 422, code: 'CREDENTIAL_ORIGIN_MISMATCH' },
 };
 
 /** The IPC result envelope. */

@@ -15,6 +15,7 @@ import {
   UploadedFileSchema,
 } from './desktop.schema.js';
 import type { IpcResult } from './errors.js';
+import { CREDENTIALS_CHANNELS } from './ipc-credentials-channels.js';
 import { RESULTS_CHANNELS } from './ipc-results-channels.js';
 import { SETTINGS_CHANNELS } from './ipc-settings-channels.js';
 import { CharacterCreateSchema, GENERATION_STATUSES, TemplateSchema, TemplateWriteSchema } from './video.schema.js';
@@ -86,6 +87,9 @@ export const IPC_CONTRACT = {
 
   // Results, exports and media: session re-test, login cancel, stored files, character edits, saving.
   ...RESULTS_CHANNELS,
+
+  // Saved logins: the vault's routes, and Reveal, Copy and Test now for the person.
+  ...CREDENTIALS_CHANNELS,
 } as const satisfies Record<string, Channel>;
 
 export type IpcContract = typeof IPC_CONTRACT;

@@ -12,19 +12,40 @@ export type StorageExtra = (typeof STORAGE_EXTRAS)[number];
 /** The login page; `min(1)` first so an empty string says "required". */
 const httpUrl = z.string().trim().min(1, 'domain is required').pipe(httpUrlString('domain'));
 
+const CredSchema = z.object({
+  username: z.string().max(512).default(''),
+  password: z.string().max(4096).default(''),
+  totpSecret: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe('Authenticator secret (base32, or an otpauth:// URI) for loginMethod totp and sites that ask a TOTP'),
+});
+
+/** A saved login named by id or label (GET /api/credentials): the reference form of a login. */
+const credentialRef = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe('A saved login (its id cred_… or label): logs in with its secrets, which the caller never holds');
+
+/** Exactly one of `cred` (inline secrets) and `credential` (a saved login); `domain` is required with `cred`. */
+function oneSourceOfCredentials(v: { cred?: unknown; credential?: string; domain?: string }, ctx: z.RefinementCtx) {
+  if (v.cred !== undefined && v.credential !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['credential'], message: 'give either cred or credential, not both' });
+  else if (v.cred === undefined && v.credential === undefined)
+    ctx.addIssue({ code: 'custom', path: ['cred'], message: 'cred is required (or credential: a saved login)' });
+  else if (v.cred !== undefined && v.domain === undefined)
+    ctx.addIssue({ code: 'custom', path: ['domain'], message: 'domain is required' });
+}
+
 export const LoginRequestSchema = z
   .object({
-    cred: z.object({
-      username: z.string().max(512).default(''),
-      password: z.string().max(4096).default(''),
-      totpSecret: z
-        .string()
-        .max(2048)
-        .optional()
-        .describe('Authenticator secret (base32, or an otpauth:// URI) for loginMethod totp and sites that ask a TOTP'),
-    }),
+    cred: CredSchema.optional().describe('Inline credentials; or name a saved login with credential instead'),
+    credential: credentialRef.optional(),
     loginMethod: z.string().min(1).default('password'),
-    domain: httpUrl,
+    domain: httpUrl.optional().describe('The login page (full http/https URL); with credential, default its loginUrl'),
     additionalFields: z.record(z.string().max(256), z.string().max(4096)).default({}),
     useCache: z.boolean().default(true),
     // Session lifecycle (README "Session lifecycle").
@@ -74,8 +95,15 @@ export const LoginRequestSchema = z
       .default(300)
       .describe('How long an interactive login waits for the person (seconds, 5 to 1800)'),
   })
+  .superRefine(oneSourceOfCredentials)
   .meta({ id: 'LoginRequest' });
-export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+/** The body of POST /api/login as sent: inline `cred` or a saved login's reference. */
+export type LoginRequestBody = z.infer<typeof LoginRequestSchema>;
+/** A login with its credentials in hand (inline, or read from the saved login the body named). */
+export type LoginRequest = Omit<LoginRequestBody, 'cred' | 'credential' | 'domain'> & {
+  cred: z.infer<typeof CredSchema>;
+  domain: string;
+};
 
 export const CookieSchema = z
   .object({
@@ -175,7 +203,13 @@ export const SessionSummarySchema = z
     last_checked_at: z.number().nullable().describe('Unix ms of the last validation, or null'),
     health_check_interval_sec: z.number().nullable().describe('Background validation interval, or null (off)'),
     next_check_at: z.number().nullable().describe('Unix ms of the next background validation, or null'),
-    stored_credentials: z.boolean().describe('Whether credentials are kept to renew it (POST /refresh)'),
+    stored_credentials: z
+      .boolean()
+      .describe('Whether a saved login renews it (POST /refresh, health checks): credential_id is set'),
+    credential_id: z
+      .string()
+      .nullable()
+      .describe('The saved login (GET /api/credentials/{id}) that renews it, or null'),
   })
   .meta({ id: 'SessionSummary' });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
@@ -185,18 +219,33 @@ export type SessionList = z.infer<typeof SessionListSchema>;
 
 export const RefreshRequestSchema = z
   .object({
-    domain: httpUrl.describe(
-      'A URL of the site (its origin picks the session), e.g. the login page given to /api/login',
-    ),
-    username: z.string().min(1, 'username is required').max(512),
-    loginMethod: z.string().min(1).default('password'),
+    credential: credentialRef
+      .optional()
+      .describe('A saved login (id or label): its site, username and method pick the session'),
+    domain: httpUrl
+      .optional()
+      .describe('A URL of the site (its origin picks the session), e.g. the login page given to /api/login'),
+    username: z.string().min(1, 'username is required').max(512).optional(),
+    loginMethod: z.string().min(1).optional().describe('Default: password, or the saved login’s'),
     force: z
       .boolean()
       .default(false)
       .describe('true: log in again without first checking whether the cached session still works'),
   })
+  .superRefine((v, ctx) => {
+    if (v.credential !== undefined) return;
+    if (v.domain === undefined) ctx.addIssue({ code: 'custom', path: ['domain'], message: 'domain is required' });
+    if (v.username === undefined) ctx.addIssue({ code: 'custom', path: ['username'], message: 'username is required' });
+  })
   .meta({ id: 'RefreshRequest' });
-export type RefreshRequest = z.infer<typeof RefreshRequestSchema>;
+export type RefreshRequestBody = z.infer<typeof RefreshRequestSchema>;
+/** The session a refresh is for, with the saved login's reference resolved. */
+export interface RefreshRequest {
+  domain: string;
+  username: string;
+  loginMethod: string;
+  force: boolean;
+}
 
 export const SessionValidationSchema = z
   .object({

@@ -5,6 +5,8 @@ export const SCOPES = [
   'sessions:write', // DELETE /api/sessions/:id
   'mailboxes:read', // GET /api/mailboxes
   'mailboxes:write', // POST /api/mailboxes, DELETE /api/mailboxes/:id, POST /api/mailboxes/:id/test
+  'credentials:read', // GET /api/credentials[/:id[/uses]] (saved logins: metadata only)
+  'credentials:write', // POST/PATCH/DELETE /api/credentials, POST /api/credentials/import
   'templates:read', // list/get templates, generate, presign uploads (spec names this one)
   'templates:write', // create, edit, delete the org's templates
   'characters:read', // GET /api/characters

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
+import type { Core } from '../../src/main/core/create-core.js';
 import type { FixtureSite } from '../fixtures/sites/index.js';
 import { media } from './media-fixtures.js';
 
@@ -13,6 +14,7 @@ export const MCP_HTTP_TOOL_NAMES = [
   'generate_video',
   'get_generation',
   'get_template',
+  'list_credentials',
   'list_sessions',
   'list_templates',
   'login',
@@ -39,9 +41,25 @@ export function dataOf<T = Record<string, unknown>>(r: ToolResult): T {
   return r.structuredContent as T;
 }
 
-export const loginArgs = (site: FixtureSite, over: Record<string, unknown> = {}) => ({
-  cred: { username: site.credentials.username, password: site.credentials.password },
-  domain: site.loginUrl,
+/** The label of the saved login saveSiteLogin makes: agents log in by it (the MCP login tool takes no cred). */
+export const SITE_LOGIN = 'Fixture site';
+/** A saved login of the same site whose password is wrong. */
+export const WRONG_LOGIN = 'Fixture site (wrong password)';
+
+/** Saves the site's login (and one with a wrong password) in the organization, as a person would. */
+export async function saveSiteLogins(core: Core, orgId: string, site: FixtureSite): Promise<void> {
+  const saved = core.login.vault.savedLogins;
+  const base = { loginUrl: site.loginUrl, loginMethod: 'password', username: site.credentials.username } as const;
+  await saved.create(
+    orgId,
+    { ...base, label: SITE_LOGIN, password: site.credentials.password, shareWith: 'all' },
+    'api',
+  );
+  await saved.create(orgId, { ...base, label: WRONG_LOGIN, password: 'wrong-Pq83', shareWith: 'all' }, 'api');
+}
+
+export const loginArgs = (_site: FixtureSite, over: Record<string, unknown> = {}) => ({
+  credential: SITE_LOGIN,
   useCache: false,
   ...over,
 });

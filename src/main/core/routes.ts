@@ -10,6 +10,7 @@ import { lifecycleRoutes } from './login/lifecycle/lifecycle.routes.js';
 import { loginRoutes } from './login/login.routes.js';
 import { mailboxesRoutes } from './login/mailboxes/mailboxes.routes.js';
 import { signupRoutes } from './login/signup/signup.routes.js';
+import { credentialsRoutes } from './login/vault/credentials.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
 import { charactersRoutes } from './video/characters/characters.routes.js';
 import { creditsRoutes } from './video/credits.routes.js';
@@ -30,6 +31,7 @@ export function routeHandlers(core: Core, app: FastifyInstance, replace: Feature
     signupRoutes(core),
     lifecycleRoutes(core),
     mailboxesRoutes(core),
+    credentialsRoutes(core),
     templatesRoutes(core),
     generateRoutes(core),
     generationsRoutes(core),

@@ -2,6 +2,7 @@
 // The server registers one handler per entry (mergeRoutes in src/main/core/http/route.ts refuses a missing or an extra
 // one), the OpenAPI document is rendered from it, and the typed client, the MCP tools and the window's IPC
 // channels call routes by their name here. test/unit/shared/api-routes.test.ts keeps them in step.
+import { CREDENTIALS_API } from './credentials.api.js';
 import { GENERATIONS_API } from './generations.api.js';
 import { LOGIN_API } from './login.api.js';
 import { MAILBOXES_API } from './mailboxes.api.js';
@@ -13,6 +14,7 @@ export const API_ROUTES = {
   ...SYSTEM_API,
   ...LOGIN_API,
   ...MAILBOXES_API,
+  ...CREDENTIALS_API,
   ...TEMPLATES_API,
   ...GENERATIONS_API,
   ...MEDIA_API,

@@ -15,6 +15,9 @@ import {
   expectMp4,
   generateThroughTools,
   loginArgs,
+  saveSiteLogins,
+  SITE_LOGIN,
+  WRONG_LOGIN,
   MCP_HTTP_TOOL_NAMES,
   textOf,
   type ToolResult,
@@ -31,6 +34,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   t = await startTestServer({ login: { timeoutMs: 30_000 }, jobs: { renderConcurrency: 1 } }, { credits: 10_000 });
   site = await startSite('classic-csrf');
+  await saveSiteLogins(t.core, t.orgId, site);
   browser = await launchTestBrowser();
 });
 afterAll(async () => {
@@ -60,7 +64,9 @@ describe('MCP over Streamable HTTP', () => {
     const { tools } = await client.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual(MCP_HTTP_TOOL_NAMES);
     const login = tools.find((x) => x.name === 'login');
-    expect(login?.inputSchema.required).toEqual(expect.arrayContaining(['cred', 'domain']));
+    // Saved logins only: the model never holds a password (config mcp.allowInlineCredentials brings cred back).
+    expect(login?.inputSchema.required).toEqual(['credential']);
+    expect(Object.keys(login?.inputSchema.properties ?? {})).not.toContain('cred');
     // A key over HTTP never reaches the server's disk: no file arguments, no upload_file.
     for (const name of ['login', 'refresh_session']) {
       const tool = tools.find((x) => x.name === name);
@@ -155,10 +161,17 @@ describe('MCP over Streamable HTTP', () => {
     const presign = await callTool(client, 'presign_upload', { content_type: 'text/plain' });
     expect(textOf(presign)).toMatch(/^validation_error: .*contentType/);
 
-    const badLogin = await callTool(client, 'login', loginArgs(site, { cred: { username: 'x', password: 'wrong' } }));
+    const badLogin = await callTool(client, 'login', loginArgs(site, { credential: WRONG_LOGIN }));
     expect(badLogin.isError).toBe(true);
     expect(textOf(badLogin)).toMatch(/^AUTHENTICATION_FAILED: /);
-    expect(textOf(badLogin)).not.toContain('wrong');
+    expect(textOf(badLogin)).not.toContain('wrong-Pq83');
+
+    const inline = await callTool(client, 'login', {
+      cred: { username: site.credentials.username, password: site.credentials.password },
+      domain: site.loginUrl,
+      credential: SITE_LOGIN,
+    });
+    expect(textOf(inline)).toMatch(/^INVALID_REQUEST: This MCP server does not take inline credentials/);
   });
 
   it('a key without templates:read gets a forbidden tool error for list_templates', async () => {
@@ -261,6 +274,32 @@ describe('/mcp refuses callers without a valid key and foreign Host headers', ()
       );
       expect(res.status).toBe(405);
       expect(res.headers.allow).toBe('POST');
+    }
+  });
+});
+
+describe('mcp.allowInlineCredentials', () => {
+  it('brings inline cred back to the login tool (for scripts that already hold their secrets)', async () => {
+    const inline = await startTestServer({ login: { timeoutMs: 30_000 }, mcp: { allowInlineCredentials: true } });
+    try {
+      const client = new Client({ name: 'mcp-inline-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${inline.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${inline.key}` } },
+        }),
+      );
+      clients.push(client);
+      const { tools } = await client.listTools();
+      expect(Object.keys(tools.find((x) => x.name === 'login')?.inputSchema.properties ?? {})).toContain('cred');
+      const state = dataOf<{ cookies: unknown[] }>(
+        await callTool(client, 'login', {
+          cred: { username: site.credentials.username, password: site.credentials.password },
+          domain: site.loginUrl,
+        }),
+      );
+      expect(await opensProtectedPage(browser, site, state)).toBe(true);
+    } finally {
+      await inline.close();
     }
   });
 });

@@ -16,6 +16,7 @@ import {
   expectMp4,
   generateThroughTools,
   loginArgs,
+  saveSiteLogins,
   MCP_STDIO_TOOL_NAMES,
   textOf,
 } from '../../helpers/mcp-agent.js';
@@ -35,7 +36,7 @@ const clients: Client[] = [];
 const stderr: string[] = [];
 
 /** A data dir with an org, credits and two keys, made through the core as the CLI would. */
-async function prepareDataDir(dir: string) {
+async function prepareDataDir(dir: string, site: FixtureSite) {
   fs.writeFileSync(
     path.join(dir, 'config.json'),
     JSON.stringify({ jobs: { renderConcurrency: 1 }, login: { timeoutMs: 30_000 } }),
@@ -44,6 +45,7 @@ async function prepareDataDir(dir: string) {
   try {
     const org = core.orgs.create('agents');
     core.credits.grant(org.id, 10_000);
+    await saveSiteLogins(core, org.id, site);
     return {
       full: core.keys.create(org.id).key,
       sessionsOnly: core.keys.create(org.id, { scopes: ['sessions:read'] }).key,
@@ -78,8 +80,8 @@ async function launch(key: string, keyEnv = 'AGENT_STUDIO_API_KEY'): Promise<Cli
 beforeAll(async () => {
   dataDir = tempDir();
   filesDir = path.join(tempDir(), 'agent files');
-  keys = await prepareDataDir(dataDir);
   site = await startSite('classic-csrf');
+  keys = await prepareDataDir(dataDir, site);
   browser = await launchTestBrowser();
 });
 afterAll(async () => {

@@ -146,13 +146,19 @@ describe('SessionCache with include', () => {
     expect(await cache.get(id, creds, ['sessionStorage'])).toBeNull();
 
     const fullId = await cache.put(id, full, creds, ['indexedDB', 'sessionStorage']);
-    expect(await cache.get(id, creds, ['sessionStorage'])).toEqual({ id: fullId, state: full, sessionIn: [] });
+    expect(await cache.get(id, creds, ['sessionStorage'])).toEqual({
+      id: fullId,
+      state: full,
+      sessionIn: [],
+      credentialId: null,
+    });
     expect(await cache.get(id, creds, ['indexedDB', 'sessionStorage'])).toEqual({
       id: fullId,
       state: full,
       sessionIn: [],
+      credentialId: null,
     });
-    expect(await cache.get(id, creds)).toEqual({ id: fullId, state: full, sessionIn: [] }); // the service trims it
+    expect(await cache.get(id, creds)).toEqual({ id: fullId, state: full, sessionIn: [], credentialId: null }); // the service trims it
 
     await cache.put(id, normalizeState(full, ['sessionStorage']), creds, ['sessionStorage']);
     expect(await cache.get(id, creds, ['indexedDB'])).toBeNull();
@@ -179,7 +185,7 @@ describe('SessionCache with include', () => {
       seal(key, JSON.stringify(plain), `${rowId}:${id.orgId}`),
       rowId,
     );
-    expect(await cache.get(id, creds)).toEqual({ id: rowId, state: plain, sessionIn: [] });
+    expect(await cache.get(id, creds)).toEqual({ id: rowId, state: plain, sessionIn: [], credentialId: null });
     expect(await cache.get(id, creds, ['sessionStorage'])).toBeNull();
     db.close();
   });

@@ -88,7 +88,7 @@ describe('SessionCache credential hash', () => {
     });
     const entry = await cache.put(id, STATE, right);
     expect(await cache.get(id, wrong)).toBeNull();
-    expect(await cache.get(id, right)).toEqual({ id: entry, state: STATE, sessionIn: [] });
+    expect(await cache.get(id, right)).toEqual({ id: entry, state: STATE, sessionIn: [], credentialId: null });
 
     const replaced = await cache.put(id, STATE, wrong); // a later successful login with other credentials
     expect(await cache.get(id, right)).toBeNull();

@@ -120,6 +120,10 @@ describe('no hand-written paths', () => {
       listMailboxes: 'mailbox administration: CLI or curl (README "Mailboxes")',
       deleteMailbox: 'mailbox administration: CLI or curl (README "Mailboxes")',
       testMailbox: 'mailbox administration: CLI or curl (README "Mailboxes")',
+      createCredential: 'a person saves logins: desktop app, CLI (credentials add) or curl (README "Saved logins")',
+      updateCredential: 'a person changes saved logins: desktop app or curl (README "Saved logins")',
+      deleteCredential: 'a person removes saved logins: desktop app, CLI (credentials remove) or curl',
+      importCredentials: 'a person imports exports: desktop app, CLI (credentials import) or curl',
     };
     expect(API_ROUTE_NAMES.filter((n) => !called.has(n) && !notInClient[n])).toEqual([]);
   });

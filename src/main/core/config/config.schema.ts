@@ -167,6 +167,15 @@ export const ConfigSchema = z.object({
     })
     .prefault({}),
   network: z.object({ outbound: z.enum(OUTBOUND_MODES).default(DEFAULT_OUTBOUND_MODE) }).prefault({}),
+  mcp: z
+    .object({
+      /**
+       * Whether the MCP login tool accepts inline `cred` (the password in the model's context). Off: agents log
+       * in only by a saved login's id or label (README "Saved logins").
+       */
+      allowInlineCredentials: z.boolean().default(false),
+    })
+    .prefault({}),
   /** Video model providers (keys live in the secret store: `npm run -s cli -- providers set-key fal`). */
   providers: z
     .object({

@@ -29,6 +29,7 @@ function envLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
     browser: {},
     login: {},
     network: {},
+    mcp: {},
   };
   const num = (name: string): number | undefined => {
     const raw = env[name];
@@ -45,6 +46,8 @@ function envLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.AGENT_STUDIO_BROWSER_ENDPOINT) layer.browser.connectEndpoint = env.AGENT_STUDIO_BROWSER_ENDPOINT;
   if (env.AGENT_STUDIO_MAX_BROWSER_CONTEXTS) layer.browser.maxContexts = num('AGENT_STUDIO_MAX_BROWSER_CONTEXTS');
   if (env.AGENT_STUDIO_OUTBOUND) layer.network.outbound = env.AGENT_STUDIO_OUTBOUND;
+  if (env.AGENT_STUDIO_MCP_INLINE_CREDENTIALS)
+    layer.mcp.allowInlineCredentials = /^(1|true|yes)$/i.test(env.AGENT_STUDIO_MCP_INLINE_CREDENTIALS);
   if (env.AGENT_STUDIO_LOGIN_TIMEOUT_MS) layer.login.timeoutMs = num('AGENT_STUDIO_LOGIN_TIMEOUT_MS');
   return layer;
 }

@@ -8,7 +8,13 @@ import { IndexedDBWriteLog, STORAGE_WATCH_SCRIPT } from './engine/storage-watch.
 import { captureStorageState } from './engine/storage-capture.js';
 import type { LoginFailureReason } from '../../../shared/errors.js';
 import { noopLogSink, type LogSink } from '../logger.js';
-import { LoginFlowError, safeUrl, type EngineLoginRequest, type LoginResult } from './login-types.js';
+import {
+  LoginFlowError,
+  originMismatchMessage,
+  safeUrl,
+  type EngineLoginRequest,
+  type LoginResult,
+} from './login-types.js';
 
 export type { EngineLoginRequest, LoginResult } from './login-types.js';
 
@@ -69,6 +75,7 @@ export class LoginEngine {
         RequestInterceptor.attach(ctx, page, {
           credentials: { username: req.username, password: req.password },
           blockHeavy: this.blockResources,
+          allowedOrigins: req.secretOrigins,
         }),
       ]);
       interceptor = attached;
@@ -83,6 +90,7 @@ export class LoginEngine {
         finalUrl: result.finalUrl,
         steps: [...steps],
         ...(sessionIn.length ? { sessionIn } : {}),
+        typedOn: flow.typedOn(),
       };
     } catch (err) {
       if (signal?.aborted) throw err;
@@ -91,6 +99,10 @@ export class LoginEngine {
         return fail('timeout', err.message);
       }
       if (err instanceof LoginFlowError) {
+        // An HTTP-authentication challenge from a foreign origin was refused: that is why the login stopped.
+        const refused = interceptor?.refusedOrigin;
+        if (refused && req.secretOrigins && err.reason !== 'credential_origin_mismatch')
+          return fail('credential_origin_mismatch', originMismatchMessage(refused, req.secretOrigins));
         const failure = fail(err.reason, err.message);
         if (req.keepPartialState && page && !page.isClosed() && PERSON_CAN_FINISH.has(err.reason) && !failure.ok)
           failure.partialState = await captureStorageState(ctx, page).catch(() => undefined);

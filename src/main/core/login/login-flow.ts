@@ -116,6 +116,11 @@ export class LoginFlow {
   }
 
   /** Where this login's evidence says the session lives that the request's `include` did not ask for. */
+  /** The origins the credentials were typed on (a saved login made from this login allows exactly those). */
+  typedOn(): string[] {
+    return [...this.session.filler.typedOrigins];
+  }
+
   storageNotAsked(): SessionStoredIn[] {
     return this.session.storageNotAsked();
   }

@@ -22,6 +22,12 @@ export interface EngineLoginRequest {
    * password are the provider's and are typed only on `origins` (its own origins).
    */
   oauth?: { provider: 'google' | 'github'; origins: string[] };
+  /**
+   * Origins where the credentials may be typed (a saved login's), checked on the page's own origin at the
+   * moment of typing, in frames and popups too; anywhere else the login stops (credential_origin_mismatch)
+   * before a secret leaves the process. Absent: wherever the flow leads (inline credentials).
+   */
+  secretOrigins?: readonly string[];
   /** Where codes and sign-in links come from (mailboxes, the inbox endpoint, a TOTP secret). */
   codes?: CodeSources;
   /** How long a code or link is waited for. Default 120000. */
@@ -59,6 +65,8 @@ export type LoginResult =
       steps: string[];
       /** Where the session lives beyond cookies and localStorage, captured though `include` did not ask. */
       sessionIn?: StorageExtra[];
+      /** The origins the credentials were typed on. */
+      typedOn?: string[];
     }
   | {
       ok: false;
@@ -93,11 +101,31 @@ export function safeUrl(url: string): string {
   }
 }
 
-/** Replaces any occurrence of the given secrets (username, password, extra values) in text. */
+/**
+ * Replaces any occurrence of the given secrets (username, password, extra values) in text, also in the
+ * forms a page or URL may echo them: percent-encoded, base64 and base64url.
+ */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) {
-    if (s && s.length >= 2) out = out.split(s).join('***');
+    if (!s || s.length < 2) continue;
+    const b64 = Buffer.from(s, 'utf8').toString('base64');
+    const forms = new Set([
+      s,
+      encodeURIComponent(s),
+      b64,
+      b64.replace(/=+$/, ''),
+      Buffer.from(s).toString('base64url'),
+    ]);
+    for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('***');
   }
   return out;
+}
+
+/** The message of a login stopped before typing a saved login's secrets on a page of another origin. */
+export function originMismatchMessage(origin: string, allowed: readonly string[]): string {
+  return (
+    `The page asking for the credentials is on ${origin}, which is not one of the saved login's origins ` +
+    `(${allowed.join(', ')}); nothing was typed there. If that origin is the site's own, add it to the saved login.`
+  );
 }

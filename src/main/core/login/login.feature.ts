@@ -13,6 +13,8 @@ import { createMailboxes, type Mailboxes } from './mailboxes/index.js';
 import { mailboxFeed } from './mailboxes/mailbox-feed.js';
 import { SessionCache } from './session-cache.js';
 import { createSignupService, type SignupService } from './signup/index.js';
+import { createVault, type Vault } from './vault/index.js';
+import { adoptStoredCredentials } from './vault/adopt-stored-credentials.js';
 
 /** What the login service's routes use of the core. */
 export interface LoginCore {
@@ -32,6 +34,8 @@ export interface LoginFeature {
   lifecycle: Lifecycle;
   /** POST /api/signup: account creation with email verification. */
   signup: SignupService;
+  /** Saved logins: agents log in by reference and never hold the secrets. */
+  vault: Vault;
   dispose(): Promise<void>;
 }
 
@@ -130,11 +134,23 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     mailboxes: mailboxFeed(mailboxes.service, mailboxes.watchers),
     interactive: opts.interactive,
   });
+  const vault = createVault({
+    db: base.db,
+    secrets: base.secrets,
+    log,
+    oauthOrigins: { google: config.login.oauth.google.origins, github: config.login.oauth.github.origins },
+    hasMailbox: (orgId, id) => mailboxes.service.get(orgId, id) !== null,
+  });
+  // Credentials storeCredentials kept before saved logins existed move onto saved logins (once, at start).
+  const ready = adoptStoredCredentials({ cache, vault, secrets: base.secrets, log }).catch((err: Error) =>
+    log.warn({ err: err.message }, 'stored credentials could not be moved onto saved logins yet'),
+  );
   const lifecycle = createLifecycle({
     cache,
     logins: service,
     browsers,
-    secrets: base.secrets,
+    vault,
+    ready,
     log,
     timeoutMs: config.login.timeoutMs,
   });
@@ -148,7 +164,7 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     events: base.events,
   });
   const dispose = async () => void (await Promise.all([mailboxes.dispose(), browsers.dispose()]));
-  const feature: LoginFeature = { service, cache, browsers, inbox, mailboxes, lifecycle, signup, dispose };
+  const feature: LoginFeature = { service, cache, browsers, inbox, mailboxes, lifecycle, signup, vault, dispose };
   base.onDispose(() => feature.dispose());
   // Registered after the feature, so disposed before it: checks stop before the browsers close.
   base.onDispose(() => lifecycle.dispose());

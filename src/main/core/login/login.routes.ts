@@ -9,7 +9,7 @@ export function loginRoutes(core: LoginCore) {
   return {
     login: async ({ body, auth, reply, req }) => {
       const loginId = loginIdHeader(req);
-      const outcome = await core.login.lifecycle.sessions.login(auth.orgId, body, { loginId });
+      const outcome = await core.login.lifecycle.sessions.login(auth, body, { loginId });
       reply.header('X-Session-Cache', outcome.cached ? 'hit' : 'miss');
       reply.header('X-Session-Id', outcome.sessionId);
       reply.header('Cache-Control', 'no-store');

@@ -1,20 +1,15 @@
 import type { BrowserContext } from 'playwright-core';
 import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
-import {
-  ANNOUNCED_LOGIN_METHODS,
-  LOGIN_METHODS,
-  type LoginRequest,
-  type StorageState,
-} from '../../../shared/login.schema.js';
+import type { LoginRequest, StorageState } from '../../../shared/login.schema.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { CodeSourceInputError, loginEmailAddress, openCodeSources, type MailboxFeed } from './codes/code-sources.js';
+import { CodeSourceInputError, openCodeSources, type MailboxFeed } from './codes/code-sources.js';
 import type { InboxHub } from './codes/inbox-hub.js';
-import { LOGIN_METHOD_INFO } from './login-methods.js';
+import { checkLoginInput } from './login-methods.js';
 import { askPerson, type InteractiveFinisher } from './interactive/interactive-finisher.js';
 import { RunningLogins } from './running-logins.js';
 import type { CoreEventBus } from '../events.js';
-import type { EngineLoginRequest, LoginResult } from './login-types.js';
+import { redact, type EngineLoginRequest, type LoginResult } from './login-types.js';
 import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
 import { normalizeInclude, normalizeState } from './storage-state.js';
 
@@ -30,6 +25,8 @@ export interface LoginRunner {
 export interface LoginRunOptions {
   /** The caller's id for this login (X-Login-Id): step events carry it and it can be cancelled by it. */
   loginId?: string;
+  /** A saved login's origins: the only pages its secrets may be typed on (EngineLoginRequest.secretOrigins). */
+  secretOrigins?: readonly string[];
 }
 
 export interface LoginOutcome {
@@ -38,10 +35,12 @@ export interface LoginOutcome {
   sessionId: string;
   /** Where a fresh login landed (the session lifecycle validates there by default); absent on a cache hit. */
   finalUrl?: string;
+  /** The origins a fresh login typed the credentials on (a saved login kept from it allows those). */
+  typedOn?: string[];
+  /** On a cache hit: the saved login the entry is linked to (null: none). */
+  credentialId?: string | null;
 }
 
-/** Login methods whose strategy is built. The others answer 400 LOGIN_METHOD_NOT_AVAILABLE. */
-export const BUILT_METHODS: ReadonlySet<string> = new Set(LOGIN_METHOD_INFO.map((m) => m.id));
 type BuiltMethod = NonNullable<EngineLoginRequest['method']>;
 
 /**
@@ -74,7 +73,7 @@ export class LoginService {
   ) {}
 
   async login(orgId: string, req: LoginRequest, opts: LoginRunOptions = {}): Promise<LoginOutcome> {
-    this.checkMethod(req);
+    checkLoginInput({ ...req.cred, loginMethod: req.loginMethod, additionalFields: req.additionalFields });
     const origin = new URL(req.domain).origin;
     const identity = { orgId, origin, username: req.cred.username, method: req.loginMethod };
     const credentials = await this.deps.cache.credentialHash(identity, {
@@ -90,63 +89,25 @@ export class LoginService {
           state: normalizeState(hit.state, normalizeInclude([...include, ...hit.sessionIn])),
           cached: true,
           sessionId: hit.id,
+          credentialId: hit.credentialId,
         };
     }
     // Identical concurrent requests share one login. The credential hash covers org, origin, username,
     // method, password, other cred fields and additionalFields: a wrong password never rides on a
     // right one's flight, nor the reverse.
-    const flightKey = JSON.stringify([req.domain, req.useCache, credentials.toString('hex'), include, req.interactive]);
+    const flightKey = JSON.stringify([
+      req.domain,
+      req.useCache,
+      credentials.toString('hex'),
+      include,
+      req.interactive,
+      opts.secretOrigins ?? null,
+    ]);
     const running = this.inflight.get(flightKey);
     if (running) return running;
     const flight = this.fresh(identity, credentials, req, opts).finally(() => this.inflight.delete(flightKey));
     this.inflight.set(flightKey, flight);
     return flight;
-  }
-
-  private checkMethod(req: LoginRequest): void {
-    const method = req.loginMethod;
-    const known = [...LOGIN_METHODS, ...ANNOUNCED_LOGIN_METHODS] as readonly string[];
-    if (known.includes(method) && !BUILT_METHODS.has(method)) {
-      throw new AppError(
-        400,
-        'login_method_not_available',
-        `The login method "${method}" is not available yet in this version. Available: ${[...BUILT_METHODS].join(', ')}.`,
-        { loginMethod: method, available: [...BUILT_METHODS] },
-      );
-    }
-    if (!BUILT_METHODS.has(method)) {
-      throw new AppError(
-        400,
-        'validation_error',
-        `Unknown loginMethod "${method}". Supported values: ${[...BUILT_METHODS].join(', ')}.`,
-        {
-          loginMethod: method,
-        },
-      );
-    }
-    const invalid = (field: string, message: string): AppError =>
-      new AppError(400, 'validation_error', message, { field });
-    if ((method === 'password' || method === 'totp' || method.startsWith('oauth_')) && !req.cred.password)
-      throw invalid('cred.password', `cred.password is required for loginMethod "${method}".`);
-    if (method === 'totp' && !req.cred.totpSecret)
-      throw invalid(
-        'cred.totpSecret',
-        'cred.totpSecret (base32 or an otpauth:// URI) is required for loginMethod "totp".',
-      );
-    if (
-      (method === 'otp_email' || method === 'magic_link') &&
-      !loginEmailAddress(req.cred.username, req.additionalFields)
-    ) {
-      throw invalid(
-        'cred.username',
-        `loginMethod "${method}" needs an email address: cred.username, or additionalFields.email when the username is not one.`,
-      );
-    }
-    if (method === 'otp_sms' && !req.additionalFields.phone)
-      throw invalid(
-        'additionalFields.phone',
-        'additionalFields.phone (E.164, e.g. +15550100) is required for loginMethod "otp_sms".',
-      );
   }
 
   /** Cancels a running fresh login started with this id (X-Login-Id); false when none runs. */
@@ -191,7 +152,13 @@ export class LoginService {
     // Registered until the answer, the wait for a person included: a cancel ends either.
     const run = loginId ? this.running.start(identity.orgId, loginId) : undefined;
     try {
-      return await this.freshInContext(identity, credentials, req, { started, run, onStep, codes });
+      return await this.freshInContext(identity, credentials, req, {
+        started,
+        run,
+        onStep,
+        codes,
+        secretOrigins: opts.secretOrigins,
+      });
     } finally {
       run?.release();
     }
@@ -207,9 +174,10 @@ export class LoginService {
       run?: { signal: AbortSignal };
       onStep?: (step: string) => void;
       codes: ReturnType<typeof openCodeSources>;
+      secretOrigins?: readonly string[];
     },
   ): Promise<LoginOutcome> {
-    const { started, run, onStep, codes } = ctx;
+    const { started, run, onStep, codes, secretOrigins } = ctx;
     const cancelled = (): AppError =>
       new AppError(409, 'login_cancelled', 'The login was cancelled before it finished.', { reason: 'cancelled' });
     let result: LoginResult;
@@ -231,6 +199,7 @@ export class LoginService {
               oauth: oauthOf(req.loginMethod, this.deps.oauthOrigins),
               onStep,
               keepPartialState: req.interactive && !!this.deps.interactive,
+              ...(secretOrigins ? { secretOrigins } : {}),
             },
             run?.signal,
           ),
@@ -263,9 +232,11 @@ export class LoginService {
           'login failed',
         );
         const { status, code } = LOGIN_FAILURE_STATUS[result.reason];
-        throw new AppError(status, code.toLowerCase(), result.message + (person?.note ?? ''), {
+        // The engine's lines are secret-free already; this also covers what a site echoed in its words.
+        const mask = (text: string) => redact(text, secretsOf(req));
+        throw new AppError(status, code.toLowerCase(), mask(result.message + (person?.note ?? '')), {
           reason: result.reason,
-          steps: result.steps,
+          steps: result.steps.map(mask),
           ...(person ? { interactive: person.outcome } : {}),
         });
       }
@@ -286,7 +257,13 @@ export class LoginService {
       },
       'login succeeded',
     );
-    return { state, cached: false, sessionId, finalUrl: result.ok ? result.finalUrl : undefined };
+    return {
+      state,
+      cached: false,
+      sessionId,
+      finalUrl: result.ok ? result.finalUrl : undefined,
+      typedOn: result.ok ? result.typedOn : undefined,
+    };
   }
 }
 
@@ -294,4 +271,9 @@ function oauthOf(method: string, origins: { google: string[]; github: string[] }
   if (method === 'oauth_google') return { provider: 'google', origins: origins.google.map((o) => new URL(o).origin) };
   if (method === 'oauth_github') return { provider: 'github', origins: origins.github.map((o) => new URL(o).origin) };
   return undefined;
+}
+
+/** Every secret a login request carries (what no answer may show). */
+function secretsOf(req: LoginRequest): string[] {
+  return [req.cred.password, req.cred.totpSecret ?? '', ...Object.values(req.additionalFields)];
 }

@@ -55,7 +55,10 @@ interface Row {
   last_checked_at: number | null;
   health_check_interval_sec: number | null;
   next_check_at: number | null;
+  /** 1 on entries whose credentials `storeCredentials` kept before saved logins existed, until moved onto one. */
   credentials_stored: 0 | 1;
+  /** The saved login that renews this session (migration 0014), or null. */
+  credential_id: string | null;
 }
 
 /** A cache entry with everything the lifecycle needs (lifecycle/session-lifecycle.ts). */
@@ -73,7 +76,10 @@ export interface CacheEntry {
   lastCheckedAt: number | null;
   healthCheckIntervalSec: number | null;
   nextCheckAt: number | null;
-  credentialsStored: boolean;
+  /** The saved login a re-login uses (refresh, health checks), or null: the entry cannot be renewed. */
+  credentialId: string | null;
+  /** The storage the entry was captured with (a re-login captures the same). */
+  include: StorageExtra[];
 }
 
 /** Lifecycle fields a caller may change on an entry (undefined: left as is). */
@@ -84,7 +90,8 @@ export interface LifecyclePatch {
   /** Setting it (re)schedules the next check an interval from now; null turns checks off. */
   healthCheckIntervalSec?: number | null;
   nextCheckAt?: number | null;
-  credentialsStored?: boolean;
+  /** Links the entry to the saved login that renews it; null unlinks. */
+  credentialId?: string | null;
 }
 
 /**
@@ -197,7 +204,7 @@ export class SessionCache {
     id: CacheIdentity,
     credentials: CredentialHash,
     include: readonly StorageExtra[] = [],
-  ): Promise<{ id: string; state: StorageState; sessionIn: StorageExtra[] } | null> {
+  ): Promise<{ id: string; state: StorageState; sessionIn: StorageExtra[]; credentialId: string | null } | null> {
     const key = await this.cacheKey();
     const row = this.deps.db
       .prepare('SELECT * FROM login_sessions WHERE cache_key = ? AND org_id = ?')
@@ -216,7 +223,7 @@ export class SessionCache {
     if (row.last_used_at === null || now - row.last_used_at > 60_000) {
       this.deps.db.prepare('UPDATE login_sessions SET last_used_at = ? WHERE id = ?').run(now, row.id);
     }
-    return { id: row.id, state: payload.state, sessionIn: payload.sessionIn ?? [] };
+    return { id: row.id, state: payload.state, sessionIn: payload.sessionIn ?? [], credentialId: row.credential_id };
   }
 
   private isFresh(row: Pick<Row, 'created_at' | 'expires_at'>): boolean {
@@ -243,16 +250,18 @@ export class SessionCache {
     const db = this.deps.db;
     const now = this.now();
     db.transaction(() => {
-      // The identity's health-check schedule and stored-credentials flag outlive the entry they were set on.
+      // The identity's health-check schedule and saved login outlive the entry they were set on.
       const kept = db
-        .prepare('SELECT health_check_interval_sec, credentials_stored FROM login_sessions WHERE cache_key = ?')
-        .get(lookup) as Pick<Row, 'health_check_interval_sec' | 'credentials_stored'> | undefined;
+        .prepare(
+          'SELECT health_check_interval_sec, credentials_stored, credential_id FROM login_sessions WHERE cache_key = ?',
+        )
+        .get(lookup) as Pick<Row, 'health_check_interval_sec' | 'credentials_stored' | 'credential_id'> | undefined;
       const interval = kept?.health_check_interval_sec ?? null;
       db.prepare('DELETE FROM login_sessions WHERE cache_key = ?').run(lookup);
       db.prepare(
         `INSERT INTO login_sessions (id, org_id, cache_key, username_enc, origin, login_method, payload, credential_hash, cookie_names, cookie_count, origin_count, created_at, expires_at,
-           health_check_interval_sec, next_check_at, credentials_stored)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           health_check_interval_sec, next_check_at, credentials_stored, credential_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         rowId,
         id.orgId,
@@ -274,6 +283,7 @@ export class SessionCache {
         interval,
         interval === null ? null : now + interval * 1000,
         kept?.credentials_stored ?? 0,
+        kept?.credential_id ?? null,
       );
     })();
     return rowId;
@@ -310,7 +320,8 @@ export class SessionCache {
         last_checked_at: r.last_checked_at,
         health_check_interval_sec: r.health_check_interval_sec,
         next_check_at: r.next_check_at,
-        stored_credentials: r.credentials_stored === 1,
+        stored_credentials: r.credential_id !== null,
+        credential_id: r.credential_id,
       };
     });
   }
@@ -354,12 +365,13 @@ export class SessionCache {
       method: row.login_method,
       identityKey: row.cache_key.toString('hex'),
       state: payload === null ? null : readPayload(payload).state,
+      include: payload === null ? [] : readPayload(payload).include,
       checkUrl: openText(row.check_url_enc, `${row.id}:check-url`),
       status: row.status,
       lastCheckedAt: row.last_checked_at,
       healthCheckIntervalSec: row.health_check_interval_sec,
       nextCheckAt: row.next_check_at,
-      credentialsStored: row.credentials_stored === 1,
+      credentialId: row.credential_id,
     };
   }
 
@@ -382,7 +394,7 @@ export class SessionCache {
         set('next_check_at', interval === null ? null : this.now() + interval * 1000);
     }
     if (patch.nextCheckAt !== undefined) set('next_check_at', patch.nextCheckAt);
-    if (patch.credentialsStored !== undefined) set('credentials_stored', patch.credentialsStored ? 1 : 0);
+    if (patch.credentialId !== undefined) set('credential_id', patch.credentialId);
     if (!sets.length) return true;
     const sql = `UPDATE login_sessions SET ${sets.join(', ')} WHERE id = ? AND org_id = ?`;
     return this.deps.db.prepare(sql).run(...values, id, orgId).changes > 0;
@@ -407,5 +419,37 @@ export class SessionCache {
       .prepare('SELECT MIN(next_check_at) AS at FROM login_sessions WHERE next_check_at IS NOT NULL')
       .get() as { at: number | null };
     return row.at;
+  }
+
+  /** Entries linked to a saved login (how many sessions it renews). */
+  linkedTo(orgId: string, credentialId: string): number {
+    return (
+      this.deps.db
+        .prepare('SELECT COUNT(*) AS n FROM login_sessions WHERE org_id = ? AND credential_id = ?')
+        .get(orgId, credentialId) as { n: number }
+    ).n;
+  }
+
+  /** Entries whose credentials were kept before saved logins existed (vault/adopt-stored-credentials.ts). */
+  async legacyStoredCredentials(): Promise<{ entry: CacheEntry; username: string }[]> {
+    const rows = this.deps.db
+      .prepare('SELECT * FROM login_sessions WHERE credentials_stored = 1 AND credential_id IS NULL')
+      .all() as Row[];
+    if (!rows.length) return [];
+    const key = await this.cacheKey();
+    return rows.map((row) => {
+      let username = '';
+      try {
+        username = open(key, row.username_enc, `${row.id}:user`).toString('utf8');
+      } catch {
+        // unreadable: the saved login gets an empty username, the stored credentials still hold it
+      }
+      return { entry: this.toEntry(key, row), username };
+    });
+  }
+
+  /** The legacy flag is cleared once its credentials moved onto a saved login (or could not be read). */
+  clearLegacyFlag(id: string): void {
+    this.deps.db.prepare('UPDATE login_sessions SET credentials_stored = 0 WHERE id = ?').run(id);
   }
 }

@@ -19,6 +19,8 @@ export interface McpServerOptions {
   log?: Logger;
   /** Files of this machine: given by the stdio server only (mcp-files.ts says why), never over HTTP. */
   files?: McpFileAccess;
+  /** The login tool also takes inline `cred` (config mcp.allowInlineCredentials); default: saved logins only. */
+  allowInlineCredentials?: boolean;
 }
 
 export function createMcpServer(opts: McpServerOptions): McpServer {
@@ -27,7 +29,8 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     {
       capabilities: { tools: {} },
       instructions:
-        'Agent Studio runs a login service (login, list_sessions, validate_session, refresh_session) and a video service ' +
+        'Agent Studio runs a login service (list_credentials, login, list_sessions, validate_session, refresh_session) ' +
+        'and a video service ' +
         `(list_templates, get_template, presign_upload${opts.files ? ', upload_file' : ''}, generate_video, create_generation, get_generation, ` +
         'wait_for_generation) on this machine. Errors start with the API error code, e.g. "not_found: ...".',
     },
@@ -37,6 +40,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     events: opts.events,
     log: opts.log,
     files: opts.files,
+    allowInlineCredentials: opts.allowInlineCredentials ?? false,
   });
   return server;
 }

@@ -33,6 +33,8 @@ export interface McpToolDeps {
    * exist only with it. Over HTTP a key never reaches the server's disk: uploads go through presign_upload.
    */
   files?: McpFileAccess;
+  /** login takes inline `cred` too (config mcp.allowInlineCredentials); otherwise only a saved login's reference. */
+  allowInlineCredentials?: boolean;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -45,6 +47,10 @@ const IdempotencyKey = z
   .regex(/^[\x21-\x7e]{1,255}$/, 'idempotency_key must be 1-255 visible ASCII characters')
   .optional()
   .describe('Sent as the Idempotency-Key header: retrying with the same key and input never charges twice');
+
+/** The login tool's input without inline credentials: a saved login's reference is required. */
+const { cred: _inlineCred, credential: credentialRef, ...loginOptions } = LoginRequestSchema.shape;
+const loginByReference = z.object({ credential: credentialRef.unwrap(), ...loginOptions }).passthrough();
 
 /** login's and refresh_session's file arguments (stdio only). */
 const saveArgs = (folder: string) => ({
@@ -136,15 +142,45 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     };
 
   server.registerTool(
+    'list_credentials',
+    {
+      title: 'List saved logins',
+      description:
+        'The saved logins of the organization (GET /api/credentials): label, site, username, login method and which ' +
+        'secrets each holds, never the secrets. Log in with login { credential: "<label>" }.',
+      outputSchema: answerOf('listCredentials'),
+      inputSchema: z.object({}),
+    },
+    safe('list_credentials', async () => {
+      const list = (await callRoute(api, 'listCredentials')).body;
+      const lines = list.data.map(
+        (c) => `- ${c.label}: ${c.loginUrl} as ${c.username || '(no username)'} (${c.loginMethod})`,
+      );
+      return ok(`${list.data.length} saved logins.${lines.length ? `\n${lines.join('\n')}` : ''}`, list);
+    }),
+  );
+
+  const inline = deps.allowInlineCredentials === true;
+  server.registerTool(
     'login',
     {
       title: 'Log in to a website',
       description:
         'Logs in with a real browser (POST /api/login) and returns the Playwright storageState (cookies + localStorage) ' +
-        `as structured content.${saveHint} Load it with browser.newContext({ storageState }).`,
-      inputSchema: LoginRequestSchema.extend(savable),
+        `as structured content.${saveHint} Load it with browser.newContext({ storageState }). Name a saved login with ` +
+        '`credential` (its label or id, see list_credentials): its secrets are typed by the server, never passed here.' +
+        (inline ? ' Inline `cred` is accepted too (mcp.allowInlineCredentials).' : ''),
+      inputSchema: (inline ? LoginRequestSchema : loginByReference).extend(savable),
     },
     safe('login', async ({ path: file, overwrite, ...body }: z.infer<typeof LoginRequestSchema> & SaveArgs) => {
+      if (!inline && 'cred' in body)
+        throw new ApiCallError(
+          400,
+          'INVALID_REQUEST',
+          'This MCP server does not take inline credentials (cred): log in with credential, a saved login’s label ' +
+            'or id (list_credentials). A person adds saved logins in the desktop app or with `credentials add`; the ' +
+            'server setting mcp.allowInlineCredentials brings cred back.',
+        );
       await checkSave({ path: file, overwrite });
       const res = await callRoute(api, 'login', { body });
       const state = res.body;
@@ -199,10 +235,11 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
   server.registerTool(
     'refresh_session',
     {
-      title: 'Renew a login session with stored credentials',
+      title: 'Renew a login session with its saved login',
       description:
-        'POST /api/refresh: returns the cached session of (site, username, loginMethod) when it still works, else logs ' +
-        `in again with the credentials stored by a login with storeCredentials: true.${saveHint}`,
+        'POST /api/refresh: returns the cached session of a saved login (credential), or of (site, username, ' +
+        'loginMethod), when it still works, else logs in again with the saved login it was made with.' +
+        saveHint,
       inputSchema: RefreshRequestSchema.extend(savable),
     },
     safe(

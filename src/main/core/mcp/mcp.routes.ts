@@ -17,7 +17,7 @@ import { createMcpServer } from './mcp-server.js';
  * A missing or wrong key is a 401 in the login-service shape (`AUTHENTICATION_FAILED`, details.reason
  * `invalid_api_key`), before any MCP message is read.
  */
-export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log'>, app: FastifyInstance) {
+export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log' | 'config'>, app: FastifyInstance) {
   const open = new Set<StreamableHTTPServerTransport>();
   // A long wait_for_generation must not hold the server's shutdown open: closing aborts the tool.
   app.addHook('preClose', async () => {
@@ -51,6 +51,7 @@ export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log'>, app: FastifyIn
         host: req.headers.host as string,
         events: core.events,
         log: core.log,
+        allowInlineCredentials: core.config.mcp.allowInlineCredentials,
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       open.add(transport);

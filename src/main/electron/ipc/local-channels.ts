@@ -9,9 +9,23 @@ import type { LocalHandlers } from '../../core/desktop/ipc-dispatcher.js';
 import { uploadExtensions, type PickedFiles } from '../../core/desktop/picked-files.js';
 import { resultsChannels, type DesktopFileOs } from '../../core/desktop/results-channels.js';
 import { settingsChannels, type ThemeStore } from '../../core/desktop/settings-channels.js';
+import { vaultChannels } from '../../core/desktop/vault-channels.js';
 import type { UploadKind } from '../../../shared/ipc-contract.js';
 import type { RunningCore } from '../lifecycle.js';
 import { openExternalLink } from '../security.js';
+
+/** How long a copied secret stays on the clipboard (as password managers do). */
+const SECRET_ON_CLIPBOARD_MS = 30_000;
+
+/** Copies a secret and takes it off the clipboard again after a while, unless something else was copied since. */
+function copySecret(text: string): void {
+  clipboard.writeText(text);
+  setTimeout(() => {
+    void Promise.resolve(clipboard.readText()).then((now) => {
+      if (now === text) clipboard.clear();
+    });
+  }, SECRET_ON_CLIPBOARD_MS).unref();
+}
 
 const REFUSED_LINK =
   'Only https:// links to public host names (no IP address, port or credentials) open in the browser.';
@@ -65,6 +79,7 @@ export function localChannels(opts: {
         : { ok: true, value: { opened: true } };
     },
     ...adminChannels(opts.host),
+    ...vaultChannels({ host: opts.host, copySecret }),
     ...settingsChannels({ host: opts.host, theme: opts.theme }),
     ...resultsChannels({
       api: opts.host.api,

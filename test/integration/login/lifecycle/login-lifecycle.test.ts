@@ -85,7 +85,8 @@ async function sessions(key: string): Promise<Summary[]> {
   return ((await res.json()) as { data: Summary[] }).data;
 }
 
-const storedAccounts = () => t.core.secrets.listAccounts('login-credentials:');
+/** Saved logins' secrets: storeCredentials keeps a login's credentials as a saved login (README "Saved logins"). */
+const storedAccounts = () => t.core.secrets.listAccounts('saved-login:');
 
 /** Signs the session out on the site itself (classic-csrf: GET /logout with its cookie). */
 async function signOutCookieSite(state: State): Promise<void> {
@@ -203,7 +204,7 @@ describe('POST /refresh', () => {
     expect((await refresh(key, site)).status).toBe(404);
   });
 
-  it('keeps credentials out of the database, its WAL and the log', async () => {
+  it('keeps the password out of the database, its WAL and the log', async () => {
     const key = newKey();
     const { state } = await loggedIn(key, site, {
       storeCredentials: true,
@@ -213,7 +214,8 @@ describe('POST /refresh', () => {
     t.core.db.pragma('wal_checkpoint(TRUNCATE)');
     const files = fs.readdirSync(t.dataDir).filter((f) => f.startsWith('agent-studio.db'));
     expect(files.length).toBeGreaterThan(0);
-    const secrets = [site.credentials.password, site.credentials.username, 's3cr3t-q'];
+    // The username is a saved login's metadata (listed by GET /api/credentials); the password never is.
+    const secrets = [site.credentials.password, 's3cr3t-q'];
     for (const f of files) {
       const bytes = fs.readFileSync(path.join(t.dataDir, f));
       for (const s of secrets) expect(bytes.includes(Buffer.from(s)), `${s} in ${f}`).toBe(false);

@@ -11,6 +11,7 @@ import { m0008 } from './0008-webhooks.js';
 import { m0011 } from './0011-mailboxes.js';
 import { m0012 } from './0012-session-lifecycle.js';
 import { m0013 } from './0013-mailbox-insecure-auth.js';
+import { m0014 } from './0014-saved-logins.js';
 
 import type { Migration } from './migration.js';
 
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0011,
   m0012,
   m0013,
+  m0014,
 ];

@@ -6,6 +6,15 @@ import { matchAdditionalFields, parseCheckboxValue } from './field-matcher.js';
 import { markedLocator } from './form-finder.js';
 import type { FormCandidate, ScannedField } from './form-scan.js';
 import { MARK_ATTR, nextScanId, runInFrame } from './page-script.js';
+import { LoginFlowError, originMismatchMessage } from '../login-types.js';
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
+}
 
 /** In-page: finds a visible "Accept" button of a cookie/consent banner and marks it. */
 export function findConsentButton(_args: Record<string, never>, h: DomHelpers): string | null {
@@ -27,19 +36,39 @@ export interface FillerDeps {
   page: Page;
   deadline: Deadline;
   step: (s: string) => void;
+  /** Where text may be typed (a saved login's origins, EngineLoginRequest.secretOrigins); absent: anywhere. */
+  typingOrigins?: readonly string[];
 }
 
 /** Fills fields and presses buttons the way a user would; reports what it did in the step trace. */
 export class FormFiller {
   /** Text fields filled since the last verifyFills(), checked together in one round trip. */
   private unverified: { frame: Frame; id: string; value: string }[] = [];
+  /** The origins text was typed on. */
+  readonly typedOrigins = new Set<string>();
 
   constructor(private readonly deps: FillerDeps) {}
 
   async fillText(frame: Frame, id: string, value: string): Promise<void> {
+    this.typedOrigins.add(await this.checkOrigin(frame));
     if (!(await typeInto(this.deps.page, frame, id, value)))
       await markedLocator(frame, id).fill(value, { timeout: this.deps.deadline.cap(5000) });
     this.unverified.push({ frame, id, value });
+  }
+
+  /**
+   * The frame's document origin, read in the page right before typing (after every redirect, in an iframe
+   * or a popup alike): outside typingOrigins the login stops before the value leaves the process.
+   */
+  private async checkOrigin(frame: Frame): Promise<string> {
+    const allowed = this.deps.typingOrigins;
+    if (!allowed) return originOf(frame.url());
+    const origin = await frame.evaluate(() => window.location.origin).catch(() => originOf(frame.url()));
+    if (!allowed.includes(origin)) {
+      this.deps.step(`did not type on ${origin}: not one of the saved login's origins`);
+      throw new LoginFlowError('credential_origin_mismatch', originMismatchMessage(origin, allowed));
+    }
+    return origin;
   }
 
   /** Forgets fills of an attempt that failed (the form is scanned and filled again). */
@@ -82,6 +111,7 @@ export class FormFiller {
         .catch(() => mine.map(() => true));
       for (const [i, p] of mine.entries()) {
         if (ok[i]) continue;
+        await this.checkOrigin(frame);
         const loc = markedLocator(frame, p.id);
         await loc.fill('', { timeout: deadline.cap(5000) }).catch(() => {});
         await loc.pressSequentially(p.value, { delay: 15, timeout: deadline.cap(20_000) });

@@ -72,12 +72,15 @@ export class RequestInterceptor {
   private cancelledChallenges = 0;
   /** Secret-free lines for the step trace, taken by the flow at its own pace (see takeReports). */
   private readonly reports: string[] = [];
+  /** A challenge from an origin the credentials may not go to (secretOrigins): the first such origin. */
+  refusedOrigin?: string;
 
   private constructor(
     private readonly session: CDPSession,
     private readonly mainFrameId: string,
     private readonly credentials: { username: string; password: string },
     private readonly blockHeavy: boolean,
+    private readonly allowedOrigins?: readonly string[],
   ) {}
 
   /**
@@ -87,7 +90,12 @@ export class RequestInterceptor {
   static async attach(
     ctx: BrowserContext,
     page: Page,
-    opts: { credentials: { username: string; password: string }; blockHeavy: boolean },
+    opts: {
+      credentials: { username: string; password: string };
+      blockHeavy: boolean;
+      /** Where the credentials may be sent (a saved login's origins); absent: any challenge may get them. */
+      allowedOrigins?: readonly string[];
+    },
   ): Promise<RequestInterceptor | undefined> {
     let session: CDPSession;
     try {
@@ -105,7 +113,13 @@ export class RequestInterceptor {
           patterns: [{ urlPattern: '*' }],
         }),
       ]);
-      const interceptor = new RequestInterceptor(session, tree.frameTree.frame.id, opts.credentials, opts.blockHeavy);
+      const interceptor = new RequestInterceptor(
+        session,
+        tree.frameTree.frame.id,
+        opts.credentials,
+        opts.blockHeavy,
+        opts.allowedOrigins,
+      );
       session.on('Fetch.requestPaused', (e) => interceptor.onRequestPaused(e));
       session.on('Fetch.authRequired', (e) => interceptor.onAuthRequired(e));
       return interceptor;
@@ -151,8 +165,11 @@ export class RequestInterceptor {
   }
 
   private onAuthRequired(e: AuthRequiredEvent): void {
+    const origin = originOf(e.request.url);
+    const refused = !!this.allowedOrigins && !this.allowedOrigins.includes(origin);
+    if (refused && e.authChallenge.source !== 'Proxy') this.refusedOrigin ??= origin;
     const decision =
-      e.authChallenge.source === 'Proxy'
+      e.authChallenge.source === 'Proxy' || refused
         ? 'cancel'
         : decideAuthChallenge({
             resourceType: e.resourceType,
@@ -174,5 +191,13 @@ export class RequestInterceptor {
         ? { response: 'ProvideCredentials' as const, ...this.credentials }
         : { response: 'CancelAuth' as const };
     this.session.send('Fetch.continueWithAuth', { requestId: e.requestId, authChallengeResponse }).catch(() => {});
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
   }
 }

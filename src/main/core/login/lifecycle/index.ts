@@ -1,11 +1,10 @@
 import type { Logger } from '../../logger.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { Vault } from '../vault/index.js';
 import type { LoginService } from '../login.service.js';
 import type { SessionCache } from '../session-cache.js';
 import { HealthChecks } from './health-checks.js';
 import { SessionLifecycle } from './session-lifecycle.js';
 import { SessionValidator, type ValidatorBrowsers } from './session-validator.js';
-import { StoredCredentials } from './stored-credentials.js';
 
 export type { HealthCheckReport } from './health-checks.js';
 export type { RefreshKind } from './session-lifecycle.js';
@@ -21,7 +20,9 @@ export function createLifecycle(deps: {
   cache: SessionCache;
   logins: Pick<LoginService, 'login'>;
   browsers: ValidatorBrowsers;
-  secrets: SecretStore;
+  vault: Vault;
+  /** Settles once legacy stored credentials were moved onto saved logins. */
+  ready?: Promise<unknown>;
   log: Logger;
   /** Page-load budget of a validation (the login timeout, at most 30 s). */
   timeoutMs: number;
@@ -32,7 +33,8 @@ export function createLifecycle(deps: {
     cache: deps.cache,
     logins: deps.logins,
     validator,
-    credentials: new StoredCredentials(deps.secrets),
+    vault: deps.vault,
+    ready: deps.ready,
     log,
     // Called only after construction (a login sets an interval): healthChecks exists by then.
     onScheduleChanged: () => healthChecks.scheduleChanged(),

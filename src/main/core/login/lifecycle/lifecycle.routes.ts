@@ -5,7 +5,7 @@ import type { LoginCore } from '../login.feature.js';
 export function lifecycleRoutes(core: LoginCore) {
   return {
     refresh: async ({ body, auth, reply }) => {
-      const out = await core.login.lifecycle.sessions.refresh(auth.orgId, body);
+      const out = await core.login.lifecycle.sessions.refresh(auth, body);
       reply.header('X-Session-Refresh', out.refresh);
       reply.header('X-Session-Id', out.sessionId);
       reply.header('Cache-Control', 'no-store');

@@ -1,16 +1,16 @@
-import {
-  LoginRequestSchema,
-  type LoginRequest,
-  type RefreshRequest,
-  type SessionValidation,
-  type StorageState,
+import type {
+  LoginRequest,
+  LoginRequestBody,
+  RefreshRequestBody,
+  SessionValidation,
+  StorageState,
 } from '../../../../shared/login.schema.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { LoginOutcome, LoginRunOptions } from '../login.service.js';
 import type { CacheEntry, LifecyclePatch, SessionCache } from '../session-cache.js';
 import type { CheckResult, SessionValidator } from './session-validator.js';
-import { storedLoginOf, type StoredCredentials } from './stored-credentials.js';
+import type { Vault, VaultCaller } from '../vault/index.js';
 
 /** How POST /refresh answered (header X-Session-Refresh). */
 export type RefreshKind = 'still-valid' | 'renewed';
@@ -23,7 +23,10 @@ export interface SessionLifecycleDeps {
   /** The login service: a re-login is an ordinary fresh login (single flight, cache replacement, errors). */
   logins: { login(orgId: string, req: LoginRequest, opts?: LoginRunOptions): Promise<LoginOutcome> };
   validator: Pick<SessionValidator, 'check'>;
-  credentials: StoredCredentials;
+  /** Saved logins: what a login by reference uses, what storeCredentials keeps, what a re-login uses. */
+  vault: Vault;
+  /** Settles once credentials kept before saved logins existed were moved onto them (adopt-stored-credentials.ts). */
+  ready?: Promise<unknown>;
   log: Logger;
   now?: () => number;
   /** Called when an entry's health-check schedule changed (the timer re-arms). */
@@ -34,8 +37,8 @@ const noStoredCredentials = () =>
   new AppError(
     409,
     'no_stored_credentials',
-    'This session has no stored credentials to log in again with. Log in with "storeCredentials": true on ' +
-      'POST /api/login first (or just log in again).',
+    'This session has no saved login to log in again with. Log in with "credential": a saved login, or with ' +
+      '"storeCredentials": true on POST /api/login first (or just log in again).',
   );
 
 /**
@@ -65,38 +68,81 @@ export class SessionLifecycle {
     return run;
   }
 
-  /** POST /api/login: the login, then its lifecycle options applied to the entry it returned. */
-  async login(orgId: string, req: LoginRequest, opts: LoginRunOptions = {}): Promise<LoginOutcome> {
+  /**
+   * POST /api/login: with `credential`, the saved login (shared with the caller's key, its use recorded,
+   * its secrets typed only on its origins) and the session linked to it; else the inline login. Then the
+   * lifecycle options are applied to the entry it returned.
+   */
+  async login(
+    who: VaultCaller,
+    body: LoginRequestBody,
+    opts: LoginRunOptions & { endpoint?: 'login' | 'desktop_test' } = {},
+  ): Promise<LoginOutcome> {
+    if (body.credential === undefined) {
+      const { cred, domain, credential: _none, ...rest } = body;
+      // LoginRequestSchema requires cred and domain when no credential is named.
+      return this.loginWith(who.orgId, { ...rest, cred: cred!, domain: domain! }, opts);
+    }
+    await this.deps.ready;
+    const saved = this.deps.vault.usable(who, body.credential);
+    const { cred: _cred, credential: _ref, loginMethod: _method, ...options } = body;
+    const { req, secretOrigins } = await this.deps.vault.loginRequest(saved, options);
+    const { endpoint = 'login', ...run } = opts;
+    return this.deps.vault.use(
+      who,
+      saved,
+      endpoint,
+      () => this.loginWith(who.orgId, req, { ...run, secretOrigins }, saved.id),
+      new URL(req.domain).origin,
+    );
+  }
+
+  /** The login, then its lifecycle options; `savedLogin`: the saved login it was made with (linked to the entry). */
+  private async loginWith(
+    orgId: string,
+    req: LoginRequest,
+    opts: LoginRunOptions,
+    savedLogin?: string,
+  ): Promise<LoginOutcome> {
     const outcome = await this.deps.logins.login(orgId, req, opts);
     // A cache hit that asks for no lifecycle change is answered as it is (the hot path: no read or write).
     const asksForChange =
-      req.checkUrl !== undefined || req.healthCheckIntervalSec !== undefined || req.storeCredentials !== undefined;
+      req.checkUrl !== undefined ||
+      req.healthCheckIntervalSec !== undefined ||
+      req.storeCredentials !== undefined ||
+      (savedLogin !== undefined && outcome.credentialId !== savedLogin);
     if (outcome.cached && !asksForChange) return outcome;
+    await this.deps.ready;
     const entry = await this.deps.cache.entry(orgId, outcome.sessionId);
     if (!entry) return outcome; // already replaced by a concurrent login of the same identity
     const patch: LifecyclePatch = {};
     const checkUrl = req.checkUrl ?? (outcome.cached ? undefined : httpUrlOrUndefined(outcome.finalUrl));
     if (checkUrl) patch.checkUrl = checkUrl;
     if (req.healthCheckIntervalSec !== undefined) patch.healthCheckIntervalSec = req.healthCheckIntervalSec;
-    // Omitted: a fresh login of an identity whose credentials are kept keeps the ones that just worked.
-    const store = req.storeCredentials ?? (entry.credentialsStored && !outcome.cached ? true : undefined);
-    if (store === true) {
-      await this.deps.credentials.save(orgId, entry.identityKey, storedLoginOf(req));
-      patch.credentialsStored = true;
-    } else if (store === false) {
-      patch.credentialsStored = false; // the flag first: a crash in between leaves a secret nobody uses
+    const linked = entry.credentialId;
+    if (req.storeCredentials === false) {
+      if (linked) patch.credentialId = null;
+    } else if (savedLogin !== undefined) {
+      if (linked !== savedLogin) patch.credentialId = savedLogin;
+    } else {
+      // Omitted: a fresh login of an identity whose credentials storeCredentials kept keeps the ones that just worked.
+      const keptBefore = !!linked && this.deps.vault.savedLogins.find(orgId, linked)?.source === 'stored_credentials';
+      if (req.storeCredentials === true || (keptBefore && !outcome.cached))
+        patch.credentialId = await this.deps.vault.keep(orgId, req, outcome.typedOn, linked);
     }
     await this.deps.cache.updateLifecycle(orgId, entry.id, patch);
-    if (store === false) await this.deps.credentials.forget(orgId, entry.identityKey);
+    if (patch.credentialId === null && linked)
+      await this.deps.vault.forgetKept(orgId, linked, this.deps.cache.linkedTo(orgId, linked));
     if (patch.healthCheckIntervalSec !== undefined) this.deps.onScheduleChanged?.();
     return outcome;
   }
 
-  /** DELETE /api/sessions/:id: the entry and the credentials kept for it. */
+  /** DELETE /api/sessions/:id: the entry, and a saved login storeCredentials kept only for it. */
   async deleteSession(orgId: string, id: string): Promise<boolean> {
     const entry = await this.deps.cache.entry(orgId, id);
     if (!entry || !this.deps.cache.delete(orgId, id)) return false;
-    await this.deps.credentials.forget(orgId, entry.identityKey);
+    if (entry.credentialId)
+      await this.deps.vault.forgetKept(orgId, entry.credentialId, this.deps.cache.linkedTo(orgId, entry.credentialId));
     return true;
   }
 
@@ -109,7 +155,7 @@ export class SessionLifecycle {
       if (!entry) throw notFound(`No cached session ${id} in this organization (it was replaced or deleted).`);
       const check = await this.inspect(entry);
       if (check.verdict === 'unreachable') throw siteUnreachable(check);
-      const dropped = check.verdict === 'invalid' && !entry.credentialsStored;
+      const dropped = check.verdict === 'invalid' && !entry.credentialId;
       if (dropped) this.deps.cache.delete(orgId, id);
       else await this.record(entry, check);
       return {
@@ -129,10 +175,19 @@ export class SessionLifecycle {
    * stored credentials (which replaces the entry). `force` skips the check.
    */
   async refresh(
-    orgId: string,
-    body: RefreshRequest,
+    who: VaultCaller,
+    body: RefreshRequestBody,
   ): Promise<{ state: StorageState; sessionId: string; refresh: RefreshKind }> {
-    const identity = { orgId, origin: new URL(body.domain).origin, username: body.username, method: body.loginMethod };
+    const orgId = who.orgId;
+    await this.deps.ready;
+    // With a saved login: its site, username and method pick the session, and it must be shared with the key.
+    const saved = body.credential !== undefined ? this.deps.vault.usable(who, body.credential) : undefined;
+    const identity = {
+      orgId,
+      origin: new URL(body.domain ?? saved!.loginUrl).origin,
+      username: saved?.username ?? body.username!,
+      method: saved?.loginMethod ?? body.loginMethod ?? 'password',
+    };
     const first = await this.deps.cache.find(identity);
     const missing = () =>
       new AppError(
@@ -145,14 +200,14 @@ export class SessionLifecycle {
     return this.exclusive(first.identityKey, async () => {
       const entry = await this.deps.cache.find(identity);
       if (!entry) throw missing();
-      if (!entry.credentialsStored) throw noStoredCredentials();
+      if (!entry.credentialId) throw noStoredCredentials();
       if (!body.force && entry.state) {
         const check = await this.inspect(entry);
         if (check.verdict === 'unreachable') throw siteUnreachable(check);
         await this.record(entry, check);
         if (check.verdict === 'valid') return { state: entry.state, sessionId: entry.id, refresh: 'still-valid' };
       }
-      const renewed = await this.relogin(entry);
+      const renewed = await this.relogin(entry, who, 'refresh');
       return { state: renewed.state, sessionId: renewed.sessionId, refresh: 'renewed' };
     });
   }
@@ -185,15 +240,15 @@ export class SessionLifecycle {
         await this.record(entry, check, next());
         return 'valid';
       }
-      if (!entry.credentialsStored) {
+      if (!entry.credentialId) {
         this.deps.cache.delete(orgId, id);
         this.deps.log.info({ orgId, sessionId: id }, 'session health check: dead session dropped');
         return 'dropped';
       }
       await this.record(entry, check, next());
       try {
-        await this.relogin(entry);
-        this.deps.log.info({ orgId, origin: entry.origin }, 'session health check: renewed with stored credentials');
+        await this.relogin(entry, { orgId, keyId: null }, 'health_check');
+        this.deps.log.info({ orgId, origin: entry.origin }, 'session health check: renewed with its saved login');
         return 'renewed';
       } catch (err) {
         const status = err instanceof AppError ? err.status : 500;
@@ -233,22 +288,42 @@ export class SessionLifecycle {
     });
   }
 
-  /** A fresh login with the stored credentials; the new entry replaces this one, marked renewed. */
-  private async relogin(entry: CacheEntry): Promise<LoginOutcome> {
-    const stored = await this.deps.credentials.load(entry.orgId, entry.identityKey);
-    if (!stored) {
-      await this.deps.cache.updateLifecycle(entry.orgId, entry.id, { credentialsStored: false });
+  /** A fresh login with the entry's saved login; the new entry replaces this one, marked renewed. */
+  private async relogin(
+    entry: CacheEntry,
+    who: VaultCaller,
+    endpoint: 'refresh' | 'health_check',
+  ): Promise<LoginOutcome> {
+    const saved = entry.credentialId ? this.deps.vault.savedLogins.find(entry.orgId, entry.credentialId) : null;
+    if (!saved) {
+      await this.deps.cache.updateLifecycle(entry.orgId, entry.id, { credentialId: null });
       throw noStoredCredentials();
     }
-    const req = LoginRequestSchema.parse({ ...stored, useCache: false });
-    const outcome = await this.deps.logins.login(entry.orgId, req);
-    const checkUrl = stored.checkUrl ?? httpUrlOrUndefined(outcome.finalUrl);
-    await this.deps.cache.updateLifecycle(entry.orgId, outcome.sessionId, {
-      status: 'renewed',
-      lastCheckedAt: this.now(),
-      ...(checkUrl ? { checkUrl } : {}),
+    this.deps.vault.checkShared(who, saved);
+    const { req, secretOrigins } = await this.deps.vault.loginRequest(saved, {
+      useCache: false,
+      include: entry.include,
+      additionalFields: {},
+      interactive: false,
+      interactiveTimeoutSec: 300,
     });
-    return outcome;
+    return this.deps.vault.use(
+      who,
+      saved,
+      endpoint,
+      async () => {
+        const outcome = await this.deps.logins.login(entry.orgId, req, { secretOrigins });
+        const checkUrl = entry.checkUrl ?? httpUrlOrUndefined(outcome.finalUrl);
+        await this.deps.cache.updateLifecycle(entry.orgId, outcome.sessionId, {
+          status: 'renewed',
+          lastCheckedAt: this.now(),
+          credentialId: saved.id,
+          ...(checkUrl ? { checkUrl } : {}),
+        });
+        return outcome;
+      },
+      new URL(req.domain).origin,
+    );
   }
 }
 

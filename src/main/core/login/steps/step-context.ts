@@ -74,7 +74,7 @@ export class StepContext {
 
   constructor(readonly deps: StepContextDeps) {
     const { page, ctx, deadline, req, net } = deps;
-    this.filler = new FormFiller({ page, deadline, step: (s) => this.step(s) });
+    this.filler = new FormFiller({ page, deadline, step: (s) => this.step(s), typingOrigins: req.secretOrigins });
     this.detector = new OutcomeDetector({
       page,
       context: ctx,

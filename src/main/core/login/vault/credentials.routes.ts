@@ -1,0 +1,23 @@
+import { notFound } from '../../errors.js';
+import type { FeatureRoutes } from '../../http/route.js';
+import type { LoginCore } from '../login.feature.js';
+import { publicSavedLogin } from './saved-logins.service.js';
+
+/** Saved logins of the caller's organization (README "Saved logins"): metadata in, metadata out, secrets write-only. */
+export function credentialsRoutes(core: LoginCore) {
+  const vault = core.login.vault;
+  const saved = vault.savedLogins;
+  return {
+    listCredentials: ({ auth }) => ({ data: saved.list(auth.orgId) }),
+    getCredential: ({ params, auth }) => publicSavedLogin(saved.get(auth.orgId, params.id)),
+    createCredential: async ({ body, auth, reply }) =>
+      reply.status(201).send(await saved.create(auth.orgId, body, 'api')),
+    updateCredential: ({ params, body, auth }) => saved.update(auth.orgId, params.id, body),
+    deleteCredential: async ({ params, auth, reply }) => {
+      if (!(await saved.delete(auth.orgId, params.id))) throw notFound(`No saved login "${params.id}"`);
+      return reply.status(204).send();
+    },
+    credentialUses: ({ params, auth }) => ({ data: saved.uses(auth.orgId, params.id) }),
+    importCredentials: ({ body, auth }) => vault.importer.run(auth.orgId, body),
+  } satisfies FeatureRoutes;
+}

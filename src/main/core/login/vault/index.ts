@@ -1,0 +1,30 @@
+import type { Db } from '../../db/database.js';
+import type { Logger } from '../../logger.js';
+import type { SecretStore } from '../../secrets/secret-store.js';
+import { CredentialUsesRepo } from './credential-uses.repo.js';
+import { SavedLoginsRepo } from './saved-logins.repo.js';
+import { SavedLoginsService } from './saved-logins.service.js';
+import { Vault } from './vault.js';
+
+export { Vault, type VaultCaller } from './vault.js';
+export type { SavedLoginsService } from './saved-logins.service.js';
+
+/** Saved logins (README "Saved logins"): the vault, its table and its use log. */
+export function createVault(deps: {
+  db: Db;
+  secrets: SecretStore;
+  log: Logger;
+  oauthOrigins: { google: string[]; github: string[] };
+  hasMailbox: (orgId: string, id: string) => boolean;
+}): Vault {
+  const log = deps.log.child({ component: 'vault' });
+  const savedLogins = new SavedLoginsService({
+    repo: new SavedLoginsRepo(deps.db),
+    uses: new CredentialUsesRepo(deps.db),
+    secrets: deps.secrets,
+    log,
+    oauthOrigins: deps.oauthOrigins,
+    hasMailbox: deps.hasMailbox,
+  });
+  return new Vault(savedLogins, log);
+}

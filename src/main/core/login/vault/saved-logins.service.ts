@@ -1,0 +1,265 @@
+import type {
+  CredentialUse,
+  SavedLogin,
+  SavedLoginCreate,
+  SavedLoginSecret,
+  SavedLoginUpdate,
+} from '../../../../shared/credentials.schema.js';
+import { SAVED_LOGIN_SECRETS } from '../../../../shared/credentials.schema.js';
+import { AppError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Logger } from '../../logger.js';
+import type { SecretStore } from '../../secrets/secret-store.js';
+import { parseTotpSecret } from '../codes/totp.js';
+import { checkLoginInput } from '../login-methods.js';
+import type { CredentialUsesRepo } from './credential-uses.repo.js';
+import type { SavedLoginsRepo, StoredSavedLogin } from './saved-logins.repo.js';
+
+/** The secret-store account of a saved login's secrets (the store itself is namespaced per installation). */
+export const savedLoginAccount = (id: string) => `saved-login:${id}`;
+
+/** What the secret store holds for a saved login. Only the vault reads it; nothing returns it but Reveal. */
+export interface SavedLoginSecrets {
+  password?: string;
+  totpSecret?: string;
+  additionalFields?: Record<string, string>;
+  notes?: string;
+}
+
+/** The fields checkLoginInput names, as a saved login spells them. */
+const SAVED_FIELDS = {
+  username: 'username',
+  password: 'password',
+  totpSecret: 'totpSecret',
+  email: 'additionalFields.email',
+  phone: 'phone',
+};
+
+export interface SavedLoginsDeps {
+  repo: SavedLoginsRepo;
+  uses: CredentialUsesRepo;
+  secrets: SecretStore;
+  log: Logger;
+  /** Each identity provider's own origins (login.oauth.<provider>.origins): default origins of an oauth login. */
+  oauthOrigins: { google: string[]; github: string[] };
+  /** Whether the organization has this mailbox (a saved login may name the one its codes come to). */
+  hasMailbox: (orgId: string, id: string) => boolean;
+  now?: () => number;
+}
+
+const invalid = (field: string, message: string) =>
+  new AppError(400, 'validation_error', `Invalid body: ${field}: ${message}`, {
+    field,
+    issues: [{ path: field, message }],
+  });
+
+/** The API's view: no organization id. */
+export function publicSavedLogin(s: StoredSavedLogin): SavedLogin {
+  const { orgId: _orgId, ...view } = s;
+  return view;
+}
+
+/**
+ * Saved logins of an organization: metadata in SQLite (saved-logins.repo.ts), secrets in the secret
+ * store under one account per saved login. Secrets are written here and read only by the vault itself
+ * (a login by reference, the desktop's Reveal); no method returns them to an API answer.
+ */
+export class SavedLoginsService {
+  constructor(private readonly deps: SavedLoginsDeps) {}
+
+  private now() {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  list(orgId: string): SavedLogin[] {
+    return this.deps.repo.list(orgId).map(publicSavedLogin);
+  }
+
+  /** By id (cred_…) or label; 404 naming what was asked for. */
+  get(orgId: string, ref: string): StoredSavedLogin {
+    const found = this.deps.repo.find(orgId, ref);
+    if (!found) throw notFound(`No saved login "${ref}" in this organization (GET /api/credentials lists them).`);
+    return found;
+  }
+
+  find(orgId: string, ref: string): StoredSavedLogin | null {
+    return this.deps.repo.find(orgId, ref);
+  }
+
+  /** The secrets are stored first: a row never exists without them. */
+  async create(orgId: string, input: SavedLoginCreate, source: SavedLogin['source']): Promise<SavedLogin> {
+    const now = this.now();
+    const secrets: SavedLoginSecrets = {
+      password: input.password || undefined,
+      totpSecret: input.totpSecret || undefined,
+      additionalFields:
+        input.additionalFields && Object.keys(input.additionalFields).length ? input.additionalFields : undefined,
+      notes: input.notes || undefined,
+    };
+    const saved: StoredSavedLogin = {
+      id: newId('cred', 16),
+      orgId,
+      label: input.label,
+      loginUrl: input.loginUrl,
+      origins: input.origins ?? this.defaultOrigins(input.loginUrl, input.loginMethod),
+      loginMethod: input.loginMethod,
+      username: input.username,
+      secrets: secretNames(secrets),
+      additionalFieldNames: Object.keys(secrets.additionalFields ?? {}),
+      mailboxId: input.mailboxId ?? null,
+      phone: input.phone ?? null,
+      shareWith: input.shareWith,
+      source,
+      created_at: now,
+      updated_at: now,
+      last_used_at: null,
+    };
+    this.check(saved, secrets);
+    await this.deps.secrets.set(savedLoginAccount(saved.id), JSON.stringify({ v: 1, ...secrets }));
+    try {
+      this.deps.repo.insert(saved);
+    } catch (err) {
+      await this.deps.secrets.delete(savedLoginAccount(saved.id)).catch(() => false);
+      throw err;
+    }
+    this.deps.log.info({ orgId, credentialId: saved.id, source }, 'saved login added');
+    return publicSavedLogin(saved);
+  }
+
+  /** Only what the patch gives changes; null removes an optional value. Secrets are written before the row. */
+  async update(orgId: string, ref: string, patch: SavedLoginUpdate): Promise<SavedLogin> {
+    const before = this.get(orgId, ref);
+    const secrets = { ...(await this.readSecrets(before)) };
+    for (const name of SAVED_LOGIN_SECRETS) {
+      const value = patch[name];
+      if (value === null) delete secrets[name];
+      else if (value !== undefined) (secrets as Record<string, unknown>)[name] = value;
+    }
+    if (secrets.additionalFields && !Object.keys(secrets.additionalFields).length) delete secrets.additionalFields;
+    const loginUrl = patch.loginUrl ?? before.loginUrl;
+    const loginMethod = patch.loginMethod ?? before.loginMethod;
+    const after: StoredSavedLogin = {
+      ...before,
+      label: patch.label ?? before.label,
+      loginUrl,
+      loginMethod,
+      // A new login page (or method) with no origins given moves the default origins along with it.
+      origins:
+        patch.origins ??
+        (patch.loginUrl !== undefined || patch.loginMethod !== undefined
+          ? sameSet(before.origins, this.defaultOrigins(before.loginUrl, before.loginMethod))
+            ? this.defaultOrigins(loginUrl, loginMethod)
+            : before.origins
+          : before.origins),
+      username: patch.username ?? before.username,
+      secrets: secretNames(secrets),
+      additionalFieldNames: Object.keys(secrets.additionalFields ?? {}),
+      mailboxId: patch.mailboxId === undefined ? before.mailboxId : patch.mailboxId,
+      phone: patch.phone === undefined ? before.phone : patch.phone,
+      shareWith: patch.shareWith ?? before.shareWith,
+      updated_at: this.now(),
+    };
+    this.check(after, secrets);
+    await this.deps.secrets.set(savedLoginAccount(after.id), JSON.stringify({ v: 1, ...secrets }));
+    this.deps.repo.update(after);
+    this.deps.log.info({ orgId, credentialId: after.id }, 'saved login changed');
+    return publicSavedLogin(after);
+  }
+
+  /** Deletes the secrets, then the row: a failing secret store leaves the saved login listed, not half gone. */
+  async delete(orgId: string, ref: string): Promise<boolean> {
+    const found = this.deps.repo.find(orgId, ref);
+    if (!found) return false;
+    await this.deps.secrets.delete(savedLoginAccount(found.id));
+    const deleted = this.deps.repo.delete(orgId, found.id);
+    if (deleted) this.deps.log.info({ orgId, credentialId: found.id }, 'saved login removed');
+    return deleted;
+  }
+
+  /** The secrets of a saved login (empty when the store holds none, e.g. it was cleared by hand). */
+  async readSecrets(saved: StoredSavedLogin): Promise<SavedLoginSecrets> {
+    const raw = await this.deps.secrets.get(savedLoginAccount(saved.id));
+    if (!raw) return {};
+    try {
+      const { v: _v, ...secrets } = JSON.parse(raw) as SavedLoginSecrets & { v?: number };
+      return secrets;
+    } catch {
+      return {};
+    }
+  }
+
+  uses(orgId: string, ref: string): CredentialUse[] {
+    return this.deps.uses.list(this.get(orgId, ref).id);
+  }
+
+  recordUse(saved: StoredSavedLogin, use: Omit<CredentialUse, 'at' | 'origin'> & { origin?: string | null }): void {
+    const at = this.now();
+    this.deps.uses.record(saved.id, { ...use, origin: use.origin ?? originOf(saved.loginUrl), at });
+    this.deps.repo.touch(saved.id, at);
+  }
+
+  /** A label no saved login of the organization has yet: `base`, else `base (2)`, `base (3)`… */
+  freeLabel(orgId: string, base: string): string {
+    const trimmed = base.trim().slice(0, 110) || 'login';
+    for (let n = 1; ; n++) {
+      const label = n === 1 ? trimmed : `${trimmed} (${n})`;
+      if (!this.deps.repo.labelTaken(orgId, label)) return label;
+    }
+  }
+
+  /** The login page's origin, and for oauth methods the identity provider's own origins. */
+  defaultOrigins(loginUrl: string, method: string): string[] {
+    const provider =
+      method === 'oauth_google'
+        ? this.deps.oauthOrigins.google
+        : method === 'oauth_github'
+          ? this.deps.oauthOrigins.github
+          : [];
+    return [...new Set([originOf(loginUrl), ...provider.map(originOf)].filter((o): o is string => !!o))];
+  }
+
+  /** 400/409 for a saved login that could never log in, or whose label is taken. */
+  private check(s: StoredSavedLogin, secrets: SavedLoginSecrets): void {
+    if (this.deps.repo.labelTaken(s.orgId, s.label, s.id))
+      throw new AppError(409, 'credential_exists', `A saved login labelled "${s.label}" already exists.`, {
+        field: 'label',
+      });
+    checkLoginInput(
+      {
+        loginMethod: s.loginMethod,
+        username: s.username,
+        password: secrets.password,
+        totpSecret: secrets.totpSecret,
+        additionalFields: { ...secrets.additionalFields, ...(s.phone ? { phone: s.phone } : {}) },
+      },
+      SAVED_FIELDS,
+    );
+    if (secrets.totpSecret) {
+      try {
+        parseTotpSecret(secrets.totpSecret);
+      } catch {
+        throw invalid('totpSecret', 'neither a base32 secret nor an otpauth:// URI');
+      }
+    }
+    if (s.phone && !/^\+[1-9]\d{6,14}$/.test(s.phone.replace(/[\s().-]/g, '')))
+      throw invalid('phone', 'must be an E.164 number (+ country code and number, e.g. +15550100)');
+    if (s.mailboxId && !this.deps.hasMailbox(s.orgId, s.mailboxId))
+      throw invalid('mailboxId', `no mailbox ${s.mailboxId} in this organization (GET /api/mailboxes)`);
+  }
+}
+
+function secretNames(secrets: SavedLoginSecrets): SavedLoginSecret[] {
+  return SAVED_LOGIN_SECRETS.filter((name) => secrets[name] !== undefined);
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+export function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}

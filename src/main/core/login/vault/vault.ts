@@ -1,0 +1,151 @@
+import type { CredentialUse, SavedLogin } from '../../../../shared/credentials.schema.js';
+import type { LoginRequest, LoginRequestBody } from '../../../../shared/login.schema.js';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { CredentialImporter } from './credential-importer.js';
+import { originOf, type SavedLoginsService } from './saved-logins.service.js';
+import type { StoredSavedLogin } from './saved-logins.repo.js';
+
+/** Who asks to use a saved login: an API key, or (keyId null) the person in the desktop app or a background check. */
+export interface VaultCaller {
+  orgId: string;
+  keyId: string | null;
+}
+
+/** The options of a login body a saved login's login keeps (everything but the credentials and the page). */
+export type LoginOptions = Omit<LoginRequestBody, 'cred' | 'credential' | 'domain' | 'loginMethod'> & {
+  domain?: string;
+};
+
+/** A login with a saved login's secrets in hand, and the origins they may be typed on. */
+export interface SavedLoginRequest {
+  saved: StoredSavedLogin;
+  req: LoginRequest;
+  secretOrigins: string[];
+}
+
+/**
+ * What the rest of login does with saved logins: resolve a reference for a caller (sharing), turn a saved
+ * login into a login request, record each use, and keep an inline login's credentials (`storeCredentials`)
+ * as a saved login. The one place that knows a site's credentials.
+ */
+export class Vault {
+  /** Imports from password-manager and browser exports. */
+  readonly importer: CredentialImporter;
+
+  constructor(
+    readonly savedLogins: SavedLoginsService,
+    private readonly log: Logger,
+  ) {
+    this.importer = new CredentialImporter(savedLogins);
+  }
+
+  /** A saved login the caller may use: 404 when unknown, 403 CREDENTIAL_NOT_SHARED when not shared with its key. */
+  usable(who: VaultCaller, ref: string): StoredSavedLogin {
+    const saved = this.savedLogins.get(who.orgId, ref);
+    this.checkShared(who, saved);
+    return saved;
+  }
+
+  checkShared(who: VaultCaller, saved: StoredSavedLogin): void {
+    if (who.keyId === null || saved.shareWith === 'all' || saved.shareWith.includes(who.keyId)) return;
+    throw new AppError(
+      403,
+      'credential_not_shared',
+      `The saved login "${saved.label}" is not shared with this API key. The person can share it in the desktop app ` +
+        '(Saved logins) or with PATCH /api/credentials/{id} {"shareWith": …}.',
+      { credential: saved.id },
+    );
+  }
+
+  /** The login request a saved login makes: its page, method, username and secrets; the body's options kept. */
+  async loginRequest(saved: StoredSavedLogin, options: LoginOptions): Promise<SavedLoginRequest> {
+    const secrets = await this.savedLogins.readSecrets(saved);
+    const req: LoginRequest = {
+      ...options,
+      domain: options.domain ?? saved.loginUrl,
+      loginMethod: saved.loginMethod,
+      cred: {
+        username: saved.username,
+        password: secrets.password ?? '',
+        ...(secrets.totpSecret ? { totpSecret: secrets.totpSecret } : {}),
+      },
+      additionalFields: {
+        ...options.additionalFields,
+        ...secrets.additionalFields,
+        ...(saved.phone ? { phone: saved.phone } : {}),
+      },
+    };
+    return { saved, req, secretOrigins: saved.origins };
+  }
+
+  /** Runs `fn` (a login, a refresh …) with a saved login and records the use with its outcome. */
+  async use<T>(
+    who: VaultCaller,
+    saved: StoredSavedLogin,
+    endpoint: CredentialUse['endpoint'],
+    fn: () => Promise<T>,
+    origin?: string,
+  ): Promise<T> {
+    let outcome = 'success';
+    try {
+      return await fn();
+    } catch (err) {
+      outcome = err instanceof AppError ? err.code.toUpperCase() : 'SERVER_ERROR';
+      throw err;
+    } finally {
+      try {
+        this.savedLogins.recordUse(saved, { keyId: who.keyId, endpoint, outcome, origin: origin ?? null });
+      } catch (err) {
+        // The saved login was deleted meanwhile (its use log went with it): nothing to record.
+        this.log.debug({ credentialId: saved.id, err: (err as Error).message }, 'saved login use not recorded');
+      }
+    }
+  }
+
+  /**
+   * `storeCredentials: true` on an inline login: its credentials kept as a saved login (source
+   * stored_credentials) whose origins are where the login typed them. Updates the one kept for the session
+   * before, when there is one; a person's saved login is never overwritten by an agent's inline credentials.
+   */
+  async keep(orgId: string, req: LoginRequest, typedOn: readonly string[] | undefined, current: string | null) {
+    const previous = current ? this.savedLogins.find(orgId, current) : null;
+    const origins = [...new Set([originOf(req.domain), ...(typedOn ?? [])])].filter((o): o is string => !!o);
+    const fields = {
+      loginUrl: req.domain,
+      loginMethod: req.loginMethod,
+      username: req.cred.username,
+      password: req.cred.password || null,
+      totpSecret: req.cred.totpSecret ?? null,
+      additionalFields: Object.keys(req.additionalFields).length ? req.additionalFields : null,
+    };
+    if (previous?.source === 'stored_credentials') {
+      const merged = [...new Set([...previous.origins, ...origins])];
+      return (await this.savedLogins.update(orgId, previous.id, { ...fields, origins: merged })).id;
+    }
+    const host = originOf(req.domain) ? new URL(req.domain).host : req.domain;
+    const label = this.savedLogins.freeLabel(orgId, req.cred.username ? `${host} (${req.cred.username})` : host);
+    const made: SavedLogin = await this.savedLogins.create(
+      orgId,
+      {
+        ...fields,
+        label,
+        password: fields.password ?? undefined,
+        totpSecret: fields.totpSecret ?? undefined,
+        additionalFields: fields.additionalFields ?? undefined,
+        origins: origins.length
+          ? [...new Set([...origins, ...this.savedLogins.defaultOrigins(req.domain, req.loginMethod)])]
+          : undefined,
+        shareWith: 'all',
+      },
+      'stored_credentials',
+    );
+    return made.id;
+  }
+
+  /** `storeCredentials: false`: a saved login kept by storeCredentials goes once no session uses it. */
+  async forgetKept(orgId: string, credentialId: string, stillLinked: number): Promise<void> {
+    const saved = this.savedLogins.find(orgId, credentialId);
+    if (saved?.source === 'stored_credentials' && stillLinked === 0) await this.savedLogins.delete(orgId, saved.id);
+  }
+}

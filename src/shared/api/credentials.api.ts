@@ -1,0 +1,126 @@
+import {
+  CredentialIdParamsSchema,
+  CredentialImportRequestSchema,
+  CredentialImportResultSchema,
+  CredentialUseListSchema,
+  SavedLoginCreateSchema,
+  SavedLoginListSchema,
+  SavedLoginSchema,
+  SavedLoginUpdateSchema,
+} from '../credentials.schema.js';
+import { defineApiRoutes } from './api-route.js';
+
+const neverSecrets =
+  'Secrets (password, TOTP secret, additional field values, notes) are write-only: no answer carries them, ' +
+  'not even masked or their lengths.';
+
+/** Saved logins (the vault): agents log in by a saved login's id or label and never hold its secrets. */
+export const CREDENTIALS_API = defineApiRoutes({
+  listCredentials: {
+    method: 'GET',
+    path: '/api/credentials',
+    api: 'login',
+    scope: 'credentials:read',
+    summary: "The organization's saved logins, by label (metadata only)",
+    description: `Every saved login of the organization, whether or not it is shared with the calling key. ${neverSecrets}`,
+    tags: ['credentials'],
+    responses: { 200: { description: 'Saved logins', schema: SavedLoginListSchema } },
+  },
+
+  getCredential: {
+    method: 'GET',
+    path: '/api/credentials/:id',
+    api: 'login',
+    scope: 'credentials:read',
+    summary: 'One saved login by id (cred_…) or label (metadata only)',
+    tags: ['credentials'],
+    params: CredentialIdParamsSchema,
+    responses: {
+      200: { description: 'The saved login', schema: SavedLoginSchema },
+      404: { description: 'NOT_FOUND: no saved login with that id or label' },
+    },
+  },
+
+  createCredential: {
+    method: 'POST',
+    path: '/api/credentials',
+    api: 'login',
+    scope: 'credentials:write',
+    summary: 'Save a login: its secrets go to the OS keychain, its metadata to the database',
+    description:
+      'Then POST /api/login {"credential": "<label or id>"} logs in with it. The secrets are typed only on its ' +
+      `origins. ${neverSecrets}`,
+    tags: ['credentials'],
+    body: SavedLoginCreateSchema,
+    responses: {
+      201: { description: 'The saved login', schema: SavedLoginSchema },
+      400: { description: 'INVALID_REQUEST: bad input (details.field names it)' },
+      409: { description: 'CREDENTIAL_EXISTS: the organization already has a saved login with that label' },
+      503: { description: 'SECRETS_UNAVAILABLE: no secret store to keep the secrets in' },
+    },
+  },
+
+  updateCredential: {
+    method: 'PATCH',
+    path: '/api/credentials/:id',
+    api: 'login',
+    scope: 'credentials:write',
+    summary: 'Change a saved login: only the fields given; null removes an optional one',
+    tags: ['credentials'],
+    params: CredentialIdParamsSchema,
+    body: SavedLoginUpdateSchema,
+    responses: {
+      200: { description: 'The saved login', schema: SavedLoginSchema },
+      400: { description: 'INVALID_REQUEST' },
+      404: { description: 'NOT_FOUND' },
+      409: { description: 'CREDENTIAL_EXISTS: another saved login has that label' },
+    },
+  },
+
+  deleteCredential: {
+    method: 'DELETE',
+    path: '/api/credentials/:id',
+    api: 'login',
+    scope: 'credentials:write',
+    summary: 'Delete a saved login and its secrets (sessions made with it stay, without a way to renew)',
+    tags: ['credentials'],
+    params: CredentialIdParamsSchema,
+    responses: { 204: { description: 'Deleted' }, 404: { description: 'NOT_FOUND' } },
+  },
+
+  credentialUses: {
+    method: 'GET',
+    path: '/api/credentials/:id/uses',
+    api: 'login',
+    scope: 'credentials:read',
+    summary: 'The use log of a saved login: which key used it, when, from which endpoint, with what outcome',
+    tags: ['credentials'],
+    params: CredentialIdParamsSchema,
+    responses: {
+      200: { description: 'Uses, newest first', schema: CredentialUseListSchema },
+      404: { description: 'NOT_FOUND' },
+    },
+  },
+
+  importCredentials: {
+    method: 'POST',
+    path: '/api/credentials/import',
+    api: 'login',
+    scope: 'credentials:write',
+    summary: 'Import saved logins from a password manager or browser export (preview by default)',
+    description:
+      'format: chrome (also Edge), firefox, safari, bitwarden (unencrypted CSV or JSON), 1password (CSV or .1pux as ' +
+      'base64), keepassxc (CSV). With dryRun true (the default) nothing is saved: the answer lists what would be ' +
+      'created, merged (same origin and username as a saved login: its secrets are replaced) or skipped, with reasons. ' +
+      'The file is read once and never stored. 400 INVALID_REQUEST names the line and column of a bad file. ' +
+      neverSecrets,
+    tags: ['credentials'],
+    body: CredentialImportRequestSchema,
+    bodyLimit: 30 * 1024 * 1024,
+    responses: {
+      200: { description: 'The plan (dryRun) or what was saved', schema: CredentialImportResultSchema },
+      400: { description: 'INVALID_REQUEST: not a valid export of that format (details.line, details.column)' },
+      503: { description: 'SECRETS_UNAVAILABLE' },
+    },
+  },
+});

@@ -1,0 +1,168 @@
+// Zod schemas of saved logins (the vault): a site's login kept once by a person, used by agents by id or
+// label. Secrets are write-only: no schema here has a field that carries one back. Pure: imports nothing but zod.
+import { z } from 'zod';
+import { httpUrlString } from './http-url.schema.js';
+
+/** What a saved login can hold that is secret (kept in the OS keychain or the encrypted file, never in SQLite). */
+export const SAVED_LOGIN_SECRETS = ['password', 'totpSecret', 'additionalFields', 'notes'] as const;
+export type SavedLoginSecret = (typeof SAVED_LOGIN_SECRETS)[number];
+
+/**
+ * Where a saved login was made: added (API, CLI or the desktop app), imported from an export file, or kept by a
+ * login's `storeCredentials` (only those are removed again when the session forgets its credentials).
+ */
+export const SAVED_LOGIN_SOURCES = ['api', 'import', 'stored_credentials'] as const;
+
+/** The endpoints a saved login is used from (its use log). */
+export const CREDENTIAL_USE_ENDPOINTS = ['login', 'refresh', 'signup', 'health_check', 'desktop_test'] as const;
+
+export const MAX_ORIGINS = 20;
+
+export const CredentialIdParamsSchema = z.object({
+  id: z.string().min(1).max(200).describe('A saved login: its id (cred_…) or its label'),
+});
+
+/** An http(s) origin: scheme, host and port; a full URL is reduced to its origin. */
+export const OriginSchema = httpUrlString('origin')
+  .transform((u) => new URL(u).origin)
+  .describe('An origin (https://accounts.example.com) where the secrets may be typed');
+
+const label = z.string().trim().min(1, 'label is required').max(120);
+const shareWith = z
+  .union([z.literal('all'), z.array(z.string().min(1).max(64)).max(200)])
+  .describe('"all": every key of the organization with login:write may use it; or the ids of the keys that may');
+
+const secretFields = {
+  password: z.string().max(4096).describe('Write-only: kept in the OS keychain, never returned'),
+  totpSecret: z.string().max(2048).describe('Write-only. Authenticator secret: base32 or an otpauth:// URI'),
+  additionalFields: z
+    .record(z.string().max(256), z.string().max(4096))
+    .describe('Write-only values (their names are listed): extra fields of the form, as in POST /api/login'),
+  notes: z.string().max(20_000).describe('Write-only: the person’s notes (recovery codes, hints)'),
+};
+
+export const SavedLoginCreateSchema = z
+  .object({
+    label,
+    loginUrl: httpUrlString('loginUrl').describe('The login page (POST /api/login opens it when no domain is given)'),
+    origins: z
+      .array(OriginSchema)
+      .min(1)
+      .max(MAX_ORIGINS)
+      .optional()
+      .describe(
+        'Origins where the secrets may be typed. Default: the login page’s origin, and for oauth_google / oauth_github ' +
+          'also the identity provider’s configured origins (login.oauth.<provider>.origins)',
+      ),
+    loginMethod: z.string().min(1).max(40).default('password'),
+    username: z.string().max(512).default(''),
+    password: secretFields.password.optional(),
+    totpSecret: secretFields.totpSecret.optional(),
+    mailboxId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('The mailbox (GET /api/mailboxes) codes and links come to'),
+    phone: z.string().max(32).optional().describe('E.164 number SMS codes come to (loginMethod otp_sms)'),
+    additionalFields: secretFields.additionalFields.optional(),
+    notes: secretFields.notes.optional(),
+    shareWith: shareWith.default('all'),
+  })
+  .meta({ id: 'SavedLoginCreate' });
+export type SavedLoginCreate = z.infer<typeof SavedLoginCreateSchema>;
+
+/** PATCH: only what is given changes; `null` removes an optional value (a secret, the mailbox, the phone). */
+export const SavedLoginUpdateSchema = z
+  .object({
+    label: label.optional(),
+    loginUrl: httpUrlString('loginUrl').optional(),
+    origins: z.array(OriginSchema).min(1).max(MAX_ORIGINS).optional(),
+    loginMethod: z.string().min(1).max(40).optional(),
+    username: z.string().max(512).optional(),
+    password: secretFields.password.nullable().optional(),
+    totpSecret: secretFields.totpSecret.nullable().optional(),
+    mailboxId: z.string().min(1).max(64).nullable().optional(),
+    phone: z.string().max(32).nullable().optional(),
+    additionalFields: secretFields.additionalFields.nullable().optional(),
+    notes: secretFields.notes.nullable().optional(),
+    shareWith: shareWith.optional(),
+  })
+  .meta({ id: 'SavedLoginUpdate' });
+export type SavedLoginUpdate = z.infer<typeof SavedLoginUpdateSchema>;
+
+export const SavedLoginSchema = z
+  .object({
+    id: z.string().describe('cred_…'),
+    label: z.string(),
+    loginUrl: z.string(),
+    origins: z.array(z.string()),
+    loginMethod: z.string(),
+    username: z.string(),
+    secrets: z.array(z.enum(SAVED_LOGIN_SECRETS)).describe('Which secrets it holds (never their values or lengths)'),
+    additionalFieldNames: z.array(z.string()),
+    mailboxId: z.string().nullable(),
+    phone: z.string().nullable(),
+    shareWith: z.union([z.literal('all'), z.array(z.string())]),
+    source: z.enum(SAVED_LOGIN_SOURCES),
+    created_at: z.number(),
+    updated_at: z.number(),
+    last_used_at: z.number().nullable(),
+  })
+  .meta({ id: 'SavedLogin', description: 'A saved login: metadata only; its secrets are never returned' });
+export type SavedLogin = z.infer<typeof SavedLoginSchema>;
+
+export const SavedLoginListSchema = z.object({ data: z.array(SavedLoginSchema) }).meta({ id: 'SavedLoginList' });
+
+export const CredentialUseSchema = z
+  .object({
+    at: z.number(),
+    keyId: z.string().nullable().describe('The API key that used it (null: the desktop app or a background check)'),
+    endpoint: z.enum(CREDENTIAL_USE_ENDPOINTS),
+    outcome: z.string().describe('"success", or the error code the use answered (AUTHENTICATION_FAILED…)'),
+    origin: z.string().nullable().describe('The login page’s origin'),
+  })
+  .meta({ id: 'CredentialUse' });
+export type CredentialUse = z.infer<typeof CredentialUseSchema>;
+
+export const CredentialUseListSchema = z
+  .object({ data: z.array(CredentialUseSchema) })
+  .meta({ id: 'CredentialUseList', description: 'Uses, newest first (the last 200)' });
+
+export const IMPORT_FORMATS = ['chrome', 'firefox', 'safari', 'bitwarden', '1password', 'keepassxc'] as const;
+
+export const CredentialImportRequestSchema = z
+  .object({
+    format: z.enum(IMPORT_FORMATS),
+    content: z
+      .string()
+      .min(1, 'content is required')
+      .max(20 * 1024 * 1024)
+      .describe('The export file: its text, or base64 with encoding "base64" (a 1Password .1pux)'),
+    encoding: z.enum(['utf8', 'base64']).default('utf8'),
+    dryRun: z.boolean().default(true).describe('true (default): only the preview; false: save what the preview lists'),
+    shareWith: shareWith.default('all'),
+  })
+  .meta({ id: 'CredentialImportRequest' });
+export type CredentialImportRequest = z.infer<typeof CredentialImportRequestSchema>;
+
+export const CredentialImportResultSchema = z
+  .object({
+    dryRun: z.boolean(),
+    created: z.number().int(),
+    merged: z.number().int(),
+    skipped: z.number().int(),
+    items: z.array(
+      z.object({
+        at: z.string().describe('Where in the file: "line 7" or "item 3"'),
+        label: z.string(),
+        origin: z.string().nullable(),
+        username: z.string(),
+        action: z.enum(['create', 'merge', 'skip']),
+        reason: z.string().optional(),
+        id: z.string().optional().describe('The saved login made or merged into (not on a dry run’s creates)'),
+      }),
+    ),
+  })
+  .meta({ id: 'CredentialImportResult', description: 'What an import creates, merges and skips; never a secret' });
+export type CredentialImportResult = z.infer<typeof CredentialImportResultSchema>;
