@@ -68,7 +68,16 @@ export const CORE_DEPS = {
   // saved logins: the vault owns a site's credentials; the export parsers are pure (no core at all)
   'login/vault': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/codes', 'login/vault/import'],
   'login/vault/import': [],
-  'login/signup': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/steps', 'login/codes', 'login'],
+  'login/signup': [
+    ...KERNEL,
+    ...LOW,
+    ...LOGIN_LEAVES,
+    'login/engine',
+    'login/steps',
+    'login/codes',
+    'login',
+    'login/vault',
+  ],
   'login/login.feature.ts': [
     ...FEATURE_BASE,
     'login',

@@ -10,16 +10,29 @@ const signupUrl = z.string().trim().min(1, 'domain is required').pipe(httpUrlStr
  */
 export const SignupRequestSchema = z
   .object({
-    cred: z.object({
-      username: z
-        .string()
-        .trim()
-        .min(1, 'cred.username is required')
-        .max(512)
-        .describe('The new account: an email address (the verification mail goes there) or a user name'),
-      password: z.string().min(1, 'cred.password is required').max(4096).describe('The new account password'),
-    }),
-    domain: signupUrl.describe('The sign-up page, or a login page with a "Sign up" / "Create account" link'),
+    credential: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('A saved login (id or label) whose username, password and additional fields make the new account'),
+    cred: z
+      .object({
+        username: z
+          .string()
+          .trim()
+          .min(1, 'cred.username is required')
+          .max(512)
+          .describe('The new account: an email address (the verification mail goes there) or a user name'),
+        password: z.string().min(1, 'cred.password is required').max(4096).describe('The new account password'),
+      })
+      .optional(),
+    domain: signupUrl
+      .optional()
+      .describe(
+        'The sign-up page, or a login page with a "Sign up" / "Create account" link (with credential: default its loginUrl)',
+      ),
     additionalFields: z
       .record(z.string().max(256), z.string().max(4096))
       .default({})
@@ -28,5 +41,19 @@ export const SignupRequestSchema = z
           'firstName and lastName), company, phone …; email when cred.username is not an email address',
       ),
   })
+  .superRefine((v, ctx) => {
+    if (v.cred !== undefined && v.credential !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['credential'], message: 'give either cred or credential, not both' });
+    else if (v.cred === undefined && v.credential === undefined)
+      ctx.addIssue({ code: 'custom', path: ['cred'], message: 'cred is required (or credential: a saved login)' });
+    else if (v.cred !== undefined && v.domain === undefined)
+      ctx.addIssue({ code: 'custom', path: ['domain'], message: 'domain is required' });
+  })
   .meta({ id: 'SignupRequest' });
-export type SignupRequest = z.infer<typeof SignupRequestSchema>;
+/** The body of POST /api/signup as sent: inline `cred` or a saved login's reference. */
+export type SignupRequestBody = z.infer<typeof SignupRequestSchema>;
+/** A sign-up with the new account's credentials in hand. */
+export type SignupRequest = Omit<SignupRequestBody, 'cred' | 'credential' | 'domain'> & {
+  cred: { username: string; password: string };
+  domain: string;
+};

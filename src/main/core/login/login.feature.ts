@@ -162,6 +162,7 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     inbox,
     mailboxes: mailboxFeed(mailboxes.service, mailboxes.watchers),
     events: base.events,
+    vault,
   });
   const dispose = async () => void (await Promise.all([mailboxes.dispose(), browsers.dispose()]));
   const feature: LoginFeature = { service, cache, browsers, inbox, mailboxes, lifecycle, signup, vault, dispose };

@@ -128,6 +128,31 @@ describe('the sign-up fixture site, by hand', () => {
 });
 
 describe('POST /api/signup', () => {
+  it('signs up with a saved login (credential): its secrets make the account and the session links to it', async () => {
+    await withSite({ sendMail: viaInbox() }, async (site) => {
+      const saved = await t.request('/api/credentials', {
+        method: 'POST',
+        json: {
+          label: 'Northwind (new account)',
+          loginUrl: site.loginUrl,
+          username: site.credentials.username,
+          password: site.credentials.password,
+          additionalFields: site.credentials.additionalFields,
+        },
+      });
+      expect(saved.status, await saved.clone().text()).toBe(201);
+      const { id } = (await saved.json()) as { id: string };
+      const res = await t.request('/api/signup', { method: 'POST', json: { credential: 'Northwind (new account)' } });
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(await opensProtectedPage(browser, site, body)).toBe(true);
+      const sessions = (await (await t.request('/api/sessions')).json()) as { data: { id: string }[] };
+      expect(sessions.data.find((e) => e.id === res.headers.get('x-session-id'))).toMatchObject({ credential_id: id });
+      const uses = (await (await t.request(`/api/credentials/${id}/uses`)).json()) as { data: unknown[] };
+      expect(uses.data[0]).toMatchObject({ endpoint: 'signup', outcome: 'success' });
+    });
+  });
+
   it('creates the account, follows the link from the inbox endpoint, and returns a working session', async () => {
     const live: { loginId: string; step: string }[] = [];
     const off = t.core.events.on('login.step', (e) => live.push(e));

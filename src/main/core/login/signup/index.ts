@@ -6,6 +6,7 @@ import type { InboxHub } from '../codes/inbox-hub.js';
 import { LoginEngine } from '../login-engine.js';
 import type { ContextProvider } from '../login.service.js';
 import type { SessionCache } from '../session-cache.js';
+import type { Vault } from '../vault/index.js';
 import { SignupRunner } from './signup-flow.js';
 import { SignupService } from './signup.service.js';
 
@@ -22,6 +23,7 @@ export function createSignupService(deps: {
   mailboxes?: MailboxFeed;
   /** Live steps of sign-ups started with an id (login.step events). */
   events?: CoreEventBus;
+  vault: Vault;
 }): SignupService {
   const { config } = deps;
   const log = deps.log.child({ component: 'signup' });
@@ -36,5 +38,6 @@ export function createSignupService(deps: {
     timeoutMs: config.login.timeoutMs,
     codeTimeoutMs: config.login.codeTimeoutMs,
     events: deps.events,
+    vault: deps.vault,
   });
 }

@@ -91,7 +91,7 @@ export class SignupRunner {
         req,
         deadline,
         net,
-        filler: new FormFiller({ page, deadline, step }),
+        filler: new FormFiller({ page, deadline, step, typingOrigins: req.secretOrigins }),
         finder: new FormFinder(),
         detector: new OutcomeDetector({ page, context: ctx, net, deadline, dialogMessages: () => [...dialogs] }),
         secrets,

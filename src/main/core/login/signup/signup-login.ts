@@ -53,6 +53,7 @@ export async function signInAfterSignup(
       method: 'password',
       codes: s.req.codes,
       codeTimeoutMs: s.req.codeTimeoutMs,
+      ...(s.req.secretOrigins ? { secretOrigins: s.req.secretOrigins } : {}),
     },
     signal,
   );

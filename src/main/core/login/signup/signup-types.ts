@@ -28,6 +28,8 @@ export interface SignupRequest {
   codes?: CodeSources;
   /** Each step as it happens (secret-free lines), for a live trace. */
   onStep?: (line: string) => void;
+  /** A saved login's origins: the only pages its secrets may be typed on (EngineLoginRequest.secretOrigins). */
+  secretOrigins?: readonly string[];
 }
 
 export type SignupResult =

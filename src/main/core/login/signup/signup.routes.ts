@@ -6,7 +6,7 @@ import type { LoginCore } from '../login.feature.js';
 export function signupRoutes(core: LoginCore) {
   return {
     signup: async ({ body, auth, reply, req }) => {
-      const outcome = await core.login.signup.signup(auth.orgId, body, { loginId: loginIdHeader(req) });
+      const outcome = await core.login.signup.signup(auth, body, { loginId: loginIdHeader(req) });
       reply.header('X-Session-Id', outcome.sessionId);
       reply.header('Cache-Control', 'no-store');
       return outcome.state;

@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { LOGIN_FAILURE_STATUS } from '../../../../shared/errors.js';
 import { StorageStateSchema, type StorageState } from '../../../../shared/login.schema.js';
-import type { SignupRequest } from '../../../../shared/signup.schema.js';
+import type { SignupRequest, SignupRequestBody } from '../../../../shared/signup.schema.js';
 import { AppError } from '../../errors.js';
 import type { CoreEventBus } from '../../events.js';
 import type { Logger } from '../../logger.js';
@@ -9,6 +9,7 @@ import { CodeSourceInputError, openCodeSources, type CodeSources, type MailboxFe
 import type { InboxHub } from '../codes/inbox-hub.js';
 import type { ContextProvider } from '../login.service.js';
 import type { SessionCache } from '../session-cache.js';
+import type { Vault, VaultCaller } from '../vault/index.js';
 import type { SignupRequest as EngineRequest, SignupResult } from './signup-types.js';
 
 export interface SignupRunnerLike {
@@ -38,11 +39,47 @@ export class SignupService {
       codeTimeoutMs: number;
       /** Where live steps go (login.step events), when a sign-up has an id. */
       events?: CoreEventBus;
+      /** Saved logins: a sign-up may make the account of one (`credential`). */
+      vault: Vault;
     },
   ) {}
 
-  /** `loginId`: the caller's id (X-Login-Id), carried by the login.step events of this sign-up. */
-  async signup(orgId: string, req: SignupRequest, opts: { loginId?: string } = {}): Promise<SignupOutcome> {
+  /**
+   * POST /api/signup. With `credential`, the saved login's username, password and additional fields make the
+   * account (shared with the caller's key, typed only on its origins, the use recorded); the session links to it.
+   */
+  async signup(who: VaultCaller, body: SignupRequestBody, opts: { loginId?: string } = {}): Promise<SignupOutcome> {
+    if (body.credential === undefined) {
+      const { cred, domain, credential: _none, ...rest } = body;
+      return this.run(who.orgId, { ...rest, cred: cred!, domain: domain! }, opts);
+    }
+    const { vault } = this.deps;
+    const saved = vault.usable(who, body.credential);
+    const { req } = await vault.loginRequest(saved, {
+      useCache: false,
+      include: [],
+      interactive: false,
+      interactiveTimeoutSec: 300,
+      additionalFields: body.additionalFields,
+      ...(body.domain ? { domain: body.domain } : {}),
+    });
+    const signup: SignupRequest = {
+      domain: req.domain,
+      cred: { username: req.cred.username, password: req.cred.password },
+      additionalFields: req.additionalFields,
+    };
+    return vault.use(who, saved, 'signup', async () => {
+      const outcome = await this.run(who.orgId, signup, { ...opts, secretOrigins: saved.origins });
+      await this.deps.cache.updateLifecycle(who.orgId, outcome.sessionId, { credentialId: saved.id });
+      return outcome;
+    });
+  }
+
+  private async run(
+    orgId: string,
+    req: SignupRequest,
+    opts: { loginId?: string; secretOrigins?: readonly string[] },
+  ): Promise<SignupOutcome> {
     const started = Date.now();
     const { loginId } = opts;
     const onStep = loginId
@@ -77,6 +114,7 @@ export class SignupService {
           codeTimeoutMs: this.deps.codeTimeoutMs,
           codes,
           onStep,
+          ...(opts.secretOrigins ? { secretOrigins: opts.secretOrigins } : {}),
         }),
       );
     } finally {
