@@ -6,6 +6,7 @@ import { AppError } from './core/errors.js';
 import { zodMessage } from './core/http/route.js';
 import { PROVIDER_KEYS, isKeyedProvider } from './core/video/pipeline/providers/provider-registry.js';
 import { MailboxCreateSchema } from '../shared/mailboxes.schema.js';
+import { CREDENTIALS_USAGE, credentialsCommand } from './cli-credentials.js';
 import { SCOPES } from '../shared/scopes.js';
 
 const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR]
@@ -30,6 +31,7 @@ commands:
                                                          when the server offers no STARTTLS
   mailboxes list [--org NAME] [--json]                   list mailboxes (never their passwords)
   mailboxes remove ID                                    remove a mailbox and its stored password
+${CREDENTIALS_USAGE}
 
 scopes: * (all), ${SCOPES.join(', ')}`;
 
@@ -48,6 +50,14 @@ const OPTIONS = {
   secure: { type: 'boolean' },
   'allow-insecure-auth': { type: 'boolean' },
   username: { type: 'string' },
+  label: { type: 'string' },
+  url: { type: 'string' },
+  method: { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  share: { type: 'string' },
+  totp: { type: 'boolean' },
+  format: { type: 'string' },
+  yes: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -249,6 +259,16 @@ async function run(core: Core, cmd: string[], v: Values): Promise<void> {
     case 'mailboxes list':
     case 'mailboxes remove':
       return mailboxes(core, action, rest, v);
+    case 'credentials add':
+    case 'credentials list':
+    case 'credentials remove':
+    case 'credentials import':
+      return credentialsCommand(core, action, rest, v, {
+        out,
+        readSecret: readSecretFromStdin,
+        orgOrOnly: (ref) => orgOrOnly(core, ref),
+        usage: (message) => new UsageError(message),
+      });
     default:
       throw new UsageError(cmd.length ? `unknown command: ${cmd.join(' ')}` : 'missing command');
   }
