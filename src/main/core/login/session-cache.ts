@@ -3,9 +3,19 @@ import type { SessionStatus, SessionSummary, StorageExtra, StorageState } from '
 import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
 import { open, seal } from '../secrets/aead.js';
-import { setIfAbsent, type SecretStore } from '../secrets/secret-store.js';
-import { isAuthCookie } from './auth-cookies.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import {
+  loadCacheKeys,
+  readPayload,
+  sameCredentials,
+  sessionExpiry,
+  type CacheKeys,
+  type CachedPayload,
+  type CredentialHash,
+} from './session-payload.js';
 import { coversInclude } from './storage-state.js';
+
+export { sessionExpiry, type CredentialHash } from './session-payload.js';
 
 export interface CacheIdentity {
   orgId: string;
@@ -19,16 +29,6 @@ export interface CredentialSecrets {
   /** The request's `cred`; every field but `username` counts (today `password`). */
   cred: Record<string, string>;
   additionalFields: Record<string, string>;
-}
-
-/** Keyed hash of an identity's credentials (see `SessionCache.credentialHash`). */
-export type CredentialHash = Buffer & { readonly __credentialHash: true };
-
-interface CacheKeys {
-  /** AES-256-GCM key of the payloads, and the HMAC key of the lookup key (the stored secret itself). */
-  cache: Buffer;
-  /** HMAC key of the credential hashes, derived from the same secret. */
-  credential: Buffer;
 }
 
 const byKey = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
@@ -95,41 +95,6 @@ export interface LifecyclePatch {
 }
 
 /**
- * What the encrypted payload holds: the state and the storage it was captured with (`include`).
- * Entries written before `include` existed hold the bare state: captured with nothing extra.
- */
-interface CachedPayload {
-  v: 2;
-  include: StorageExtra[];
-  /** Where the session itself lives beyond cookies and localStorage: returned whatever a request includes. */
-  sessionIn?: StorageExtra[];
-  state: StorageState;
-}
-
-function readPayload(json: string): CachedPayload {
-  const parsed = JSON.parse(json) as CachedPayload | StorageState;
-  return 'v' in parsed && parsed.v === 2 ? parsed : { v: 2, include: [], state: parsed as StorageState };
-}
-
-/** Constant-time: how much of a stored hash matches must not show in the response time. */
-function sameCredentials(stored: Buffer | null, given: CredentialHash): boolean {
-  return stored !== null && stored.length === given.length && crypto.timingSafeEqual(stored, given);
-}
-
-/**
- * When the session stops being usable: the earliest expiry among the cookies that may hold it
- * (./auth-cookies.ts: an auth-like name or HttpOnly, never an anti-CSRF cookie, whose expiry does
- * not end a session), or among all cookies when none may. Session cookies (-1) have no time limit
- * of their own. Unix ms or null.
- */
-export function sessionExpiry(state: StorageState): number | null {
-  const auth = state.cookies.filter((c) => isAuthCookie(c.name, c.httpOnly));
-  const relevant = auth.length ? auth : state.cookies;
-  const times = relevant.filter((c) => c.expires > 0).map((c) => c.expires * 1000);
-  return times.length ? Math.min(...times) : null;
-}
-
-/**
  * Cached login sessions per (org, site origin, username, login method), AES-256-GCM encrypted at
  * rest with a key kept in the secret store. Rows of one org are never visible to another. An entry
  * is served only to a request whose credentials hash like the ones of the login that made it.
@@ -145,27 +110,11 @@ export class SessionCache {
   }
 
   private cacheKeys(): Promise<CacheKeys> {
-    this.keys ??= this.loadKeys().catch((err: unknown) => {
+    this.keys ??= loadCacheKeys(this.deps.secrets).catch((err: unknown) => {
       this.keys = null; // the secret store may come back (keychain unlocked later): try again next time
       throw err;
     });
     return this.keys;
-  }
-
-  private async loadKeys(): Promise<CacheKeys> {
-    // Create-once across processes: the server and the CLI must never each keep a different key.
-    const stored =
-      (await this.deps.secrets.get('session-cache-key')) ??
-      (await setIfAbsent(this.deps.secrets, 'session-cache-key', crypto.randomBytes(32).toString('base64')));
-    const cache = Buffer.from(stored, 'base64');
-    // A subkey derived with HKDF rather than a second keychain secret: the hashes are worthless without
-    // the entries they guard, so they share one secret's lifetime (rotating or losing the cache key
-    // voids both at once), there is no state where one secret exists without the other, and the
-    // keychain is read once. HKDF makes the subkey independent of the AES/lookup uses of the secret.
-    const credential = Buffer.from(
-      crypto.hkdfSync('sha256', cache, Buffer.alloc(0), 'agent-studio session-cache credential-hash v1', 32),
-    );
-    return { cache, credential };
   }
 
   private async cacheKey(): Promise<Buffer> {
