@@ -23,6 +23,7 @@ async function main() {
     await optional('pipeline.bench.ts', 'runPipelineBench'),
     await optional('webhooks.bench.ts', 'runWebhooksBench'),
     await optional('login-realweb.bench.ts', 'runRealWebLoginBench'),
+    await optional('vault.bench.ts', 'runVaultBench'),
   ])
     if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');

@@ -71,7 +71,15 @@ const COLUMNS = Object.keys(toRow({} as StoredSavedLogin)) as (keyof Row)[];
 
 /** The only owner of the `saved_logins` table. Labels are unique per organization, case-insensitively. */
 export class SavedLoginsRepo {
-  constructor(private readonly db: Db) {}
+  private readonly byId;
+  private readonly byLabel;
+  private readonly touchRow;
+
+  constructor(private readonly db: Db) {
+    this.byId = db.prepare('SELECT * FROM saved_logins WHERE org_id = ? AND id = ?');
+    this.byLabel = db.prepare('SELECT * FROM saved_logins WHERE org_id = ? AND label = ?');
+    this.touchRow = db.prepare('UPDATE saved_logins SET last_used_at = ? WHERE id = ?');
+  }
 
   insert(s: StoredSavedLogin): void {
     this.db
@@ -96,9 +104,7 @@ export class SavedLoginsRepo {
 
   /** By id, or else by label (case-insensitive), within the organization. */
   find(orgId: string, idOrLabel: string): StoredSavedLogin | null {
-    const row = (this.db.prepare('SELECT * FROM saved_logins WHERE org_id = ? AND id = ?').get(orgId, idOrLabel) ??
-      this.db.prepare('SELECT * FROM saved_logins WHERE org_id = ? AND label = ?').get(orgId, idOrLabel)) as
-      Row | undefined;
+    const row = (this.byId.get(orgId, idOrLabel) ?? this.byLabel.get(orgId, idOrLabel)) as Row | undefined;
     return row ? fromRow(row) : null;
   }
 
@@ -109,7 +115,7 @@ export class SavedLoginsRepo {
   }
 
   touch(id: string, at: number): void {
-    this.db.prepare('UPDATE saved_logins SET last_used_at = ? WHERE id = ?').run(at, id);
+    this.touchRow.run(at, id);
   }
 
   delete(orgId: string, id: string): boolean {

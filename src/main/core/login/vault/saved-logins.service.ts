@@ -15,6 +15,9 @@ import { checkLoginInput } from '../login-methods.js';
 import type { CredentialUsesRepo } from './credential-uses.repo.js';
 import type { SavedLoginsRepo, StoredSavedLogin } from './saved-logins.repo.js';
 
+/** How long a saved login's secrets stay in memory after their last use. */
+const WARM_MS = 60_000;
+
 /** The secret-store account of a saved login's secrets (the store itself is namespaced per installation). */
 export const savedLoginAccount = (id: string) => `saved-login:${id}`;
 
@@ -65,6 +68,13 @@ export function publicSavedLogin(s: StoredSavedLogin): SavedLogin {
  * (a login by reference, the desktop's Reveal); no method returns them to an API answer.
  */
 export class SavedLoginsService {
+  /**
+   * Secrets read in the last WARM_MS, by saved login: a login by reference served from the session cache then
+   * costs what an inline one does (a keychain read is a D-Bus round trip, ~3 ms, more than the whole cache hit).
+   * Dropped when the saved login changes or goes, and WARM_MS after its last use.
+   */
+  private readonly warm = new Map<string, { secrets: SavedLoginSecrets; updatedAt: number; until: number }>();
+
   constructor(private readonly deps: SavedLoginsDeps) {}
 
   private now() {
@@ -160,6 +170,7 @@ export class SavedLoginsService {
       updated_at: this.now(),
     };
     this.check(after, secrets);
+    this.warm.delete(after.id);
     await this.deps.secrets.set(savedLoginAccount(after.id), JSON.stringify({ v: 1, ...secrets }));
     this.deps.repo.update(after);
     this.deps.log.info({ orgId, credentialId: after.id }, 'saved login changed');
@@ -170,6 +181,7 @@ export class SavedLoginsService {
   async delete(orgId: string, ref: string): Promise<boolean> {
     const found = this.deps.repo.find(orgId, ref);
     if (!found) return false;
+    this.warm.delete(found.id);
     await this.deps.secrets.delete(savedLoginAccount(found.id));
     const deleted = this.deps.repo.delete(orgId, found.id);
     if (deleted) this.deps.log.info({ orgId, credentialId: found.id }, 'saved login removed');
@@ -178,14 +190,32 @@ export class SavedLoginsService {
 
   /** The secrets of a saved login (empty when the store holds none, e.g. it was cleared by hand). */
   async readSecrets(saved: StoredSavedLogin): Promise<SavedLoginSecrets> {
+    const now = Date.now();
+    const warm = this.warm.get(saved.id);
+    if (warm && warm.updatedAt === saved.updated_at && warm.until > now) {
+      warm.until = now + WARM_MS;
+      return warm.secrets;
+    }
     const raw = await this.deps.secrets.get(savedLoginAccount(saved.id));
-    if (!raw) return {};
+    let secrets: SavedLoginSecrets = {};
     try {
-      const { v: _v, ...secrets } = JSON.parse(raw) as SavedLoginSecrets & { v?: number };
-      return secrets;
+      if (raw) secrets = withoutVersion(JSON.parse(raw) as SavedLoginSecrets & { v?: number });
     } catch {
       return {};
     }
+    this.warm.set(saved.id, { secrets, updatedAt: saved.updated_at, until: now + WARM_MS });
+    this.sweepLater(saved.id);
+    return secrets;
+  }
+
+  /** Forgets warm secrets once they were not used for WARM_MS. */
+  private sweepLater(id: string): void {
+    setTimeout(() => {
+      const warm = this.warm.get(id);
+      if (!warm) return;
+      if (warm.until <= Date.now()) this.warm.delete(id);
+      else this.sweepLater(id);
+    }, WARM_MS).unref();
   }
 
   uses(orgId: string, ref: string): CredentialUse[] {
@@ -195,7 +225,8 @@ export class SavedLoginsService {
   recordUse(saved: StoredSavedLogin, use: Omit<CredentialUse, 'at' | 'origin'> & { origin?: string | null }): void {
     const at = this.now();
     this.deps.uses.record(saved.id, { ...use, origin: use.origin ?? originOf(saved.loginUrl), at });
-    this.deps.repo.touch(saved.id, at);
+    // Coarse, like the session cache's stamp: at most one write a minute (the use log has every use).
+    if (saved.last_used_at === null || at - saved.last_used_at > 60_000) this.deps.repo.touch(saved.id, at);
   }
 
   /** A label no saved login of the organization has yet: `base`, else `base (2)`, `base (3)`… */
@@ -246,6 +277,10 @@ export class SavedLoginsService {
     if (s.mailboxId && !this.deps.hasMailbox(s.orgId, s.mailboxId))
       throw invalid('mailboxId', `no mailbox ${s.mailboxId} in this organization (GET /api/mailboxes)`);
   }
+}
+
+function withoutVersion({ v: _v, ...secrets }: SavedLoginSecrets & { v?: number }): SavedLoginSecrets {
+  return secrets;
 }
 
 function secretNames(secrets: SavedLoginSecrets): SavedLoginSecret[] {
