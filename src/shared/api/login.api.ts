@@ -32,7 +32,9 @@ export const LOGIN_API = defineApiRoutes({
     scope: 'login:write',
     summary: 'Log in to a website with a real browser and return its Playwright storageState',
     description:
-      'Body fields: cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (password, otp_email, magic_link, totp, otp_sms, oauth_google, oauth_github), ' +
+      'Body fields: credential (a saved login by id or label, GET /api/credentials: its secrets are typed by the ' +
+      'server, only on its origins, and the caller never holds them; domain then defaults to its loginUrl) or ' +
+      'cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (password, otp_email, magic_link, totp, otp_sms, oauth_google, oauth_github), ' +
       'domain (full http/https URL of the login page), additionalFields (string map matched to extra fields by name, id, label or placeholder), ' +
       'useCache (default true). The answer is exactly Playwright storageState; the headers X-Session-Cache (hit|miss) and X-Session-Id say where it came from. ' +
       `A fresh login always replaces the cached entry. Failures: ${failureDocs}; 400 INVALID_REQUEST for bad input.`,
@@ -49,14 +51,22 @@ export const LOGIN_API = defineApiRoutes({
           'X-Session-Id': 'id of the cache entry (see GET /api/sessions)',
         },
       },
-      400: { description: 'Invalid request, or a login method not available yet (LOGIN_METHOD_NOT_AVAILABLE)' },
+      400: {
+        description:
+          'Invalid request (also: cred and credential together, or neither), or a login method not available yet (LOGIN_METHOD_NOT_AVAILABLE)',
+      },
+      403: {
+        description:
+          'FORBIDDEN: the key lacks login:write; CREDENTIAL_NOT_SHARED: the saved login is not shared with this key',
+      },
+      404: { description: 'NOT_FOUND: no saved login with that id or label in this organization' },
       401: {
         description:
           'AUTHENTICATION_FAILED: wrong credentials (details.reason invalid_credentials), a code or sign-in link the site rejected (invalid_code) or a bad API key (invalid_api_key)',
       },
       422: {
         description:
-          'LOGIN_FORM_NOT_FOUND, MFA_REQUIRED (the message says what to pass), CAPTCHA_BLOCKED or CREDENTIALS_REQUIRED (the site asks a password that was not given)',
+          "LOGIN_FORM_NOT_FOUND, MFA_REQUIRED (the message says what to pass), CAPTCHA_BLOCKED, CREDENTIALS_REQUIRED (the site asks a password that was not given) or CREDENTIAL_ORIGIN_MISMATCH (a saved login's secrets were about to be typed on a page outside its origins; nothing was typed)",
       },
       423: { description: 'ACCOUNT_LOCKED' },
       502: {
@@ -138,7 +148,8 @@ export const LOGIN_API = defineApiRoutes({
     summary: "Create an account on a website's sign-up page, finish its email verification, return the session",
     description:
       'Body: cred {username, password} of the new account (username: an email address, or a user name with ' +
-      'additionalFields.email), domain (full http/https URL of the sign-up page, or of a login page that links to ' +
+      'additionalFields.email), or credential (a saved login whose username, password and additional fields make ' +
+      'the account, typed only on its origins; 403 CREDENTIAL_NOT_SHARED, 404 for an unknown one), domain (full http/https URL of the sign-up page, or of a login page that links to ' +
       'it), additionalFields (name or firstName/lastName, company, phone … matched to the form by name, id, label or ' +
       'placeholder). The engine fills the form (the password into the new-password and confirmation fields), ticks ' +
       'the terms checkbox and never a newsletter one, submits, and when the site asks to verify the email it waits ' +
@@ -158,6 +169,8 @@ export const LOGIN_API = defineApiRoutes({
         headers: { 'X-Session-Id': 'id of the cache entry (see GET /api/sessions)' },
       },
       400: { description: 'Invalid request (details.issues names the fields)' },
+      403: { description: 'FORBIDDEN, or CREDENTIAL_NOT_SHARED: the saved login is not shared with this key' },
+      404: { description: 'NOT_FOUND: no saved login with that id or label' },
       401: {
         description:
           'AUTHENTICATION_FAILED: the site rejected the verification link or code (details.reason invalid_code), or the log-in after the sign-up failed',
@@ -193,14 +206,16 @@ export const LOGIN_API = defineApiRoutes({
     aliases: ['/refresh'],
     api: 'login',
     scope: 'login:write',
-    summary: 'Renew a cached session with the credentials the organization chose to store',
+    summary: 'Renew a cached session with the saved login it was made with',
     description:
-      'Body: domain (a URL of the site: its origin picks the session), username, loginMethod (default password), ' +
+      'Body: credential (a saved login: its site, username and method pick the session; shared with the key), or ' +
+      'domain (a URL of the site: its origin picks the session), username, loginMethod (default password); ' +
       'force (default false). The session of (organization, origin, username, loginMethod) is first checked on the ' +
       'site (see POST /api/sessions/{id}/validate): when it still works it is returned as it is (X-Session-Refresh: ' +
-      'still-valid); otherwise, or with force, the service logs in again with the credentials stored by a login ' +
-      'with "storeCredentials": true and the new session replaces the entry (X-Session-Refresh: renewed). ' +
-      `404 NOT_FOUND: no cached session; 409 NO_STORED_CREDENTIALS: none stored; a failed re-login answers like POST /api/login (${loginFailures.join(', ')}).`,
+      'still-valid); otherwise, or with force, the service logs in again with the saved login linked to the session ' +
+      '(a login by credential, or one with "storeCredentials": true) and the new session replaces the entry ' +
+      '(X-Session-Refresh: renewed). ' +
+      `404 NOT_FOUND: no cached session; 403 CREDENTIAL_NOT_SHARED; 409 NO_STORED_CREDENTIALS: no saved login renews it; a failed re-login answers like POST /api/login (${loginFailures.join(', ')}).`,
     tags: ['login'],
     body: RefreshRequestSchema,
     answerHeaders: RefreshAnswerHeadersSchema,
@@ -215,10 +230,13 @@ export const LOGIN_API = defineApiRoutes({
       },
       400: { description: 'INVALID_REQUEST' },
       401: { description: 'AUTHENTICATION_FAILED: the site refused the stored credentials, or a bad API key' },
-      404: { description: 'NOT_FOUND: no cached session for this site, username and login method' },
+      403: { description: 'CREDENTIAL_NOT_SHARED: the saved login is not shared with this key' },
+      404: {
+        description: 'NOT_FOUND: no cached session for this site, username and login method, or no such saved login',
+      },
       409: {
         description:
-          'NO_STORED_CREDENTIALS: the session has no stored credentials (log in with "storeCredentials": true)',
+          'NO_STORED_CREDENTIALS: no saved login renews the session (log in by credential, or with "storeCredentials": true)',
       },
       502: { description: 'SITE_UNREACHABLE: the site did not answer the check or the login' },
     },
