@@ -140,6 +140,7 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     log,
     oauthOrigins: { google: config.login.oauth.google.origins, github: config.login.oauth.github.origins },
     hasMailbox: (orgId, id) => mailboxes.service.get(orgId, id) !== null,
+    keyIds: (orgId) => base.keys.list(orgId).map((k) => k.id),
   });
   // Credentials storeCredentials kept before saved logins existed move onto saved logins (once, at start).
   const ready = adoptStoredCredentials({ cache, vault, secrets: base.secrets, log }).catch((err: Error) =>

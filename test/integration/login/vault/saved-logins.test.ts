@@ -99,6 +99,13 @@ describe('the saved-login API', () => {
       origins: ['ftp://example.com'],
     });
     expect(badOrigin.status).toBe(400);
+    const strangerKey = await post('/api/credentials', {
+      label: 'sk',
+      loginUrl: site.loginUrl,
+      password: 'p',
+      shareWith: [t.core.keys.authenticate(t.newOrg('stranger').key)!.keyId],
+    });
+    expect(await body(strangerKey)).toMatchObject({ error: 'INVALID_REQUEST', details: { field: 'shareWith' } });
   });
 
   it('PATCH changes only what is given; null removes a secret; DELETE removes the secrets too', async () => {

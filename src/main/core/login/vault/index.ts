@@ -16,6 +16,7 @@ export function createVault(deps: {
   log: Logger;
   oauthOrigins: { google: string[]; github: string[] };
   hasMailbox: (orgId: string, id: string) => boolean;
+  keyIds: (orgId: string) => string[];
 }): Vault {
   const log = deps.log.child({ component: 'vault' });
   const savedLogins = new SavedLoginsService({
@@ -25,6 +26,7 @@ export function createVault(deps: {
     log,
     oauthOrigins: deps.oauthOrigins,
     hasMailbox: deps.hasMailbox,
+    keyIds: deps.keyIds,
   });
   return new Vault(savedLogins, log);
 }

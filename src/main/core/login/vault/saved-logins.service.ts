@@ -47,6 +47,8 @@ export interface SavedLoginsDeps {
   oauthOrigins: { google: string[]; github: string[] };
   /** Whether the organization has this mailbox (a saved login may name the one its codes come to). */
   hasMailbox: (orgId: string, id: string) => boolean;
+  /** The ids of the organization's API keys (a saved login is shared with some of them). */
+  keyIds: (orgId: string) => string[];
   now?: () => number;
 }
 
@@ -274,6 +276,11 @@ export class SavedLoginsService {
     }
     if (s.phone && !/^\+[1-9]\d{6,14}$/.test(s.phone.replace(/[\s().-]/g, '')))
       throw invalid('phone', 'must be an E.164 number (+ country code and number, e.g. +15550100)');
+    if (s.shareWith !== 'all') {
+      const known = new Set(this.deps.keyIds(s.orgId));
+      const unknown = s.shareWith.filter((id) => !known.has(id));
+      if (unknown.length) throw invalid('shareWith', `not API keys of this organization: ${unknown.join(', ')}`);
+    }
     if (s.mailboxId && !this.deps.hasMailbox(s.orgId, s.mailboxId))
       throw invalid('mailboxId', `no mailbox ${s.mailboxId} in this organization (GET /api/mailboxes)`);
   }
