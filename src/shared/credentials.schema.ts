@@ -28,6 +28,12 @@ export const OriginSchema = httpUrlString('origin')
   .describe('An origin (https://accounts.example.com) where the secrets may be typed');
 
 const label = z.string().trim().min(1, 'label is required').max(120);
+
+/** A saved login's page: no user name or password in the URL (those are secrets, and this is metadata). */
+const loginUrl = httpUrlString('loginUrl').refine((value) => {
+  const url = new URL(value);
+  return !url.username && !url.password;
+}, 'loginUrl must not contain a user name or password (give them as username and password)');
 const shareWith = z
   .union([z.literal('all'), z.array(z.string().min(1).max(64)).max(200)])
   .describe('"all": every key of the organization with login:write may use it; or the ids of the keys that may');
@@ -44,7 +50,7 @@ const secretFields = {
 export const SavedLoginCreateSchema = z
   .object({
     label,
-    loginUrl: httpUrlString('loginUrl').describe('The login page (POST /api/login opens it when no domain is given)'),
+    loginUrl: loginUrl.describe('The login page (POST /api/login opens it when no domain is given)'),
     origins: z
       .array(OriginSchema)
       .min(1)
@@ -76,7 +82,7 @@ export type SavedLoginCreate = z.infer<typeof SavedLoginCreateSchema>;
 export const SavedLoginUpdateSchema = z
   .object({
     label: label.optional(),
-    loginUrl: httpUrlString('loginUrl').optional(),
+    loginUrl: loginUrl.optional(),
     origins: z.array(OriginSchema).min(1).max(MAX_ORIGINS).optional(),
     loginMethod: z.string().min(1).max(40).optional(),
     username: z.string().max(512).optional(),

@@ -99,6 +99,13 @@ describe('the saved-login API', () => {
       origins: ['ftp://example.com'],
     });
     expect(badOrigin.status).toBe(400);
+    const userinfo = await post('/api/credentials', {
+      label: 'ui',
+      loginUrl: 'https://ada:hunter2-Xy@app.example.com/login',
+      password: 'p',
+    });
+    expect(userinfo.status).toBe(400);
+    expect(await userinfo.text()).not.toContain('hunter2-Xy');
     const strangerKey = await post('/api/credentials', {
       label: 'sk',
       loginUrl: site.loginUrl,

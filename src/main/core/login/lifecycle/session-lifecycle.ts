@@ -92,7 +92,11 @@ export class SessionLifecycle {
       who,
       saved,
       endpoint,
-      () => this.loginWith(who.orgId, req, { ...run, secretOrigins }, saved.id),
+      async () => {
+        const outcome = await this.loginWith(who.orgId, req, { ...run, secretOrigins }, saved.id);
+        await this.deps.vault.learnOrigins(saved, outcome.typedOn);
+        return outcome;
+      },
       new URL(req.domain).origin,
     );
   }
@@ -313,6 +317,7 @@ export class SessionLifecycle {
       endpoint,
       async () => {
         const outcome = await this.deps.logins.login(entry.orgId, req, { secretOrigins });
+        await this.deps.vault.learnOrigins(saved, outcome.typedOn);
         const checkUrl = entry.checkUrl ?? httpUrlOrUndefined(outcome.finalUrl);
         await this.deps.cache.updateLifecycle(entry.orgId, outcome.sessionId, {
           status: 'renewed',

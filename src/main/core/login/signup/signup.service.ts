@@ -69,7 +69,10 @@ export class SignupService {
       additionalFields: req.additionalFields,
     };
     return vault.use(who, saved, 'signup', async () => {
-      const outcome = await this.run(who.orgId, signup, { ...opts, secretOrigins: saved.origins });
+      const outcome = await this.run(who.orgId, signup, {
+        ...opts,
+        secretOrigins: saved.origins.length ? saved.origins : undefined,
+      });
       await this.deps.cache.updateLifecycle(who.orgId, outcome.sessionId, { credentialId: saved.id });
       return outcome;
     });

@@ -26,7 +26,7 @@ function readLegacy(raw: string | null): LegacyStoredLogin | null {
 
 /**
  * Moves credentials kept by `storeCredentials` before migration 0014 onto saved logins (source
- * stored_credentials, shared with every key, origins: the login page's), links each session to its saved
+ * stored_credentials, shared with every key, origins learned on their next successful use), links each session to its saved
  * login and deletes the old secret. Runs when the core starts; an entry whose secret cannot be read is left
  * for the next start when the store is unreachable, and unflagged when the secret is gone.
  */
@@ -61,7 +61,7 @@ export async function adoptStoredCredentials(deps: {
       interactive: false,
       interactiveTimeoutSec: 300,
     };
-    const credentialId = await deps.vault.keep(entry.orgId, req, undefined, null);
+    const credentialId = await deps.vault.keep(entry.orgId, req, undefined, null, { originsUnknown: true });
     await deps.cache.updateLifecycle(entry.orgId, entry.id, { credentialId });
     deps.cache.clearLegacyFlag(entry.id);
     await deps.secrets.delete(account).catch(() => false);

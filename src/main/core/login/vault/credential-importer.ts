@@ -1,5 +1,6 @@
 import type { CredentialImportRequest, CredentialImportResult } from '../../../../shared/credentials.schema.js';
 import { AppError } from '../../errors.js';
+import { parseTotpSecret } from '../codes/totp.js';
 import { ExportFileError, parseExport } from './import/export-formats.js';
 import { planImport } from './import/import-plan.js';
 import { originOf, type SavedLoginsService } from './saved-logins.service.js';
@@ -34,37 +35,33 @@ export class CredentialImporter {
       let action = item.action;
       let reason = item.reason;
       let id = item.mergeInto;
-      if (!body.dryRun && item.login && action !== 'skip') {
-        const { loginUrl, password, totpSecret, notes } = item.login;
+      if (item.login && action !== 'skip') {
+        const { loginUrl, password, notes } = item.login;
+        // A counter-based (HOTP) or Steam secret cannot make codes here: the login is imported without it,
+        // and the preview says so as the real run does.
+        let totpSecret = item.login.totpSecret;
+        if (totpSecret && !isTotpSecret(totpSecret)) {
+          totpSecret = undefined;
+          reason = joinReasons(
+            reason,
+            'imported without its authenticator secret, which is not a TOTP one (HOTP, Steam)',
+          );
+        }
+        const fields = {
+          ...(password ? { password } : {}),
+          ...(totpSecret ? { totpSecret } : {}),
+          ...(notes ? { notes } : {}),
+        };
+        const input = { label, loginUrl, loginMethod: 'password', username, ...fields, shareWith: body.shareWith };
         try {
-          if (action === 'create') {
-            const made = await this.saved.create(
-              orgId,
-              {
-                label,
-                loginUrl,
-                loginMethod: 'password',
-                username,
-                ...(password ? { password } : {}),
-                ...(totpSecret ? { totpSecret } : {}),
-                ...(notes ? { notes } : {}),
-                shareWith: body.shareWith,
-              },
-              'import',
-            );
-            id = made.id;
-          } else {
-            await this.saved.update(orgId, item.mergeInto!, {
-              ...(password ? { password } : {}),
-              ...(totpSecret ? { totpSecret } : {}),
-              ...(notes ? { notes } : {}),
-            });
-          }
+          if (action === 'create' && body.dryRun) this.saved.validate(orgId, input, 'import');
+          else if (action === 'create') id = (await this.saved.create(orgId, input, 'import')).id;
+          else if (!body.dryRun) await this.saved.update(orgId, item.mergeInto!, fields);
         } catch (err) {
-          // A login that could never be used (e.g. a TOTP secret that is not one) is skipped, not half saved.
+          // A login that could never be used is skipped, in the preview as in the real run: never half saved.
           if (!(err instanceof AppError) || err.status >= 500) throw err;
           action = 'skip';
-          reason = err.message;
+          reason = err.message.replace(/^Invalid body: /, '');
           id = undefined;
         }
       }
@@ -82,3 +79,14 @@ export class CredentialImporter {
     return result;
   }
 }
+
+function isTotpSecret(secret: string): boolean {
+  try {
+    parseTotpSecret(secret);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const joinReasons = (a: string | undefined, b: string): string => (a ? `${a}; ${b}` : b);

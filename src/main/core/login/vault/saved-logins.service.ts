@@ -98,8 +98,17 @@ export class SavedLoginsService {
     return this.deps.repo.find(orgId, ref);
   }
 
-  /** The secrets are stored first: a row never exists without them. */
-  async create(orgId: string, input: SavedLoginCreate, source: SavedLogin['source']): Promise<SavedLogin> {
+  /** The saved login `create` would make, checked (400/409 as create answers), without saving anything. */
+  validate(orgId: string, input: SavedLoginCreate, source: SavedLogin['source']): void {
+    const { saved, secrets } = this.build(orgId, input, source);
+    this.check(saved, secrets);
+  }
+
+  private build(
+    orgId: string,
+    input: SavedLoginCreate,
+    source: SavedLogin['source'],
+  ): { saved: StoredSavedLogin; secrets: SavedLoginSecrets } {
     const now = this.now();
     const secrets: SavedLoginSecrets = {
       password: input.password || undefined,
@@ -126,6 +135,12 @@ export class SavedLoginsService {
       updated_at: now,
       last_used_at: null,
     };
+    return { saved, secrets };
+  }
+
+  /** The secrets are stored first: a row never exists without them. */
+  async create(orgId: string, input: SavedLoginCreate, source: SavedLogin['source']): Promise<SavedLogin> {
+    const { saved, secrets } = this.build(orgId, input, source);
     this.check(saved, secrets);
     await this.deps.secrets.set(savedLoginAccount(saved.id), JSON.stringify({ v: 1, ...secrets }));
     try {
@@ -271,7 +286,7 @@ export class SavedLoginsService {
       try {
         parseTotpSecret(secrets.totpSecret);
       } catch {
-        throw invalid('totpSecret', 'neither a base32 secret nor an otpauth:// URI');
+        throw invalid('totpSecret', 'not a TOTP secret: base32, or an otpauth://totp/ URI');
       }
     }
     if (s.phone && !/^\+[1-9]\d{6,14}$/.test(s.phone.replace(/[\s().-]/g, '')))

@@ -21,7 +21,8 @@ export type LoginOptions = Omit<LoginRequestBody, 'cred' | 'credential' | 'domai
 export interface SavedLoginRequest {
   saved: StoredSavedLogin;
   req: LoginRequest;
-  secretOrigins: string[];
+  /** Undefined for a saved login whose origins are not known yet (moved from an earlier version). */
+  secretOrigins?: string[];
 }
 
 /**
@@ -76,7 +77,7 @@ export class Vault {
         ...(saved.phone ? { phone: saved.phone } : {}),
       },
     };
-    return { saved, req, secretOrigins: saved.origins };
+    return { saved, req, ...(saved.origins.length ? { secretOrigins: saved.origins } : {}) };
   }
 
   /** Runs `fn` (a login, a refresh …) with a saved login and records the use with its outcome. */
@@ -108,7 +109,13 @@ export class Vault {
    * stored_credentials) whose origins are where the login typed them. Updates the one kept for the session
    * before, when there is one; a person's saved login is never overwritten by an agent's inline credentials.
    */
-  async keep(orgId: string, req: LoginRequest, typedOn: readonly string[] | undefined, current: string | null) {
+  async keep(
+    orgId: string,
+    req: LoginRequest,
+    typedOn: readonly string[] | undefined,
+    current: string | null,
+    opts: { originsUnknown?: boolean } = {},
+  ) {
     const previous = current ? this.savedLogins.find(orgId, current) : null;
     const origins = [...new Set([originOf(req.domain), ...(typedOn ?? [])])].filter((o): o is string => !!o);
     const fields = {
@@ -133,14 +140,29 @@ export class Vault {
         password: fields.password ?? undefined,
         totpSecret: fields.totpSecret ?? undefined,
         additionalFields: fields.additionalFields ?? undefined,
-        origins: origins.length
-          ? [...new Set([...origins, ...this.savedLogins.defaultOrigins(req.domain, req.loginMethod)])]
-          : undefined,
+        // Credentials kept before saved logins existed were typed wherever the login led: their origins are
+        // learned on the next successful use (learnOrigins), not guessed.
+        origins: opts.originsUnknown
+          ? []
+          : origins.length
+            ? [...new Set([...origins, ...this.savedLogins.defaultOrigins(req.domain, req.loginMethod)])]
+            : undefined,
         shareWith: 'all',
       },
       'stored_credentials',
     );
     return made.id;
+  }
+
+  /**
+   * A saved login whose origins are not known yet (moved from an earlier version) takes the ones its first
+   * successful login typed on; from then on its secrets are typed only there.
+   */
+  async learnOrigins(saved: StoredSavedLogin, typedOn: readonly string[] | undefined): Promise<void> {
+    if (saved.origins.length || !typedOn) return;
+    const origins = [...new Set([originOf(saved.loginUrl), ...typedOn])].filter((o): o is string => !!o);
+    await this.savedLogins.update(saved.orgId, saved.id, { origins });
+    this.log.info({ credentialId: saved.id, origins: origins.length }, 'saved login origins learned');
   }
 
   /** `storeCredentials: false`: a saved login kept by storeCredentials goes once no session uses it. */
