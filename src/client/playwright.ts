@@ -6,10 +6,15 @@ import type { StorageState } from '../shared/login.schema.js';
 import { createAgentStudioClient, type AgentStudioClient, type LoginInput } from './agent-studio-client.js';
 
 export interface LoggedInContextOptions {
-  /** Full http(s) URL of the site's login page. */
-  domain: string;
-  username: string;
-  password: string;
+  /**
+   * A saved login (its label or id): the server types its secrets and this code never holds them. Else give
+   * `domain`, `username` and `password`.
+   */
+  credential?: string;
+  /** Full http(s) URL of the site's login page (with `credential`: default its login page). */
+  domain?: string;
+  username?: string;
+  password?: string;
   loginMethod?: LoginInput['loginMethod'];
   additionalFields?: LoginInput['additionalFields'];
   /** Reuse the cached session when it is still fresh (default true, as the API). */
@@ -35,20 +40,22 @@ export async function newLoggedInContext(
   browser: Pick<Browser, 'newContext'>,
   options: LoggedInContextOptions,
 ): Promise<BrowserContext> {
-  const { domain, username, password, loginMethod, additionalFields, useCache, include, contextOptions } = options;
+  const { credential, domain, username, password, loginMethod, additionalFields, useCache, include, contextOptions } =
+    options;
   let client = options.client;
   if (!client) {
     if (!options.apiKey) throw new TypeError('newLoggedInContext: pass `client` or `apiKey`');
     client = createAgentStudioClient({ apiKey: options.apiKey, baseUrl: options.baseUrl });
   }
-  const storageState = await client.login({
-    cred: { username, password },
-    domain,
-    loginMethod,
-    additionalFields,
-    useCache,
-    include,
-  });
+  const common = { additionalFields, useCache, include };
+  let body: LoginInput;
+  if (credential !== undefined) body = { credential, domain, ...common };
+  else if (domain === undefined || password === undefined)
+    throw new TypeError(
+      'newLoggedInContext: pass `credential` (a saved login), or `domain`, `username` and `password`',
+    );
+  else body = { cred: { username: username ?? '', password }, domain, loginMethod, ...common };
+  const storageState = await client.login(body);
   const context = await browser.newContext({ ...contextOptions, storageState });
   try {
     await applySessionStorage(context, storageState);

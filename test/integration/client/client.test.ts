@@ -116,6 +116,25 @@ describe('typed client: login service', () => {
     });
     await viaKey.close();
 
+    // By a saved login: the code holds its label, never the password; the session it finds is the same one.
+    const saved = await s.core.login.vault.savedLogins.create(
+      s.orgId,
+      { label: 'Client site', loginUrl: site.loginUrl, loginMethod: 'password', username, password, shareWith: 'all' },
+      'api',
+    );
+    const byLabel = await newLoggedInContext(browser, { client, credential: 'Client site' });
+    try {
+      expect(await seesProtectedPage(byLabel)).toBe(true);
+    } finally {
+      await byLabel.close();
+    }
+    expect((await client.credentials.get(saved.id)).last_used_at).toEqual(expect.any(Number));
+    expect((await client.credentials.uses('Client site')).data[0]).toMatchObject({
+      endpoint: 'login',
+      outcome: 'success',
+    });
+    expect((await client.credentials.list()).data.map((c) => c.label)).toEqual(['Client site']);
+
     const { data } = await client.sessions.list();
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({ origin: site.origin, username, fresh: true });
