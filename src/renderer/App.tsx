@@ -5,6 +5,7 @@ import { Notice } from './components/StatusViews';
 import { CharactersScreen } from './features/characters/CharactersScreen';
 import { GenerateScreen } from './features/generate/GenerateScreen';
 import { GenerationsScreen } from './features/generations/GenerationsScreen';
+import { SavedLoginsScreen } from './features/saved-logins/SavedLoginsScreen';
 import { SessionsScreen } from './features/sessions/SessionsScreen';
 import { SettingsScreen } from './features/settings/SettingsScreen';
 import { TemplatesScreen } from './features/templates/TemplatesScreen';
@@ -17,6 +18,7 @@ import { useAppStore } from './stores/app-store';
 
 const SCREENS = {
   sessions: SessionsScreen,
+  'saved-logins': SavedLoginsScreen,
   templates: TemplatesScreen,
   uploads: UploadsScreen,
   characters: CharactersScreen,
@@ -45,6 +47,7 @@ function Shell() {
   const applyGenerationProgress = useAppStore((s) => s.applyGenerationProgress);
   const applyGenerationFinished = useAppStore((s) => s.applyGenerationFinished);
   const applyLoginStep = useAppStore((s) => s.applyLoginStep);
+  const applySavedLoginTestStep = useAppStore((s) => s.applySavedLoginTestStep);
   const navigate = useAppStore((s) => s.navigate);
   const theme = useAppStore((s) => s.theme);
   const loadSettings = useAppStore((s) => s.loadSettings);
@@ -73,6 +76,8 @@ function Shell() {
   useAppEvent('generation:progress', applyGenerationProgress);
   useAppEvent('generation:finished', applyGenerationFinished);
   useAppEvent('login:step', applyLoginStep);
+  // A saved login's Test now reports its steps the same way (by its own login id).
+  useAppEvent('login:step', applySavedLoginTestStep);
 
   const Current = SCREENS[screen];
   return (

@@ -8,6 +8,7 @@ import { createGenerationsSlice } from './generations.slice';
 import { createIntegrationsSlice } from './integrations.slice';
 import { createLoginRunsSlice } from './login-runs.slice';
 import { createNavSlice } from './nav.slice';
+import { createSavedLoginsSlice } from './saved-logins.slice';
 import { createSessionsSlice } from './sessions.slice';
 import { createSettingsSlice } from './settings.slice';
 import { createTemplatesSlice } from './templates.slice';
@@ -30,4 +31,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createAdminSlice(...a),
   ...createIntegrationsSlice(...a),
   ...createLoginRunsSlice(...a),
+  ...createSavedLoginsSlice(...a),
 }));

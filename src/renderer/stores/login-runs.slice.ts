@@ -30,8 +30,9 @@ export const createLoginRunsSlice: StateCreator<AppState, [], [], LoginRunsSlice
       const run: LoginRun = {
         loginId,
         request: {
-          domain: body.domain,
-          username: body.cred.username ?? '',
+          // A login by a saved login's label names no page or user here: the answer's session says which.
+          domain: body.domain ?? '',
+          username: body.cred?.username ?? '',
           loginMethod: body.loginMethod ?? 'password',
         },
         steps: [],

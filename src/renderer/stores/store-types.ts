@@ -35,6 +35,7 @@ import type {
   UploadProgress,
   WebhookSecret,
 } from '../../shared/ipc-contract.js';
+import type { CredentialUse, SavedLogin } from '../../shared/credentials.schema.js';
 import type { SessionRequest } from '../lib/snippets';
 import type { Loadable } from './loadable';
 
@@ -42,6 +43,7 @@ export type { UploadKind };
 
 export const SCREENS = [
   'sessions',
+  'saved-logins',
   'templates',
   'uploads',
   'characters',
@@ -256,6 +258,57 @@ export interface LoginRunsSlice {
   applyLoginStep(p: IpcEventPayload<'login:step'>): void;
 }
 
+export type SavedLoginCreateBody = ChannelArgs<'credentials:create'>['body'];
+export type SavedLoginUpdateBody = ChannelArgs<'credentials:update'>['body'];
+export type SavedLoginTestOutcome = ChannelResult<'credentials:test'>;
+
+/** What the Saved logins screen shows: the list, one saved login, its form (new or edit), or the import. */
+export type SavedLoginView =
+  | { kind: 'list' }
+  | { kind: 'detail'; id: string }
+  | { kind: 'add' }
+  | { kind: 'edit'; id: string }
+  | { kind: 'import' };
+
+/** A "Test now" of a saved login from this window: its live steps, then the outcome (never a secret). */
+export interface SavedLoginTest {
+  loginId: string;
+  status: 'running' | 'succeeded' | 'failed';
+  steps: LoginStep[];
+  startedAt: number;
+  outcome: SavedLoginTestOutcome | null;
+  /** The test could not run at all (the channel failed), as opposed to a login that failed. */
+  error: string | null;
+}
+
+/**
+ * Saved logins (the vault): metadata only. Secrets are never kept here: Reveal shows them in the detail's own
+ * state until hidden, Copy goes straight to the OS clipboard, and an import's file lives only in its form.
+ */
+export interface SavedLoginsSlice {
+  savedLogins: Loadable<SavedLogin[]>;
+  savedLoginView: SavedLoginView;
+  showSavedLogins(view: SavedLoginView): void;
+  /** Opens the Saved logins screen on one saved login (from a session's detail). */
+  openSavedLogin(id: string): void;
+  loadSavedLogins(): Promise<void>;
+  /** Throws ApiError (validation issues, CREDENTIAL_EXISTS) for the form to place on its fields. */
+  createSavedLogin(body: SavedLoginCreateBody): Promise<SavedLogin>;
+  updateSavedLogin(id: string, body: SavedLoginUpdateBody): Promise<SavedLogin>;
+  deleteSavedLogin(id: string): Promise<void>;
+  /** The use log of each saved login opened here, by id. */
+  credentialUses: Record<string, Loadable<CredentialUse[]>>;
+  loadCredentialUses(id: string): Promise<void>;
+  /** The API keys of this window's organization (for the sharing picker and the use log's key names). */
+  shareKeys: Loadable<ApiKeySummary[]>;
+  loadShareKeys(): Promise<void>;
+  /** The last Test now of each saved login, by id. */
+  savedLoginTests: Record<string, SavedLoginTest>;
+  /** Logs in with the saved login now, as the person; resolves when it finished (never throws). */
+  testSavedLogin(id: string): Promise<SavedLoginTest>;
+  applySavedLoginTestStep(p: IpcEventPayload<'login:step'>): void;
+}
+
 export type AppState = NavSlice &
   AppInfoSlice &
   SessionsSlice &
@@ -268,4 +321,5 @@ export type AppState = NavSlice &
   SettingsSlice &
   AdminSlice &
   IntegrationsSlice &
-  LoginRunsSlice;
+  LoginRunsSlice &
+  SavedLoginsSlice;

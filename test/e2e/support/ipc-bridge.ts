@@ -18,6 +18,7 @@ import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js'
 import { PickedFiles } from '../../../src/main/core/desktop/picked-files.js';
 import { resultsChannels } from '../../../src/main/core/desktop/results-channels.js';
 import { settingsChannels, type ThemeStore } from '../../../src/main/core/desktop/settings-channels.js';
+import { vaultChannels } from '../../../src/main/core/desktop/vault-channels.js';
 import {
   CHANNEL_NAMES,
   EVENT_NAMES,
@@ -54,6 +55,8 @@ export interface IpcBridge {
   sent: { event: IpcEventName; payload: unknown }[];
   /** What the page put on the "clipboard", in order. */
   copied: string[];
+  /** Secrets of saved logins main put on the "clipboard" (credentials:copySecret), in order; never seen by the page. */
+  copiedSecrets: string[];
   /** Files the page asked the "file manager" to show. */
   shownInFolder: string[];
 }
@@ -114,6 +117,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
   });
   const files = new PickedFiles();
   const copied: string[] = [];
+  const copiedSecrets: string[] = [];
   const shownInFolder: string[] = [];
   const dropDir = tempDir('agent-studio-dropped-');
   const pasteDir = tempDir('agent-studio-pasted-');
@@ -153,6 +157,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
       }),
       'app:openDataFolder': async () => ({ ok: true, value: { opened: false } }),
       ...adminChannels(host),
+      ...vaultChannels({ host, copySecret: (text) => void copiedSecrets.push(text) }),
       ...settingsChannels({ host, theme: opts.theme ?? memoryThemeStore() }),
       ...opts.local,
     },
@@ -173,5 +178,5 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
     channels: CHANNEL_NAMES.filter((c) => isPageChannel(c)),
     events: [...EVENT_NAMES],
   });
-  return { sent, copied, shownInFolder };
+  return { sent, copied, copiedSecrets, shownInFolder };
 }

@@ -160,6 +160,40 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   },
   'generations:saveVideo': { good: { id: 'gen_1' }, bad: { id: '' } },
   'generations:showInFolder': { good: { id: 'gen_1' }, bad: { path: '/etc' } },
+  // Saved logins
+  'credentials:list': { good: {}, bad: { query: { q: 'acme' } } },
+  'credentials:get': { good: { params: { id: 'Acme admin' } }, bad: { params: { id: '' } } },
+  'credentials:create': {
+    good: {
+      body: {
+        label: 'Acme admin',
+        loginUrl: 'https://acme.example.com/login',
+        username: 'ada',
+        password: 'pw',
+        shareWith: ['key_1'],
+      },
+    },
+    bad: { body: { label: '  ', loginUrl: 'https://acme.example.com/login' } },
+  },
+  'credentials:update': {
+    good: { params: { id: 'cred_1' }, body: { password: null, origins: ['https://acme.example.com/x'] } },
+    bad: { params: { id: 'cred_1' }, body: { origins: ['ftp://acme.example.com'] } },
+  },
+  'credentials:delete': { good: { params: { id: 'cred_1' } }, bad: { params: {} } },
+  'credentials:uses': { good: { params: { id: 'cred_1' } }, bad: { params: { id: 'x'.repeat(201) } } },
+  'credentials:import': {
+    good: { body: { format: 'chrome', content: 'name,url,username,password\n', dryRun: true } },
+    bad: { body: { format: 'lastpass', content: 'x' } },
+  },
+  'credentials:reveal': {
+    good: { id: 'cred_1', secret: { additionalField: 'pin' } },
+    bad: { id: 'cred_1', secret: 'username' },
+  },
+  'credentials:copySecret': { good: { id: 'cred_1', secret: 'password' }, bad: { id: 'cred_1' } },
+  'credentials:test': {
+    good: { id: 'cred_1', loginId: 'ui-1' },
+    bad: { id: 'cred_1', loginId: 'ui-1', keyId: 'key_1' },
+  },
 };
 
 const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);

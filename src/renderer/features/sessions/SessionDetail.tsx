@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SessionSummary } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { formatDate, formatRelative, hostOf } from '../../lib/format';
@@ -20,6 +20,14 @@ export function SessionDetail({ session: s, onClose }: { session: SessionSummary
   const history = useAppStore((st) => st.loginHistory[s.id]);
   const [testing, setTesting] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // The saved login that renews it, by its label (the list is read once when a session names one).
+  const savedLogins = useAppStore((st) => st.savedLogins);
+  const loadSavedLogins = useAppStore((st) => st.loadSavedLogins);
+  const openSavedLogin = useAppStore((st) => st.openSavedLogin);
+  const savedLogin = s.credential_id ? savedLogins.data.find((x) => x.id === s.credential_id) : undefined;
+  useEffect(() => {
+    if (s.credential_id && savedLogins.status === 'idle') void loadSavedLogins();
+  }, [s.credential_id, savedLogins.status, loadSavedLogins]);
 
   const retest = async () => {
     setTesting(true);
@@ -80,8 +88,24 @@ export function SessionDetail({ session: s, onClose }: { session: SessionSummary
         </div>
         <div>
           <dt>Renewable</dt>
-          <dd>{s.stored_credentials ? 'Yes (stored credentials)' : 'No'}</dd>
+          <dd>{s.stored_credentials ? 'Yes, with a saved login' : 'No'}</dd>
         </div>
+        {s.credential_id ? (
+          <div>
+            <dt>Saved login</dt>
+            <dd>
+              <button
+                type="button"
+                className="saved-login-link"
+                data-testid="session-saved-login"
+                aria-label={`Open saved login ${savedLogin?.label ?? s.credential_id}`}
+                onClick={() => openSavedLogin(s.credential_id!)}
+              >
+                {savedLogin?.label ?? s.credential_id}
+              </button>
+            </dd>
+          </div>
+        ) : null}
       </dl>
       <p className="cell-sub">
         {s.cookie_count} cookie{s.cookie_count === 1 ? '' : 's'}
