@@ -1,30 +1,19 @@
 import { useEffect } from 'react';
 import type { SessionSummary } from '../../../shared/ipc-contract.js';
-import { DataTable, NoValue, type Column } from '../../components/DataTable';
+import { DataTable, type Column } from '../../components/DataTable';
 import { type ListLoad } from '../../components/ListFrame';
 import { EmptyState } from '../../components/StatusViews';
-import { formatDate, formatRelative, hostOf } from '../../lib/format';
+import { hostOf } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { stacked } from './stacked-columns';
+import { SESSION_CREATED, SESSION_EXPIRES, SESSION_SITE, SESSION_USERNAME } from '../sessions/session-columns';
 
 const COLUMNS: Column<SessionSummary>[] = stacked<SessionSummary>([
-  {
-    header: 'Site',
-    cell: (s) => (
-      <>
-        <div className="cell-title">{hostOf(s.origin)}</div>
-        <div className="cell-sub">{s.origin}</div>
-      </>
-    ),
-  },
-  { header: 'Username', cell: (s) => s.username || <NoValue /> },
+  SESSION_SITE,
+  SESSION_USERNAME,
   { header: 'Status', cell: (s) => <span className="badge badge-neutral">{s.status}</span> },
-  { header: 'Created', cell: (s) => formatDate(s.created_at) },
-  {
-    header: 'Expires',
-    cellAttributes: (s) => ({ title: formatDate(s.expires_at) }),
-    cell: (s) => (s.expires_at ? formatRelative(s.expires_at) : 'No expiry'),
-  },
+  SESSION_CREATED,
+  SESSION_EXPIRES,
 ]);
 
 /** The cached sessions this saved login renews (sessions:list filtered by credential_id). */

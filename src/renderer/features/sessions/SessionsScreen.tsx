@@ -1,35 +1,24 @@
 import { useEffect } from 'react';
 import type { SessionSummary } from '../../../shared/ipc-contract.js';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { DataTable, NoValue, type Column } from '../../components/DataTable';
+import { DataTable, type Column } from '../../components/DataTable';
 import { RefreshButton, type ListLoad } from '../../components/ListFrame';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorBanner } from '../../components/StatusViews';
 import { errorMessage } from '../../lib/api';
-import { formatDate, formatRelative, hostOf } from '../../lib/format';
+import { hostOf } from '../../lib/format';
 import { useItemAction } from '../../lib/use-item-action';
 import { useAppStore } from '../../stores/app-store';
 import { LoginTestForm } from './LoginTestForm';
 import { SessionDetail } from './SessionDetail';
+import { SESSION_CREATED, SESSION_EXPIRES, SESSION_SITE, SESSION_USERNAME } from './session-columns';
 
 const SESSION_COLUMNS: Column<SessionSummary>[] = [
-  {
-    header: 'Site',
-    cell: (s) => (
-      <>
-        <div className="cell-title">{hostOf(s.origin)}</div>
-        <div className="cell-sub">{s.origin}</div>
-      </>
-    ),
-  },
-  { header: 'Username', cell: (s) => s.username || <NoValue /> },
+  SESSION_SITE,
+  SESSION_USERNAME,
   { header: 'Method', cell: (s) => <span className="badge badge-neutral">{s.login_method}</span> },
-  { header: 'Created', cell: (s) => formatDate(s.created_at) },
-  {
-    header: 'Expires',
-    cellAttributes: (s) => ({ title: formatDate(s.expires_at) }),
-    cell: (s) => (s.expires_at ? formatRelative(s.expires_at) : 'No expiry'),
-  },
+  SESSION_CREATED,
+  SESSION_EXPIRES,
   {
     header: 'Cookies',
     className: 'num',
