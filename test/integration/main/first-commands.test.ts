@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type FixtureSite } from '../../fixtures/sites/index.js';
-import { callTool, dataOf, loginArgs } from '../../helpers/mcp-agent.js';
+import { callTool, dataOf, loginArgs, SITE_LOGIN } from '../../helpers/mcp-agent.js';
 import { firstRunKey, runCli, spawnServer, type ServerProcess } from '../../helpers/spawn.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
@@ -121,6 +121,23 @@ describe.each(modes)('first commands on a fresh data dir, %s', (_mode, env, runs
     expect(wrong.stderr).toMatch(/is not a valid key of the data dir/);
 
     const key = createKey(dataDir, env, 'agents');
+    // The person saves the site's login (MCP logs in by a saved login only), then the agent uses its label.
+    const saved = runCli(
+      [
+        'credentials',
+        'add',
+        '--label',
+        SITE_LOGIN,
+        '--url',
+        site.loginUrl,
+        '--username',
+        site.credentials.username,
+        '--data-dir',
+        dataDir,
+      ],
+      { ...env, CREDENTIAL_PASSWORD: site.credentials.password },
+    );
+    expect(saved.status, saved.stderr).toBe(0);
     expect((await loginThroughMcp(dataDir, env, key)).cookies.length).toBeGreaterThan(0);
     const server = await serve(dataDir, env);
     const login = await loginThroughServer(server, key);
