@@ -68,6 +68,9 @@ export const CORE_DEPS = {
   // saved logins: the vault owns a site's credentials; the export parsers are pure (no core at all)
   'login/vault': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/codes', 'login/vault/import'],
   'login/vault/import': [],
+  // a person finishes a stuck login from any browser: the live view's server side, and its page (pure strings)
+  'login/takeover': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/interactive', 'login/takeover/live-page'],
+  'login/takeover/live-page': [],
   'login/signup': [
     ...KERNEL,
     ...LOW,
@@ -90,6 +93,7 @@ export const CORE_DEPS = {
     'login/lifecycle',
     'login/signup',
     'login/vault',
+    'login/takeover',
   ],
 
   // video: never login, mcp, desktop, create-core.ts, routes.ts, run-server.ts

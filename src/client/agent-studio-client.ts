@@ -251,6 +251,12 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     deliverToInbox: (body: InboxInput) => call('deliverToInbox', { body }),
     /** POST /api/login/:loginId/cancel: cancels a running login started with the header X-Login-Id. */
     cancelLogin: (loginId: string) => call('cancelLogin', { id: loginId }),
+    /**
+     * GET /api/login/:loginId: where a login with an id stands (running, needs_person with its takeover_url,
+     * succeeded, failed, cancelled). `loginState`: an async login's storageState, once.
+     */
+    loginStatus: (loginId: string) => call('loginStatus', { id: loginId }),
+    loginState: (loginId: string) => call('loginState', { id: loginId }),
     /** GET /api/login/methods: the login methods this server serves and the fields each needs. */
     loginMethods: () => call('loginMethods'),
     /**

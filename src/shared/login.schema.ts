@@ -94,6 +94,13 @@ export const LoginRequestSchema = z
       .max(1800)
       .default(300)
       .describe('How long an interactive login waits for the person (seconds, 5 to 1800)'),
+    async: z
+      .boolean()
+      .default(false)
+      .describe(
+        'true (or the header Prefer: respond-async): answer 202 {login_id, status_url} at once and run the login in ' +
+          'the background; poll GET /api/login/{id}, then take the state from GET /api/login/{id}/state',
+      ),
   })
   .superRefine(oneSourceOfCredentials)
   .meta({ id: 'LoginRequest' });
@@ -324,3 +331,40 @@ export const LoginAnswerHeadersSchema = z.object({
 });
 /** POST /api/refresh's answer headers: the session and how it was refreshed. */
 export const RefreshAnswerHeadersSchema = z.object({ 'x-session-id': z.string(), 'x-session-refresh': z.string() });
+
+/** Where a login with an id stands (GET /api/login/{id}). */
+export const LOGIN_RUN_STATUSES = ['running', 'needs_person', 'succeeded', 'failed', 'cancelled'] as const;
+
+export const LoginIdParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a login id is 1-64 of A-Z a-z 0-9 _ . -')
+    .describe('The login id: the X-Login-Id the request sent, or the login_id an answer gave'),
+});
+
+export const LoginRunSchema = z
+  .object({
+    login_id: z.string(),
+    status: z.enum(LOGIN_RUN_STATUSES),
+    steps: z.array(z.string()).describe('What the engine did so far (secret-free)'),
+    takeover_url: z
+      .string()
+      .optional()
+      .describe('While needs_person: the live page where a person finishes the login (its #token is the key to it)'),
+    session_id: z.string().optional().describe('Once succeeded: the cache entry (GET /api/sessions)'),
+    state_available: z
+      .boolean()
+      .describe('Once succeeded, for an async login: GET /api/login/{id}/state gives the storageState (once)'),
+    error: LoginErrorSchema.optional().describe('Once failed or cancelled: the error body the login answered'),
+    started_at: z.number(),
+    finished_at: z.number().nullable(),
+  })
+  .meta({ id: 'LoginRun' });
+export type LoginRun = z.infer<typeof LoginRunSchema>;
+
+export const LoginAcceptedSchema = z
+  .object({
+    login_id: z.string(),
+    status_url: z.string().describe('GET it for the status (same key)'),
+  })
+  .meta({ id: 'LoginAccepted' });

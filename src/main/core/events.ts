@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 /**
  * The core's one typed event bus: progress, status changes and webhook outcomes. The desktop app
  * subscribes to it (IPC events) and a streaming endpoint can serve it. Payloads carry ids and
- * states only: never a secret, a URL with a signature, or a webhook payload.
+ * states only: never a secret, a URL with a signature, or a webhook payload (the one exception is named below).
  */
 export interface CoreEvents {
   'generation.progress': { orgId: string; generationId: string; progress: number; queuePosition: number | null };
@@ -15,6 +15,19 @@ export interface CoreEvents {
   };
   /** A step of a running fresh login that has an id (X-Login-Id), for a live trace in the desktop window. */
   'login.step': { orgId: string; loginId: string; step: string; elapsedMs: number };
+  /**
+   * A login waits for a person on its live page. `takeoverUrl` is the one capability this bus carries: it is
+   * what the organization's own listeners (its window, its webhook endpoint) exist to hand to the person.
+   */
+  'login.needs_person': { orgId: string; loginId: string; reason: string; takeoverUrl: string };
+  /** A login with an id ended: succeeded (its session), failed or cancelled (the error code). */
+  'login.finished': {
+    orgId: string;
+    loginId: string;
+    status: 'succeeded' | 'failed' | 'cancelled';
+    sessionId: string | null;
+    error: string | null;
+  };
   'webhook.attempt': {
     orgId: string;
     generationId: string;

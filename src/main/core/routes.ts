@@ -11,6 +11,7 @@ import { loginRoutes } from './login/login.routes.js';
 import { mailboxesRoutes } from './login/mailboxes/mailboxes.routes.js';
 import { signupRoutes } from './login/signup/signup.routes.js';
 import { credentialsRoutes } from './login/vault/credentials.routes.js';
+import { takeoverRoutes } from './login/takeover/takeover.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
 import { charactersRoutes } from './video/characters/characters.routes.js';
 import { creditsRoutes } from './video/credits.routes.js';
@@ -32,6 +33,7 @@ export function routeHandlers(core: Core, app: FastifyInstance, replace: Feature
     lifecycleRoutes(core),
     mailboxesRoutes(core),
     credentialsRoutes(core),
+    takeoverRoutes(core),
     templatesRoutes(core),
     generateRoutes(core),
     generationsRoutes(core),

@@ -17,6 +17,8 @@ export async function startServer(core: Core, opts: { port?: number; host?: stri
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? core.config.server.port);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Stopped logins are finished by a person on a live page this server serves (login/takeover).
+  core.login.takeover?.setBaseUrl(url);
   core.startBackgroundWork();
   let closing: Promise<void> | null = null;
   return {

@@ -8,6 +8,7 @@ import { LOGIN_API } from './login.api.js';
 import { MAILBOXES_API } from './mailboxes.api.js';
 import { MEDIA_API } from './media.api.js';
 import { SYSTEM_API } from './system.api.js';
+import { TAKEOVER_API } from './takeover.api.js';
 import { TEMPLATES_API } from './templates.api.js';
 
 export const API_ROUTES = {
@@ -15,6 +16,7 @@ export const API_ROUTES = {
   ...LOGIN_API,
   ...MAILBOXES_API,
   ...CREDENTIALS_API,
+  ...TAKEOVER_API,
   ...TEMPLATES_API,
   ...GENERATIONS_API,
   ...MEDIA_API,

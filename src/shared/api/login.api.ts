@@ -6,6 +6,9 @@ import {
   RefreshAnswerHeadersSchema,
   InboxReceiptSchema,
   LoginMethodListSchema,
+  LoginAcceptedSchema,
+  LoginIdParamsSchema,
+  LoginRunSchema,
   LoginRequestSchema,
   RefreshRequestSchema,
   SessionIdParamsSchema,
@@ -50,6 +53,11 @@ export const LOGIN_API = defineApiRoutes({
           'X-Session-Cache': 'hit when served from the cache, miss after a fresh browser login',
           'X-Session-Id': 'id of the cache entry (see GET /api/sessions)',
         },
+      },
+      202: {
+        description:
+          'With "async": true or Prefer: respond-async: the login runs in the background; poll status_url (GET /api/login/{id})',
+        schema: LoginAcceptedSchema,
       },
       400: {
         description:
@@ -123,6 +131,42 @@ export const LOGIN_API = defineApiRoutes({
     tags: ['login'],
     body: InboxMessageSchema,
     responses: { 202: { description: 'Handed over', schema: InboxReceiptSchema } },
+  },
+
+  loginStatus: {
+    method: 'GET',
+    path: '/api/login/:id',
+    api: 'login',
+    scope: 'login:write',
+    summary:
+      'Where a login with an id stands: running, needs_person (with its takeover_url), succeeded, failed, cancelled',
+    description:
+      'For a login started with X-Login-Id, an async one (202 login_id) or an interactive one (its error and steps ' +
+      'carry login_id). Kept 10 minutes after it ends.',
+    tags: ['login'],
+    params: LoginIdParamsSchema,
+    responses: {
+      200: { description: 'The login', schema: LoginRunSchema },
+      404: { description: 'NOT_FOUND: no such login in this organization (or it ended over 10 minutes ago)' },
+    },
+  },
+
+  loginState: {
+    method: 'GET',
+    path: '/api/login/:id/state',
+    api: 'login',
+    scope: 'login:write',
+    summary: "An async login's storageState, once",
+    description:
+      'Once an async login (202) succeeded: its Playwright storageState, given once and kept at most 10 minutes. ' +
+      '409 LOGIN_RUNNING while it runs, 409 STATE_UNAVAILABLE when it failed, was taken or was not async.',
+    tags: ['login'],
+    params: LoginIdParamsSchema,
+    responses: {
+      200: { description: 'The session', schema: StorageStateSchema },
+      404: { description: 'NOT_FOUND' },
+      409: { description: 'LOGIN_RUNNING or STATE_UNAVAILABLE' },
+    },
   },
 
   cancelLogin: {

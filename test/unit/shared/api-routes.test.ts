@@ -124,6 +124,13 @@ describe('no hand-written paths', () => {
       updateCredential: 'a person changes saved logins: desktop app or curl (README "Saved logins")',
       deleteCredential: 'a person removes saved logins: desktop app, CLI (credentials remove) or curl',
       importCredentials: 'a person imports exports: desktop app, CLI (credentials import) or curl',
+      livePage: "the person's browser opens the takeover_url",
+      liveAsset: "the live page's own files",
+      liveEvents: 'the live page streams them',
+      liveInput: 'the live page sends them',
+      liveResize: 'the live page sends it',
+      liveDone: 'the live page sends it',
+      liveCancel: 'the live page sends it',
     };
     expect(API_ROUTE_NAMES.filter((n) => !called.has(n) && !notInClient[n])).toEqual([]);
   });

@@ -15,6 +15,9 @@ import { SessionCache } from './session-cache.js';
 import { createSignupService, type SignupService } from './signup/index.js';
 import { createVault, type Vault } from './vault/index.js';
 import { adoptStoredCredentials } from './vault/adopt-stored-credentials.js';
+import { LoginBoard } from './login-board.js';
+import { LoginRuns } from './login-runs.js';
+import { TakeoverFinisher } from './takeover/takeover-finisher.js';
 
 /** What the login service's routes use of the core. */
 export interface LoginCore {
@@ -36,6 +39,10 @@ export interface LoginFeature {
   signup: SignupService;
   /** Saved logins: agents log in by reference and never hold the secrets. */
   vault: Vault;
+  /** Logins with an id: where each stands (GET /api/login/{id}), async logins. */
+  runs: LoginRuns;
+  /** The live pages where a person finishes a stopped login (when no other finisher was given: the headless server). */
+  takeover?: TakeoverFinisher;
   dispose(): Promise<void>;
 }
 
@@ -121,6 +128,11 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     log,
     outbound,
   });
+  const board = new LoginBoard();
+  // Without a finisher of its own (the desktop gives one), a stopped login gets a live page any browser can open.
+  const takeover = opts.interactive
+    ? undefined
+    : new TakeoverFinisher({ browsers, log: log.child({ component: 'takeover' }) });
   const service = new LoginService({
     browsers,
     engine: new LoginEngine({ log: log.child({ component: 'login' }), blockResources: config.browser.blockResources }),
@@ -132,7 +144,8 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     inbox,
     events: base.events,
     mailboxes: mailboxFeed(mailboxes.service, mailboxes.watchers),
-    interactive: opts.interactive,
+    interactive: opts.interactive ?? takeover,
+    board,
   });
   const vault = createVault({
     db: base.db,
@@ -165,8 +178,30 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     events: base.events,
     vault,
   });
-  const dispose = async () => void (await Promise.all([mailboxes.dispose(), browsers.dispose()]));
-  const feature: LoginFeature = { service, cache, browsers, inbox, mailboxes, lifecycle, signup, vault, dispose };
+  const dispose = async () => {
+    board.dispose();
+    await takeover?.dispose();
+    await Promise.all([mailboxes.dispose(), browsers.dispose()]);
+  };
+  const runs = new LoginRuns({
+    board,
+    run: (who, body, runOpts) => lifecycle.sessions.login(who, body, runOpts),
+    events: base.events,
+    log: log.child({ component: 'login' }),
+  });
+  const feature: LoginFeature = {
+    service,
+    cache,
+    browsers,
+    inbox,
+    mailboxes,
+    lifecycle,
+    signup,
+    vault,
+    runs,
+    takeover,
+    dispose,
+  };
   base.onDispose(() => feature.dispose());
   // Registered after the feature, so disposed before it: checks stop before the browsers close.
   base.onDispose(() => lifecycle.dispose());

@@ -9,13 +9,23 @@ export function loginRoutes(core: LoginCore) {
   return {
     login: async ({ body, auth, reply, req }) => {
       const loginId = loginIdHeader(req);
-      const outcome = await core.login.lifecycle.sessions.login(auth, body, { loginId });
+      if (body.async || /\brespond-async\b/i.test(String(req.headers.prefer ?? ''))) {
+        const accepted = core.login.runs.start(auth, body, loginId);
+        reply.header('Preference-Applied', 'respond-async').header('Location', accepted.status_url);
+        return reply.status(202).send(accepted);
+      }
+      const outcome = await core.login.runs.run(auth, body, loginId);
       reply.header('X-Session-Cache', outcome.cached ? 'hit' : 'miss');
       reply.header('X-Session-Id', outcome.sessionId);
       reply.header('Cache-Control', 'no-store');
       return outcome.state;
     },
     loginMethods: () => ({ data: [...LOGIN_METHOD_INFO] }),
+    loginStatus: ({ params, auth }) => core.login.runs.status(auth.orgId, params.id),
+    loginState: ({ params, auth, reply }) => {
+      reply.header('Cache-Control', 'no-store');
+      return core.login.runs.state(auth.orgId, params.id);
+    },
     listSessions: async ({ auth }) => ({ data: await core.login.cache.list(auth.orgId) }),
     deleteSession: async ({ params, auth, reply }) => {
       // The lifecycle also forgets credentials stored for the session.

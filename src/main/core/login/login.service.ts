@@ -10,6 +10,7 @@ import { askPerson, type InteractiveFinisher } from './interactive/interactive-f
 import { RunningLogins } from './running-logins.js';
 import type { CoreEventBus } from '../events.js';
 import { redact, type EngineLoginRequest, type LoginResult } from './login-types.js';
+import type { LoginBoard } from './login-board.js';
 import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
 import { normalizeInclude, normalizeState } from './storage-state.js';
 
@@ -67,8 +68,10 @@ export class LoginService {
       /** Pending logins waiting for a code or link (POST /api/login/inbox delivers to it). */
       inbox: InboxHub;
       mailboxes?: MailboxFeed;
-      /** Shows a login stopped at a CAPTCHA or second factor to a person (desktop app only). */
+      /** Shows a login stopped at a CAPTCHA or second factor to a person (a live page, or the desktop's window). */
       interactive?: InteractiveFinisher;
+      /** Where logins with an id stand (GET /api/login/{id}): steps and the live page's URL go there. */
+      board?: LoginBoard;
     },
   ) {}
 
@@ -126,13 +129,15 @@ export class LoginService {
     await this.deps.browsers.checkUrl?.(req.domain, 'domain');
     // Each step as it happens, for the desktop window's live trace (secret-free lines, ids only).
     const onStep = loginId
-      ? (step: string) =>
+      ? (step: string) => {
+          this.deps.board?.step(identity.orgId, loginId, step);
           this.deps.events?.emit('login.step', {
             orgId: identity.orgId,
             loginId,
             step,
             elapsedMs: Date.now() - started,
-          })
+          });
+        }
       : undefined;
     let codes;
     try {
@@ -158,6 +163,7 @@ export class LoginService {
         onStep,
         codes,
         secretOrigins: opts.secretOrigins,
+        loginId,
       });
     } finally {
       run?.release();
@@ -175,9 +181,10 @@ export class LoginService {
       onStep?: (step: string) => void;
       codes: ReturnType<typeof openCodeSources>;
       secretOrigins?: readonly string[];
+      loginId?: string;
     },
   ): Promise<LoginOutcome> {
-    const { started, run, onStep, codes, secretOrigins } = ctx;
+    const { started, run, onStep, codes, secretOrigins, loginId } = ctx;
     const cancelled = (): AppError =>
       new AppError(409, 'login_cancelled', 'The login was cancelled before it finished.', { reason: 'cancelled' });
     let result: LoginResult;
@@ -222,6 +229,18 @@ export class LoginService {
             include: normalizeInclude(req.include),
             log: this.deps.log,
             cancel: run?.signal,
+            loginId,
+            orgId: identity.orgId,
+            onTakeover: (url) => {
+              if (!loginId) return;
+              this.deps.board?.needsPerson(identity.orgId, loginId, url);
+              this.deps.events?.emit('login.needs_person', {
+                orgId: identity.orgId,
+                loginId,
+                reason: result.ok ? '' : result.reason,
+                takeoverUrl: url,
+              });
+            },
           })
         : undefined;
       if (run?.signal.aborted) throw cancelled();

@@ -286,8 +286,10 @@ describe.skipIf(skipReason !== null)(`interactive logins${skipReason ? ` (skippe
     });
   });
 
-  it('the headless server (no finisher) answers the typed error with details.interactive "unavailable"', async () => {
+  it('a core that serves no live page (not listening) answers the typed error with details.interactive "unavailable"', async () => {
     const t = await startTestServer();
+    // As a core that never listened (the CLI's): there is no page to send a person to.
+    t.core.login.takeover?.setBaseUrl(null);
     const site = await startCaptcha();
     try {
       const login = (over: Record<string, unknown>) =>

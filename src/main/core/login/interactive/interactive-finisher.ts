@@ -24,6 +24,13 @@ export interface FinishRequest {
   signal: AbortSignal;
   /** Storage to capture besides cookies and localStorage (the request's `include`). */
   include?: readonly StorageExtra[];
+  /** The login's id and organization (the live page's address names the login; only its org may see it). */
+  loginId?: string;
+  orgId?: string;
+  /** Aborted when the login was cancelled (the signal aborts too): tells a cancel from the time running out. */
+  cancel?: AbortSignal;
+  /** Where the person can finish it, once that page is ready (a finisher that serves one calls it). */
+  onTakeover?: (url: string) => void;
 }
 
 /**
@@ -61,6 +68,9 @@ export async function askPerson(
     log: Logger;
     /** The login was cancelled (POST /api/login/:id/cancel): the window closes and the caller answers. */
     cancel?: AbortSignal;
+    loginId?: string;
+    orgId?: string;
+    onTakeover?: (url: string) => void;
   },
 ): Promise<PersonResult | undefined> {
   if (!isInteractiveReason(failure.reason)) return undefined;
@@ -84,6 +94,10 @@ export async function askPerson(
       timeoutMs: timeoutSec * 1000,
       signal,
       include: opts.include,
+      loginId: opts.loginId,
+      orgId: opts.orgId,
+      cancel: opts.cancel,
+      onTakeover: opts.onTakeover,
     });
   } catch (err) {
     // Launch errors carry no session data; the first line says enough (a missing display, browser, …).

@@ -310,6 +310,7 @@ export class SessionLifecycle {
       additionalFields: {},
       interactive: false,
       interactiveTimeoutSec: 300,
+      async: false,
     });
     return this.deps.vault.use(
       who,

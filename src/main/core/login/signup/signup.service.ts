@@ -60,6 +60,7 @@ export class SignupService {
       include: [],
       interactive: false,
       interactiveTimeoutSec: 300,
+      async: false,
       additionalFields: body.additionalFields,
       ...(body.domain ? { domain: body.domain } : {}),
     });

@@ -60,6 +60,7 @@ export async function adoptStoredCredentials(deps: {
       include: entry.include,
       interactive: false,
       interactiveTimeoutSec: 300,
+      async: false,
     };
     const credentialId = await deps.vault.keep(entry.orgId, req, undefined, null, { originsUnknown: true });
     await deps.cache.updateLifecycle(entry.orgId, entry.id, { credentialId });

@@ -1,0 +1,112 @@
+import type { LoginRun, StorageState } from '../../../shared/login.schema.js';
+import { toAppError, renderError } from '../http/plugins/errors.js';
+
+/** How long a finished login stays on the board (and an async login's state waits to be taken). */
+export const FINISHED_KEPT_MS = 10 * 60_000;
+/** Most steps kept per login (the engine stops long before). */
+const MAX_STEPS = 200;
+
+interface Entry extends LoginRun {
+  /** An async login's result, given once (GET /api/login/{id}/state), then dropped. */
+  state?: StorageState;
+}
+
+/**
+ * Logins that have an id (X-Login-Id, an async login, an interactive one): where each stands, for
+ * GET /api/login/{id} — running, waiting for a person (with the live page's URL), or finished with its
+ * session or its error body — kept 10 minutes after the end. Per organization; in memory only.
+ */
+export class LoginBoard {
+  private readonly entries = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  private key(orgId: string, loginId: string): string {
+    return `${orgId}\n${loginId}`;
+  }
+
+  /** A login begins (replacing a finished one of the same id). */
+  start(orgId: string, loginId: string): void {
+    this.entries.set(this.key(orgId, loginId), {
+      login_id: loginId,
+      status: 'running',
+      steps: [],
+      state_available: false,
+      started_at: this.now(),
+      finished_at: null,
+    });
+  }
+
+  running(orgId: string, loginId: string): boolean {
+    const e = this.entries.get(this.key(orgId, loginId));
+    return e?.status === 'running' || e?.status === 'needs_person';
+  }
+
+  step(orgId: string, loginId: string, line: string): void {
+    const e = this.entries.get(this.key(orgId, loginId));
+    if (e && e.steps.length < MAX_STEPS) e.steps.push(line);
+  }
+
+  needsPerson(orgId: string, loginId: string, takeoverUrl: string): void {
+    const e = this.entries.get(this.key(orgId, loginId));
+    if (!e || e.finished_at !== null) return;
+    e.status = 'needs_person';
+    e.takeover_url = takeoverUrl;
+  }
+
+  /** `state`: kept for GET /api/login/{id}/state (async logins only). */
+  succeeded(orgId: string, loginId: string, sessionId: string, state?: StorageState): void {
+    const e = this.entries.get(this.key(orgId, loginId));
+    if (!e) return;
+    Object.assign(e, { status: 'succeeded', session_id: sessionId, finished_at: this.now() });
+    delete e.takeover_url;
+    if (state) {
+      e.state = state;
+      e.state_available = true;
+    }
+  }
+
+  failed(orgId: string, loginId: string, err: unknown): void {
+    const e = this.entries.get(this.key(orgId, loginId));
+    if (!e) return;
+    const error = toAppError(err);
+    const body = renderError('login', error) as NonNullable<LoginRun['error']>;
+    Object.assign(e, {
+      status: error.code === 'login_cancelled' ? 'cancelled' : 'failed',
+      error: body,
+      finished_at: this.now(),
+    });
+    delete e.takeover_url;
+  }
+
+  get(orgId: string, loginId: string): LoginRun | null {
+    const e = this.entries.get(this.key(orgId, loginId));
+    if (!e) return null;
+    const { state: _state, ...run } = e;
+    return { ...run, steps: [...run.steps] };
+  }
+
+  /** An async login's state, once; null when there is none (not finished, failed, taken or expired). */
+  takeState(orgId: string, loginId: string): StorageState | null {
+    const e = this.entries.get(this.key(orgId, loginId));
+    if (!e?.state) return null;
+    const { state } = e;
+    delete e.state;
+    e.state_available = false;
+    return state;
+  }
+
+  private sweep(): void {
+    const before = this.now() - FINISHED_KEPT_MS;
+    for (const [key, e] of this.entries) if (e.finished_at !== null && e.finished_at < before) this.entries.delete(key);
+  }
+
+  dispose(): void {
+    clearInterval(this.sweeper);
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,106 @@
+import { API_ROUTES, routeUrl } from '../../../shared/api/index.js';
+import type { LoginRequestBody, StorageState } from '../../../shared/login.schema.js';
+import { AppError, notFound } from '../errors.js';
+import type { CoreEventBus } from '../events.js';
+import { newId } from '../ids.js';
+import { toAppError } from '../http/plugins/errors.js';
+import type { Logger } from '../logger.js';
+import type { LoginBoard } from './login-board.js';
+import type { LoginOutcome, LoginRunOptions } from './login.service.js';
+
+/** Who asks: an API key of an organization (the vault's VaultCaller). */
+type VaultCaller = { orgId: string; keyId: string | null };
+
+/** The login as the lifecycle runs it (saved logins, lifecycle options): SessionLifecycle.login. */
+type RunLogin = (who: VaultCaller, body: LoginRequestBody, opts: LoginRunOptions) => Promise<LoginOutcome>;
+
+/**
+ * POST /api/login as a whole: a login that has an id (X-Login-Id, or one made for an async or interactive
+ * login) is tracked on the board (GET /api/login/{id}); an async one runs in the background and keeps its
+ * state for GET /api/login/{id}/state; a failure carries details.login_id. Events login.finished.
+ */
+export class LoginRuns {
+  constructor(private readonly deps: { board: LoginBoard; run: RunLogin; events: CoreEventBus; log: Logger }) {}
+
+  /** The login, answered when it ends (waiting for a person too, with `interactive`). */
+  async run(who: VaultCaller, body: LoginRequestBody, loginId?: string): Promise<LoginOutcome> {
+    // A person may be sent to a live page named by the login: an interactive login always has an id.
+    const id = loginId ?? (body.interactive ? newId('login', 20) : undefined);
+    if (!id) return this.deps.run(who, body, {});
+    return this.tracked(who, body, id, false);
+  }
+
+  /** Starts the login in the background: 202 {login_id, status_url}. */
+  start(who: VaultCaller, body: LoginRequestBody, loginId?: string): { login_id: string; status_url: string } {
+    const id = loginId ?? newId('login', 20);
+    if (this.deps.board.running(who.orgId, id))
+      throw new AppError(409, 'login_running', `A login with the id ${id} is running in this organization.`, {
+        login_id: id,
+      });
+    void this.tracked(who, body, id, true).catch(() => {
+      // recorded on the board: GET /api/login/{id} answers it
+    });
+    return { login_id: id, status_url: routeUrl(API_ROUTES.loginStatus, { params: { id } }) };
+  }
+
+  status(orgId: string, loginId: string) {
+    const run = this.deps.board.get(orgId, loginId);
+    if (!run) throw notFound(`No login ${loginId} in this organization (finished logins are kept for 10 minutes).`);
+    return run;
+  }
+
+  /** An async login's storageState, once. */
+  state(orgId: string, loginId: string): StorageState {
+    const run = this.status(orgId, loginId);
+    const state = this.deps.board.takeState(orgId, loginId);
+    if (state) return state;
+    throw new AppError(
+      409,
+      run.status === 'running' || run.status === 'needs_person' ? 'login_running' : 'state_unavailable',
+      run.status === 'running' || run.status === 'needs_person'
+        ? `The login ${loginId} has not finished yet (status ${run.status}).`
+        : run.status === 'succeeded'
+          ? `The state of login ${loginId} was already taken, or it was not an async login (its answer had it).`
+          : `The login ${loginId} ${run.status}: there is no state (GET /api/login/${loginId} has the error).`,
+      { login_id: loginId, status: run.status },
+    );
+  }
+
+  private async tracked(who: VaultCaller, body: LoginRequestBody, id: string, keep: boolean): Promise<LoginOutcome> {
+    const { board, events } = this.deps;
+    board.start(who.orgId, id);
+    try {
+      const outcome = await this.deps.run(who, body, { loginId: id });
+      board.succeeded(who.orgId, id, outcome.sessionId, keep ? outcome.state : undefined);
+      events.emit('login.finished', {
+        orgId: who.orgId,
+        loginId: id,
+        status: 'succeeded',
+        sessionId: outcome.sessionId,
+        error: null,
+      });
+      return outcome;
+    } catch (err) {
+      if (!(err instanceof AppError)) this.deps.log.error({ err, loginId: id }, 'login crashed');
+      const error = toAppError(err);
+      const withId = new AppError(
+        error.status,
+        error.code,
+        error.message,
+        { ...error.details, login_id: id },
+        error.headers,
+      );
+      board.failed(who.orgId, id, withId);
+      const cancelled = error.code === 'login_cancelled';
+      events.emit('login.finished', {
+        orgId: who.orgId,
+        loginId: id,
+        status: cancelled ? 'cancelled' : 'failed',
+        sessionId: null,
+        error: error.code.toUpperCase(),
+      });
+      if (keep && error.status >= 500) this.deps.log.warn({ loginId: id, code: error.code }, 'async login failed');
+      throw withId;
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { API_ROUTES, routeUrl } from '../../../../shared/api/index.js';
+import type { LogSink } from '../../logger.js';
+import { captureStorageState } from '../engine/storage-capture.js';
+import type { FinishRequest, InteractiveFinisher } from '../interactive/interactive-finisher.js';
+import { SignedInCheck } from '../interactive/signed-in-check.js';
+import type { SessionStorageState } from '../login-types.js';
+import { TakeoverSession, type TakeoverOutcome } from './takeover-session.js';
+
+/** The login browser pool, as far as a live view needs it (login.feature's LazyBrowserPool). */
+export interface TakeoverBrowsers {
+  withContext<T>(
+    fn: (ctx: BrowserContext) => Promise<T>,
+    opts?: { signal?: AbortSignal; contextOptions?: BrowserContextOptions },
+  ): Promise<T>;
+}
+
+/** How often the page is looked at for a finished login (besides every load). */
+const LOOK_EVERY_MS = 1000;
+
+/**
+ * A person finishes a stopped login from any browser: the login's state is opened in a headless page of the
+ * login browser pool, streamed at `<server>/live/<login id>#<token>` (live-page/), and handed back on Done or
+ * as soon as the page looks signed in (SignedInCheck); Cancel, closing and the time limit give up. Needs the
+ * server's address (setBaseUrl, when it listens): without it there is no page to send anyone to.
+ */
+export class TakeoverFinisher implements InteractiveFinisher {
+  private readonly sessions = new Map<
+    string,
+    { session: TakeoverSession; page: Page; act: (a: 'done' | 'cancel') => void }
+  >();
+  private baseUrl: string | null = null;
+
+  constructor(private readonly deps: { browsers: TakeoverBrowsers; log: LogSink }) {}
+
+  /** The address the API listens on (http://127.0.0.1:PORT): takeover URLs start with it. */
+  setBaseUrl(url: string | null): void {
+    this.baseUrl = url;
+  }
+
+  /** The live view of a login of this organization, when its token is the one given. */
+  find(loginId: string, token: string | undefined): TakeoverSession | undefined {
+    const found = this.sessions.get(loginId)?.session;
+    return found?.tokenMatches(token) ? found : undefined;
+  }
+
+  /** The page a person finishes a login on (the desktop app's own view of it, and tests that play the person). */
+  livePage(loginId: string): Page | undefined {
+    return this.sessions.get(loginId)?.page;
+  }
+
+  /** Done or Cancel pressed on the live page (the token was checked by the caller through find). */
+  act(loginId: string, action: 'done' | 'cancel'): void {
+    this.sessions.get(loginId)?.act(action);
+  }
+
+  async finish(req: FinishRequest): Promise<SessionStorageState | undefined> {
+    const baseUrl = this.baseUrl;
+    if (!baseUrl || !req.loginId || !req.orgId)
+      throw new Error('The live view needs the API server to listen (it serves the page a person opens)');
+    const { loginId, orgId } = req;
+    return this.deps.browsers.withContext(
+      async (ctx) => {
+        const check = await SignedInCheck.start(ctx);
+        const page = await ctx.newPage();
+        const session = new TakeoverSession(
+          loginId,
+          orgId,
+          page,
+          ctx,
+          { reason: req.reason, deadline: Date.now() + req.timeoutMs },
+          this.deps.log,
+        );
+        let outcome: TakeoverOutcome = 'closed';
+        let finish!: (state: SessionStorageState | undefined) => void;
+        const result = new Promise<SessionStorageState | undefined>((r) => (finish = r));
+        let handing = false;
+        const handBack = (why: TakeoverOutcome) => {
+          if (handing) return;
+          handing = true;
+          outcome = why;
+          captureStorageState(ctx, page, req.include).then(finish, (err: Error) => {
+            this.deps.log.warn({ loginId, err: err.message.split('\n')[0] }, 'could not read the live page’s session');
+            outcome = 'failed';
+            finish(undefined);
+          });
+        };
+        const giveUp = (why: TakeoverOutcome) => {
+          if (handing) return;
+          handing = true;
+          outcome = why;
+          finish(undefined);
+        };
+        let looking = false;
+        const look = async () => {
+          if (handing || looking) return;
+          looking = true;
+          try {
+            if (await check.looksSignedIn(ctx, page)) handBack('signed_in');
+          } catch {
+            // the page navigated during the look: the next one sees it
+          } finally {
+            looking = false;
+          }
+        };
+        const onAbort = () => giveUp(req.cancel?.aborted ? 'cancelled' : 'timed_out');
+        req.signal.addEventListener('abort', onAbort, { once: true });
+        const timer = setInterval(() => void look(), LOOK_EVERY_MS);
+        page.on('load', () => void look());
+        page.on('close', () => giveUp('closed'));
+        this.sessions.set(loginId, {
+          session,
+          page,
+          act: (a) => (a === 'done' ? handBack('done') : giveUp('cancelled')),
+        });
+        try {
+          await page
+            .goto(req.url, { waitUntil: 'domcontentloaded', timeout: Math.min(req.timeoutMs, 30_000) })
+            .catch((err: Error) =>
+              this.deps.log.warn({ loginId, err: err.message.split('\n')[0] }, 'live page did not load'),
+            );
+          await session.start();
+          const url = `${baseUrl}${routeUrl(API_ROUTES.livePage, { params: { id: loginId } })}#${session.token}`;
+          req.onTakeover?.(url);
+          this.deps.log.info({ loginId, reason: req.reason }, 'login waits for a person on its live page');
+          if (req.signal.aborted) onAbort();
+          return await result;
+        } finally {
+          clearInterval(timer);
+          req.signal.removeEventListener('abort', onAbort);
+          this.sessions.delete(loginId);
+          await session.end(outcome, ENDINGS[outcome]);
+        }
+      },
+      {
+        signal: req.signal,
+        contextOptions: { storageState: req.state as BrowserContextOptions['storageState'], viewport: VIEWPORT },
+      },
+    );
+  }
+
+  async dispose(): Promise<void> {
+    for (const { act } of this.sessions.values()) act('cancel');
+  }
+}
+
+const VIEWPORT = { width: 1280, height: 800 };
+
+const ENDINGS: Record<TakeoverOutcome, string> = {
+  signed_in: 'Signed in. The session went back to the app that asked; you can close this tab.',
+  done: 'Done. The session went back to the app that asked; you can close this tab.',
+  cancelled: 'Cancelled: the login was given up.',
+  timed_out: 'Time is up: the login was given up.',
+  closed: 'The page was closed: the login was given up.',
+  failed: 'The session could not be read from the page; the login failed.',
+};

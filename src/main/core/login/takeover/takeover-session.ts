@@ -1,0 +1,214 @@
+import crypto from 'node:crypto';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { randomBase62 } from '../../ids.js';
+import type { LogSink } from '../../logger.js';
+
+/** What a viewer of the live page receives (server-sent events; the protocol of live-page/). */
+export type TakeoverEvent =
+  | { event: 'hello'; data: { viewer: string; controller: boolean } }
+  | { event: 'state'; data: TakeoverState }
+  | { event: 'frame'; data: { data: string; width: number; height: number } }
+  | { event: 'end'; data: { outcome: TakeoverOutcome; message: string } };
+
+export type TakeoverOutcome = 'signed_in' | 'done' | 'cancelled' | 'timed_out' | 'closed' | 'failed';
+
+export interface TakeoverState {
+  reason: string;
+  instructions: string;
+  site: string;
+  pageUrl: string;
+  deadline: number;
+  viewers: number;
+  controller: string;
+}
+
+/** One input of the person, as the live page posts it (coordinates in CSS px of the remote viewport). */
+export type TakeoverInput =
+  | {
+      type: 'mouse';
+      action: 'move' | 'down' | 'up';
+      x: number;
+      y: number;
+      button: 'none' | 'left' | 'middle' | 'right';
+      clickCount?: number;
+    }
+  | { type: 'wheel'; x: number; y: number; deltaX: number; deltaY: number }
+  | { type: 'key'; action: 'down' | 'up'; key: string }
+  | { type: 'text'; text: string };
+
+interface Viewer {
+  id: string;
+  send(e: TakeoverEvent): void;
+  close(): void;
+}
+
+/** Keys Playwright's keyboard knows beyond single characters (the page sends KeyboardEvent.key values). */
+const NAMED_KEYS = new Set(
+  (
+    'Enter Tab Backspace Delete Escape Home End PageUp PageDown ArrowLeft ArrowRight ArrowUp ArrowDown Insert ' +
+    'Shift Control Alt Meta CapsLock F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12'
+  ).split(' '),
+);
+
+const INSTRUCTIONS: Record<string, string> = {
+  captcha_blocked: 'Solve the CAPTCHA, then sign in.',
+  mfa_required: 'Enter the code the site asks for, then continue.',
+  login_form_not_found: 'Sign in on this page.',
+};
+
+/**
+ * The live view of one stopped login: its page streamed to the person's browser (Chrome DevTools screencast
+ * frames) and their mouse, wheel, keys and text sent into it with Playwright's own input (the same events
+ * a person's browser makes). The first viewer controls; others watch until the controller leaves.
+ */
+export class TakeoverSession {
+  /** The secret of the live page's URL (after the #, never sent to the server but as a header). */
+  readonly token = crypto.randomBytes(24).toString('base64url');
+  private readonly viewers = new Map<string, Viewer>();
+  private controller: string | null = null;
+  private lastFrame: TakeoverEvent | null = null;
+  private ended: TakeoverEvent | null = null;
+  private cdp: CDPSession | null = null;
+  /** Inputs run one after another, in the order they came. */
+  private inputChain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly loginId: string,
+    readonly orgId: string,
+    private readonly page: Page,
+    private readonly ctx: BrowserContext,
+    private readonly info: { reason: string; deadline: number },
+    private readonly log: LogSink,
+  ) {}
+
+  /** Constant-time: how much of the token matches must not show in the answer time. */
+  tokenMatches(given: string | undefined): boolean {
+    if (!given) return false;
+    const a = Buffer.from(given);
+    const b = Buffer.from(this.token);
+    return a.length === b.length && crypto.timingSafeEqual(a, b);
+  }
+
+  async start(): Promise<void> {
+    this.cdp = await this.ctx.newCDPSession(this.page);
+    this.cdp.on('Page.screencastFrame', (e) => {
+      void this.cdp?.send('Page.screencastFrameAck', { sessionId: e.sessionId }).catch(() => {});
+      const width = e.metadata.deviceWidth;
+      const height = e.metadata.deviceHeight;
+      this.lastFrame = { event: 'frame', data: { data: e.data, width, height } };
+      for (const v of this.viewers.values()) v.send(this.lastFrame);
+    });
+    this.page.on('framenavigated', (frame) => {
+      if (frame === this.page.mainFrame()) this.broadcastState();
+    });
+    await this.cdp.send('Page.startScreencast', { format: 'jpeg', quality: 70, maxWidth: 1920, maxHeight: 1200 });
+  }
+
+  /** A new viewer: hello, the state, the last frame, then every frame and state change until the end. */
+  attach(send: (e: TakeoverEvent) => void, close: () => void): () => void {
+    const id = randomBase62(12);
+    this.viewers.set(id, { id, send, close });
+    this.controller ??= id;
+    send({ event: 'hello', data: { viewer: id, controller: this.controller === id } });
+    if (this.ended) {
+      send(this.ended);
+      close();
+      return () => {};
+    }
+    this.broadcastState();
+    if (this.lastFrame) send(this.lastFrame);
+    return () => {
+      this.viewers.delete(id);
+      if (this.controller === id) this.controller = this.viewers.keys().next().value ?? null;
+      this.broadcastState();
+    };
+  }
+
+  isController(viewer: string | undefined): boolean {
+    return !!viewer && viewer === this.controller;
+  }
+
+  /** The person's input, in order; coordinates are CSS px of the viewport (clamped to it). */
+  input(i: TakeoverInput): Promise<void> {
+    const run = this.inputChain.then(() => this.dispatch(i));
+    this.inputChain = run.catch(() => {});
+    return run;
+  }
+
+  /** The remote viewport follows the person's window (CSS px, clamped). */
+  async resize(width: number, height: number): Promise<void> {
+    const w = Math.round(Math.min(1920, Math.max(320, width)));
+    const h = Math.round(Math.min(1200, Math.max(240, height)));
+    await this.page.setViewportSize({ width: w, height: h });
+  }
+
+  /** Ends the live view for every viewer with the outcome, and stops the screencast. */
+  async end(outcome: TakeoverOutcome, message: string): Promise<void> {
+    if (this.ended) return;
+    this.ended = { event: 'end', data: { outcome, message } };
+    for (const v of this.viewers.values()) {
+      v.send(this.ended);
+      v.close();
+    }
+    this.viewers.clear();
+    await this.cdp?.send('Page.stopScreencast').catch(() => {});
+    await this.cdp?.detach().catch(() => {});
+  }
+
+  private async dispatch(i: TakeoverInput): Promise<void> {
+    if (this.ended || this.page.isClosed()) return;
+    const { mouse, keyboard } = this.page;
+    const viewport = this.page.viewportSize() ?? { width: 1280, height: 800 };
+    const at = (x: number, y: number) => ({
+      x: Math.min(viewport.width, Math.max(0, x)),
+      y: Math.min(viewport.height, Math.max(0, y)),
+    });
+    switch (i.type) {
+      case 'mouse': {
+        const p = at(i.x, i.y);
+        await mouse.move(p.x, p.y);
+        if (i.action === 'move' || i.button === 'none') return;
+        const opts = { button: i.button, clickCount: i.clickCount ?? 1 };
+        await (i.action === 'down' ? mouse.down(opts) : mouse.up(opts));
+        return;
+      }
+      case 'wheel': {
+        const p = at(i.x, i.y);
+        await mouse.move(p.x, p.y);
+        await mouse.wheel(i.deltaX, i.deltaY);
+        return;
+      }
+      case 'key':
+        // One character or a named key; anything else (dead keys, IME "Process") comes as text instead.
+        if ([...i.key].length !== 1 && !NAMED_KEYS.has(i.key)) return;
+        await (i.action === 'down' ? keyboard.down(i.key) : keyboard.up(i.key));
+        return;
+      case 'text':
+        await keyboard.insertText(i.text);
+        return;
+    }
+  }
+
+  private broadcastState(): void {
+    if (this.ended || !this.viewers.size) return;
+    let site = '';
+    let pageUrl = '';
+    try {
+      const u = new URL(this.page.url());
+      site = u.origin;
+      pageUrl = `${u.origin}${u.pathname}`;
+    } catch {
+      this.log.debug({ loginId: this.loginId }, 'live page shows no http page');
+    }
+    const state: TakeoverState = {
+      reason: this.info.reason,
+      instructions: INSTRUCTIONS[this.info.reason] ?? 'Finish signing in on this page.',
+      site,
+      pageUrl,
+      deadline: this.info.deadline,
+      viewers: this.viewers.size,
+      controller: this.controller ?? '',
+    };
+    for (const v of this.viewers.values()) v.send({ event: 'state', data: state });
+  }
+}
