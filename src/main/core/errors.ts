@@ -28,7 +28,21 @@ export class AppError extends Error {
 export const badRequest = (message: string, details: Record<string, unknown> = {}) =>
   new AppError(400, 'validation_error', message, details);
 export const notFound = (message = 'Resource not found') => new AppError(404, 'not_found', message);
+/**
+ * A missing or wrong API key. WWW-Authenticate (RFC 6750) says it plainly, so an MCP client shows "invalid API key"
+ * rather than starting an OAuth flow of its own.
+ */
 export const unauthorized = () =>
-  new AppError(401, 'unauthorized', 'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
+  new AppError(
+    401,
+    'unauthorized',
+    'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.',
+    {},
+    {
+      'WWW-Authenticate':
+        'Bearer realm="agent-studio", error="invalid_token", error_description="Missing or invalid API key: send ' +
+        'Authorization: Bearer pk_... (an Agent Studio API key)"',
+    },
+  );
 export const forbidden = (scope: string) =>
   new AppError(403, 'forbidden', `This API key lacks the required scope "${scope}".`, { required_scope: scope });

@@ -250,6 +250,10 @@ describe('/mcp refuses callers without a valid key and foreign Host headers', ()
       const res = await post([['Host', '127.0.0.1'], ...auth]);
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ error: 'AUTHENTICATION_FAILED', details: { reason: 'invalid_api_key' } });
+      // Plain words for MCP clients, no OAuth discovery to try (RFC 6750)
+      expect(res.headers['www-authenticate']).toMatch(
+        /^Bearer realm="agent-studio", error="invalid_token", error_description=/,
+      );
     }
     await expect(connect('sk_wrong_key')).rejects.toThrow(/401|AUTHENTICATION_FAILED/);
   });
