@@ -64,6 +64,10 @@ describe('MCP over Streamable HTTP', () => {
     const { tools } = await client.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual(MCP_HTTP_TOOL_NAMES);
     const login = tools.find((x) => x.name === 'login');
+    // Every tool says what it does to the world; a charge is never read-only
+    for (const tool of tools) expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: expect.any(Boolean) });
+    expect(tools.find((x) => x.name === 'generate_video')?.annotations).toMatchObject({ readOnlyHint: false });
+    expect(tools.find((x) => x.name === 'list_templates')?.annotations).toMatchObject({ readOnlyHint: true });
     // Saved logins only: the model never holds a password (config mcp.allowInlineCredentials brings cred back).
     expect(login?.inputSchema.required).toEqual(['credential']);
     expect(Object.keys(login?.inputSchema.properties ?? {})).not.toContain('cred');

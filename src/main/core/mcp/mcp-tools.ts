@@ -20,6 +20,7 @@ import { API_ROUTES, successSchema, type ApiRouteName } from '../../../shared/ap
 import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 import { saveStorageState } from './mcp-state-file.js';
+import { TOOL_ANNOTATIONS } from './mcp-annotations.js';
 import { uploadLocalFile } from './mcp-upload.js';
 import { waitForGeneration, WAIT_DEFAULT_SEC, WAIT_MAX_SEC } from './mcp-wait.js';
 
@@ -107,6 +108,13 @@ const progressText = (g: Generation) =>
 
 /** Registers every tool on `server`; each handler answers API errors as MCP tool errors. */
 export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
+  /** registerTool with the tool's annotations (mcp-annotations.ts). */
+  const register = ((name: string, config: Record<string, unknown>, cb: unknown) =>
+    server.registerTool(
+      name,
+      { ...config, annotations: TOOL_ANNOTATIONS[name] },
+      cb as never,
+    )) as unknown as McpServer['registerTool'];
   const { api, log, files } = deps;
   const savable = files ? saveArgs(files.folder) : {};
   const saveHint = files
@@ -141,7 +149,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       }
     };
 
-  server.registerTool(
+  register(
     'list_credentials',
     {
       title: 'List saved logins',
@@ -161,7 +169,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
   );
 
   const inline = deps.allowInlineCredentials === true;
-  server.registerTool(
+  register(
     'login',
     {
       title: 'Log in to a website',
@@ -198,7 +206,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  server.registerTool(
+  register(
     'list_sessions',
     {
       title: 'List cached login sessions',
@@ -212,7 +220,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  server.registerTool(
+  register(
     'validate_session',
     {
       title: 'Check a cached login session on its site',
@@ -232,7 +240,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  server.registerTool(
+  register(
     'refresh_session',
     {
       title: 'Renew a login session with its saved login',
@@ -266,7 +274,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     ),
   );
 
-  server.registerTool(
+  register(
     'list_templates',
     {
       title: 'List video templates',
@@ -284,7 +292,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  server.registerTool(
+  register(
     'get_template',
     {
       title: 'Get a video template',
@@ -299,7 +307,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  server.registerTool(
+  register(
     'presign_upload',
     {
       title: 'Get a URL to upload a media file to',
@@ -319,7 +327,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
   );
 
   if (files) {
-    server.registerTool(
+    register(
       'upload_file',
       {
         title: 'Upload a local media file',
@@ -338,7 +346,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     );
   }
 
-  server.registerTool(
+  register(
     'generate_video',
     {
       title: 'Generate videos from a template',
@@ -359,7 +367,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  server.registerTool(
+  register(
     'create_generation',
     {
       title: 'Generate a video from a model and a prompt',
@@ -377,7 +385,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  server.registerTool(
+  register(
     'get_generation',
     {
       title: 'Get a generation',
@@ -391,7 +399,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  server.registerTool(
+  register(
     'wait_for_generation',
     {
       title: 'Wait for a generation to finish',
