@@ -105,6 +105,8 @@ export class LoginService {
       include,
       req.interactive,
       opts.secretOrigins ?? null,
+      // A login with an id is followed, cancelled and shown a person on its own: it never rides another's flight.
+      opts.loginId ?? null,
     ]);
     const running = this.inflight.get(flightKey);
     if (running) return running;

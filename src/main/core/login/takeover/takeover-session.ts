@@ -50,6 +50,8 @@ const NAMED_KEYS = new Set(
   ).split(' '),
 );
 
+const SCREENCAST = { format: 'jpeg', quality: 70, maxWidth: 1920, maxHeight: 1200 } as const;
+
 const INSTRUCTIONS: Record<string, string> = {
   captcha_blocked: 'Solve the CAPTCHA, then sign in.',
   mfa_required: 'Enter the code the site asks for, then continue.',
@@ -101,7 +103,7 @@ export class TakeoverSession {
     this.page.on('framenavigated', (frame) => {
       if (frame === this.page.mainFrame()) this.broadcastState();
     });
-    await this.cdp.send('Page.startScreencast', { format: 'jpeg', quality: 70, maxWidth: 1920, maxHeight: 1200 });
+    await this.cdp.send('Page.startScreencast', SCREENCAST);
   }
 
   /** A new viewer: hello, the state, the last frame, then every frame and state change until the end. */
@@ -139,7 +141,13 @@ export class TakeoverSession {
   async resize(width: number, height: number): Promise<void> {
     const w = Math.round(Math.min(1920, Math.max(320, width)));
     const h = Math.round(Math.min(1200, Math.max(240, height)));
+    const now = this.page.viewportSize();
+    if (now?.width === w && now.height === h) return;
     await this.page.setViewportSize({ width: w, height: h });
+    // Right after a resize Chromium may send a frame labelled with the new size whose image is the old one, and a
+    // page that does not repaint sends no other: a restarted screencast starts with a frame of the page as it is.
+    await this.cdp?.send('Page.stopScreencast').catch(() => {});
+    await this.cdp?.send('Page.startScreencast', SCREENCAST).catch(() => {});
   }
 
   /** Ends the live view for every viewer with the outcome, and stops the screencast. */
