@@ -69,7 +69,14 @@ export const CORE_DEPS = {
   'login/vault': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/codes', 'login/vault/import'],
   'login/vault/import': [],
   // a person finishes a stuck login from any browser: the live view's server side, and its page (pure strings)
-  'login/takeover': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/interactive', 'login/takeover/live-page'],
+  'login/takeover': [
+    ...KERNEL,
+    ...LOW,
+    ...LOGIN_LEAVES,
+    'login/engine',
+    'login/interactive',
+    'login/takeover/live-page',
+  ],
   'login/takeover/live-page': [],
   'login/signup': [
     ...KERNEL,

@@ -25,6 +25,10 @@ const LOOK_EVERY_MS = 1000;
  * server's address (setBaseUrl, when it listens): without it there is no page to send anyone to.
  */
 export class TakeoverFinisher implements InteractiveFinisher {
+  /**
+   * By token, not by login id: ids are chosen by callers (X-Login-Id), so two organizations may use the same one at
+   * once; the token (random, 192 bits) tells their pages apart.
+   */
   private readonly sessions = new Map<
     string,
     { session: TakeoverSession; page: Page; act: (a: 'done' | 'cancel') => void }
@@ -38,20 +42,22 @@ export class TakeoverFinisher implements InteractiveFinisher {
     this.baseUrl = url;
   }
 
-  /** The live view of a login of this organization, when its token is the one given. */
+  /** The live view of the login named in the URL, when the token is its own. */
   find(loginId: string, token: string | undefined): TakeoverSession | undefined {
-    const found = this.sessions.get(loginId)?.session;
-    return found?.tokenMatches(token) ? found : undefined;
+    const found = token ? this.sessions.get(token)?.session : undefined;
+    return found?.loginId === loginId && found.tokenMatches(token) ? found : undefined;
   }
 
   /** The page a person finishes a login on (the desktop app's own view of it, and tests that play the person). */
-  livePage(loginId: string): Page | undefined {
-    return this.sessions.get(loginId)?.page;
+  livePage(loginId: string, orgId?: string): Page | undefined {
+    for (const { session, page } of this.sessions.values())
+      if (session.loginId === loginId && (!orgId || session.orgId === orgId)) return page;
+    return undefined;
   }
 
-  /** Done or Cancel pressed on the live page (the token was checked by the caller through find). */
-  act(loginId: string, action: 'done' | 'cancel'): void {
-    this.sessions.get(loginId)?.act(action);
+  /** Done or Cancel pressed on the live page (after find accepted the token). */
+  act(loginId: string, token: string | undefined, action: 'done' | 'cancel'): void {
+    if (this.find(loginId, token)) this.sessions.get(token!)?.act(action);
   }
 
   async finish(req: FinishRequest): Promise<SessionStorageState | undefined> {
@@ -108,7 +114,7 @@ export class TakeoverFinisher implements InteractiveFinisher {
         const timer = setInterval(() => void look(), LOOK_EVERY_MS);
         page.on('load', () => void look());
         page.on('close', () => giveUp('closed'));
-        this.sessions.set(loginId, {
+        this.sessions.set(session.token, {
           session,
           page,
           act: (a) => (a === 'done' ? handBack('done') : giveUp('cancelled')),
@@ -128,7 +134,7 @@ export class TakeoverFinisher implements InteractiveFinisher {
         } finally {
           clearInterval(timer);
           req.signal.removeEventListener('abort', onAbort);
-          this.sessions.delete(loginId);
+          this.sessions.delete(session.token);
           await session.end(outcome, ENDINGS[outcome]);
         }
       },

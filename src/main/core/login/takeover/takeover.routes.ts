@@ -76,12 +76,12 @@ export function takeoverRoutes(core: LoginCore) {
     },
     liveDone: ({ params, req, reply }) => {
       session(req, params.id);
-      core.login.takeover?.act(params.id, 'done');
+      core.login.takeover?.act(params.id, header(req, 'x-takeover-token'), 'done');
       return reply.status(204).send();
     },
     liveCancel: ({ params, req, reply }) => {
       session(req, params.id);
-      core.login.takeover?.act(params.id, 'cancel');
+      core.login.takeover?.act(params.id, header(req, 'x-takeover-token'), 'cancel');
       return reply.status(204).send();
     },
   } satisfies FeatureRoutes;
