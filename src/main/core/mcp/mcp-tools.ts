@@ -190,7 +190,8 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
             'server setting mcp.allowInlineCredentials brings cred back.',
         );
       await checkSave({ path: file, overwrite });
-      const res = await callRoute(api, 'login', { body });
+      // A tool call waits for its answer: a background (202) login is the HTTP API's, not a tool's.
+      const res = await callRoute(api, 'login', { body: { ...body, async: false } });
       const state = res.body;
       const session = { session_id: res.headers['x-session-id'] ?? '', cache: res.headers['x-session-cache'] };
       const summary = `${state.cookies.length} cookies, ${state.origins.length} origins (cache ${session.cache})`;

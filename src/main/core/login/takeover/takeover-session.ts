@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { randomBase62 } from '../../ids.js';
 import type { LogSink } from '../../logger.js';
+import { clampViewport } from './live-page/takeover-protocol.js';
 
 /** What a viewer of the live page receives (server-sent events; the protocol of live-page/). */
 export type TakeoverEvent =
@@ -139,8 +140,7 @@ export class TakeoverSession {
 
   /** The remote viewport follows the person's window (CSS px, clamped). */
   async resize(width: number, height: number): Promise<void> {
-    const w = Math.round(Math.min(1920, Math.max(320, width)));
-    const h = Math.round(Math.min(1200, Math.max(240, height)));
+    const { width: w, height: h } = clampViewport(width, height);
     const now = this.page.viewportSize();
     if (now?.width === w && now.height === h) return;
     await this.page.setViewportSize({ width: w, height: h });
