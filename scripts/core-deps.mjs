@@ -44,6 +44,9 @@ export const CORE_DEPS = {
   // the BaseCore type the features are built on: the kernel and the low level, never a feature
   'base-core.ts': [...KERNEL, ...LOW],
 
+  // Standard Webhooks as both features send them: signing secrets, signing, one POST, the retry rule, URL masking
+  webhooks: [...KERNEL, 'secrets', 'net', 'jobs'],
+
   // the HTTP server and its plugins: never a feature, never the composition (create-core.ts, routes.ts)
   http: [...KERNEL, 'base-core.ts', 'config', 'secrets', 'tenancy'],
 
@@ -78,6 +81,8 @@ export const CORE_DEPS = {
     'login/takeover/live-page',
   ],
   'login/takeover/live-page': [],
+  // login events POSTed to the organization's login webhook URL (it listens to the bus, imports no other part of login)
+  'login/webhooks': [...FEATURE_BASE, 'webhooks'],
   'login/signup': [
     ...KERNEL,
     ...LOW,
@@ -108,7 +113,7 @@ export const CORE_DEPS = {
   'video/generations/pricing.ts': KERNEL,
   // what a file is, from its first bytes: the API's uploads and MCP's upload_file detect types alike
   'video/uploads/media-sniffer.ts': KERNEL,
-  'video/webhooks': [...FEATURE_BASE, 'video/resources.ts'],
+  'video/webhooks': [...FEATURE_BASE, 'webhooks', 'video/resources.ts'],
   'video/templates': [...FEATURE_BASE, 'video/resources.ts', 'video/generations/pricing.ts'],
   'video/uploads': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads/media-sniffer.ts'],
   // no route modules, no http
@@ -116,6 +121,7 @@ export const CORE_DEPS = {
   'video/characters': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads'],
   'video/generations': [
     ...FEATURE_BASE,
+    'webhooks',
     'video/resources.ts',
     'video/generations/pricing.ts',
     'video/characters',

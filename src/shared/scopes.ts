@@ -14,8 +14,8 @@ export const SCOPES = [
   'generations:read', // GET /api/generations[/:id]
   'generations:write', // POST /api/generations/:id/cancel
   'credits:read', // GET /api/credits
-  'webhooks:read', // GET /api/webhooks/secret (the org's webhook signing secret)
-  'webhooks:write', // POST /api/webhooks/secret/rotate
+  'webhooks:read', // GET /api/webhooks/secret (the org's webhook signing secret), GET /api/webhooks/login[/deliveries]
+  'webhooks:write', // POST /api/webhooks/secret/rotate, PUT/DELETE /api/webhooks/login
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 export const ALL_SCOPES = '*';

@@ -16,6 +16,7 @@ import { CreditsService } from './tenancy/credits.service.js';
 import { OrgsService } from './tenancy/orgs.service.js';
 import type { InteractiveFinisher } from './login/interactive/interactive-finisher.js';
 import { createLoginFeature, type LoginFeature } from './login/login.feature.js';
+import { createLoginWebhooks, type LoginWebhooks } from './login/webhooks/login-webhooks.feature.js';
 import { OutboundPolicy, type OutboundPolicyOptions } from './net/outbound-policy.js';
 import type { BaseCore } from './base-core.js';
 import { createVideoFeature, type VideoFeature } from './video/video.feature.js';
@@ -24,6 +25,8 @@ import { createVideoFeature, type VideoFeature } from './video/video.feature.js'
 export interface Core extends BaseCore {
   login: LoginFeature;
   video: VideoFeature;
+  /** Login events POSTed to an organization's login webhook URL (login/webhooks). */
+  loginWebhooks: LoginWebhooks;
   /**
    * Starts the background work a server does (renders, webhook deliveries, retention), after sweeping
    * what a crashed run left. The CLI never calls it: it shares the data dir with a running server.
@@ -125,6 +128,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
   try {
     const login = createLoginFeature(base, { interactive: overrides.interactiveFinisher?.(base) });
     const video = createVideoFeature(base);
+    const loginWebhooks = createLoginWebhooks(base);
     // Registered last, so disposed first: running jobs stop before the stores they use close.
     disposers.push(() => jobs.dispose());
     let started = false;
@@ -135,7 +139,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
       jobs.start();
       login.lifecycle.healthChecks.start();
     };
-    return Object.assign(base, { login, video, startBackgroundWork });
+    return Object.assign(base, { login, video, loginWebhooks, startBackgroundWork });
   } catch (err) {
     void base.dispose();
     throw err;

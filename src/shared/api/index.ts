@@ -5,6 +5,7 @@
 import { CREDENTIALS_API } from './credentials.api.js';
 import { GENERATIONS_API } from './generations.api.js';
 import { LOGIN_API } from './login.api.js';
+import { LOGIN_WEBHOOKS_API } from './login-webhooks.api.js';
 import { MAILBOXES_API } from './mailboxes.api.js';
 import { MEDIA_API } from './media.api.js';
 import { SYSTEM_API } from './system.api.js';
@@ -17,6 +18,7 @@ export const API_ROUTES = {
   ...MAILBOXES_API,
   ...CREDENTIALS_API,
   ...TAKEOVER_API,
+  ...LOGIN_WEBHOOKS_API,
   ...TEMPLATES_API,
   ...GENERATIONS_API,
   ...MEDIA_API,

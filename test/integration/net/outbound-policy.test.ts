@@ -5,7 +5,7 @@ import type { OutboundPolicy } from '../../../src/main/core/net/outbound-policy.
 import type { OutboundMode } from '../../../src/main/core/config/config.schema.js';
 import { downloadResult } from '../../../src/main/core/video/pipeline/providers/download-result.js';
 import { mapDownloadError, startDownload } from '../../../src/main/core/video/uploads/media-downloader.js';
-import { sendWebhook } from '../../../src/main/core/video/webhooks/webhook-sender.js';
+import { sendWebhook } from '../../../src/main/core/webhooks/webhook-sender.js';
 import { media } from '../../helpers/media-fixtures.js';
 import { namedPolicy, type NameTable } from '../../helpers/outbound-names.js';
 import { startTestServer, tempDir, type TestServer } from '../../helpers/test-server.js';

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_AFTER_MS, nextDelayMs } from '../../../../src/main/core/video/webhooks/webhook-retry.js';
-import { newWebhookSecret, signWebhook } from '../../../../src/main/core/video/webhooks/webhook-signer.js';
+import { MAX_RETRY_AFTER_MS, nextDelayMs } from '../../../../src/main/core/webhooks/webhook-retry.js';
+import { newWebhookSecret, signWebhook } from '../../../../src/main/core/webhooks/webhook-signer.js';
 
 describe('webhook signing', () => {
   it('makes whsec_ secrets of 24 random bytes', () => {

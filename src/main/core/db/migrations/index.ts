@@ -12,6 +12,7 @@ import { m0011 } from './0011-mailboxes.js';
 import { m0012 } from './0012-session-lifecycle.js';
 import { m0013 } from './0013-mailbox-insecure-auth.js';
 import { m0014 } from './0014-saved-logins.js';
+import { m0015 } from './0015-login-webhooks.js';
 
 import type { Migration } from './migration.js';
 
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0012,
   m0013,
   m0014,
+  m0015,
 ];

@@ -17,23 +17,9 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import { RENDER_JOB_KIND } from '../pipeline/render-job.js';
 import type { PipelineGeneration } from '../pipeline/provider-job.js';
 import type { WebhookGeneration } from '../webhooks/webhook-types.js';
+import { maskWebhookUrl } from '../../webhooks/webhook-url.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { page, type Page } from '../templates/templates.service.js';
-
-/** Query-string values and user info of a webhook URL are secrets: shown masked. */
-export function maskWebhookUrl(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    for (const key of new Set(u.searchParams.keys())) u.searchParams.set(key, '***');
-    u.hash = '';
-    return u.toString();
-  } catch {
-    return null;
-  }
-}
 
 function parse<T>(json: string, fallback: T): T {
   try {

@@ -1,5 +1,6 @@
 import type { WebhookDeliveryStatus, WebhookTrigger } from '../../../../shared/webhooks.schema.js';
 import type { Db } from '../../db/database.js';
+import type { AttemptVerdict } from '../../webhooks/webhook-retry.js';
 
 export interface DeliveryRow {
   id: string;
@@ -26,10 +27,6 @@ export interface AttemptRow {
   status_code: number | null;
   error: string | null;
 }
-
-/** After an attempt: the delivery's new state. */
-export type AttemptVerdict =
-  { status: 'pending'; nextAttemptAt: number } | { status: 'delivered' } | { status: 'failed'; error: string };
 
 /** The webhook tables (migration 0008). Only the webhooks feature uses it. */
 export class WebhookDeliveriesRepo {

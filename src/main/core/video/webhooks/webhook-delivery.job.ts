@@ -1,10 +1,10 @@
 import type { WebhookEvent } from '../../../../shared/webhooks.schema.js';
 import type { Job, JobContext, JobHandler, JobOutcome } from '../../jobs/job-types.js';
-import type { AttemptVerdict, DeliveryRow, WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
-import { nextDelayMs } from './webhook-retry.js';
-import type { WebhookSecrets } from './webhook-secrets.js';
-import { sendWebhook, type SendResult } from './webhook-sender.js';
-import { signWebhook } from './webhook-signer.js';
+import { judgeAttempt } from '../../webhooks/webhook-retry.js';
+import type { DeliveryRow, WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
+import type { WebhookSecrets } from '../../webhooks/webhook-secrets.js';
+import { sendWebhook, type SendResult } from '../../webhooks/webhook-sender.js';
+import { signWebhook } from '../../webhooks/webhook-signer.js';
 import type { WebhooksDeps } from './webhook-types.js';
 
 /** A job woken this much before its delivery is due (clock skew of the queue's timer) still runs. */
@@ -134,26 +134,7 @@ export function createWebhookDeliveryHandler(deps: HandlerDeps): JobHandler {
     // Shut down or canceled mid-attempt: not an attempt; the queue re-runs it or calls onFinal.
     if (ctx.signal.aborted) return { status: 'retry', runAfterMs: 0 };
 
-    let verdict: AttemptVerdict;
-    let outcome: JobOutcome;
-    if (send.outcome === 'delivered') {
-      verdict = { status: 'delivered' };
-      outcome = { status: 'done' };
-    } else {
-      const delay =
-        send.outcome === 'retry' ? nextDelayMs(attempt, deps.config.retryScheduleSec, send.retryAfterMs) : null;
-      if (delay !== null) {
-        verdict = { status: 'pending', nextAttemptAt: Date.now() + delay };
-        outcome = { status: 'retry', runAfterMs: delay, error: send.error ?? undefined };
-      } else {
-        const error =
-          send.outcome === 'retry'
-            ? `gave up after ${attempt} attempts; last: ${send.error}`
-            : (send.error ?? 'failed');
-        verdict = { status: 'failed', error };
-        outcome = { status: 'failed', error };
-      }
-    }
+    const { verdict, outcome } = judgeAttempt(send, attempt, deps.config.retryScheduleSec);
     const recorded = repo.recordAttempt(
       {
         delivery_id: d.id,

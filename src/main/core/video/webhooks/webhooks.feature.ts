@@ -1,7 +1,7 @@
 import type { JobHandler } from '../../jobs/job-types.js';
 import { WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
 import { createWebhookDeliveryHandler } from './webhook-delivery.job.js';
-import { WebhookSecrets } from './webhook-secrets.js';
+import { WebhookSecrets } from '../../webhooks/webhook-secrets.js';
 import { WEBHOOK_JOB_KIND, type WebhooksDeps } from './webhook-types.js';
 import { WebhooksService } from './webhooks.service.js';
 

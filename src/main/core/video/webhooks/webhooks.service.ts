@@ -9,7 +9,7 @@ import {
 import { AppError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { AttemptRow, DeliveryRow, WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
-import type { WebhookSecrets } from './webhook-secrets.js';
+import type { WebhookSecrets } from '../../webhooks/webhook-secrets.js';
 import { WEBHOOK_JOB_KIND, type WebhookGeneration, type WebhooksDeps } from './webhook-types.js';
 
 type ServiceDeps = Pick<WebhooksDeps, 'db' | 'log' | 'jobs' | 'generation'> & {

@@ -1,5 +1,5 @@
-import type { WebhookSecret } from '../../../../shared/webhooks.schema.js';
-import { setIfAbsent, type SecretStore } from '../../secrets/secret-store.js';
+import type { WebhookSecret } from '../../../shared/webhooks.schema.js';
+import { setIfAbsent, type SecretStore } from '../secrets/secret-store.js';
 import { isWebhookSecret, newWebhookSecret } from './webhook-signer.js';
 
 /** After a rotation the previous secret keeps signing this long, so receivers can switch over. */

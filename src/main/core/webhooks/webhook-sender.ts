@@ -1,8 +1,8 @@
 import got, { RequestError, TimeoutError } from 'got';
-import { APP_VERSION } from '../../../../shared/version.js';
-import { httpGuard } from '../../net/outbound-http.js';
-import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
-import { parseRetryAfter } from '../../net/retry-after.js';
+import { APP_VERSION } from '../../../shared/version.js';
+import { httpGuard } from '../net/outbound-http.js';
+import { OutboundPolicy, outboundRefusal } from '../net/outbound-policy.js';
+import { parseRetryAfter } from '../net/retry-after.js';
 
 /** How one POST to a receiver went. `error` never holds the URL or the body (it reaches the log). */
 export interface SendResult {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { WEBHOOK_SECRET_PREFIX } from '../../../../shared/webhooks.schema.js';
+import { WEBHOOK_SECRET_PREFIX } from '../../../shared/webhooks.schema.js';
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): `v1,` + base64 HMAC-SHA256 over

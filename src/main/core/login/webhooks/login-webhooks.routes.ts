@@ -1,0 +1,18 @@
+import type { FeatureRoutes } from '../../http/route.js';
+import type { LoginWebhooksService } from './login-webhooks.service.js';
+
+/**
+ * GET/PUT/DELETE /api/webhooks/login and GET /api/webhooks/login/deliveries (scopes webhooks:read / webhooks:write,
+ * like the signing secret: the URL decides who receives takeover links).
+ */
+export function loginWebhookRoutes(loginWebhooks: LoginWebhooksService) {
+  return {
+    loginWebhook: ({ auth }) => loginWebhooks.setting(auth.orgId),
+    setLoginWebhook: ({ body, auth }) => loginWebhooks.set(auth.orgId, body.url),
+    deleteLoginWebhook: ({ auth, reply }) => {
+      loginWebhooks.remove(auth.orgId);
+      return reply.status(204).send();
+    },
+    loginWebhookDeliveries: ({ query, auth }) => loginWebhooks.deliveries(auth.orgId, query.limit),
+  } satisfies FeatureRoutes;
+}

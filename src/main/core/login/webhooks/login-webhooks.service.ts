@@ -1,0 +1,190 @@
+import type {
+  LoginWebhookDelivery,
+  LoginWebhookDeliveryList,
+  LoginWebhookEvent,
+  LoginWebhookSetting,
+} from '../../../../shared/login-webhooks.schema.js';
+import { WEBHOOK_ID_PREFIX } from '../../../../shared/webhooks.schema.js';
+import type { Db } from '../../db/database.js';
+import { badRequest } from '../../errors.js';
+import type { CoreEvents } from '../../events.js';
+import { newId } from '../../ids.js';
+import type { Logger } from '../../logger.js';
+import { outboundRefusal, type OutboundPolicy } from '../../net/outbound-policy.js';
+import { maskWebhookUrl } from '../../webhooks/webhook-url.js';
+import { LoginWebhookSealer, payloadAad, UnreadableSealedValueError, urlAad } from './login-webhook-sealer.js';
+import type { LoginAttemptRow, LoginDeliveryRow, LoginWebhooksRepo } from './login-webhooks.repo.js';
+
+/** The job kind of one login webhook delivery (its `refId` is the delivery id, which is the webhook-id). */
+export const LOGIN_WEBHOOK_JOB_KIND = 'login_webhook_delivery';
+
+/** The part of the job queue login webhooks use (core/jobs JobQueue satisfies it). */
+export interface LoginWebhookJobs {
+  enqueue(job: { kind: string; refId: string; orgId: string | null }): string;
+  kick(): void;
+  cancelByRef(refId: string, kind: string): boolean;
+}
+
+export interface LoginWebhooksServiceDeps {
+  db: Db;
+  log: Logger;
+  jobs: LoginWebhookJobs;
+  outbound: OutboundPolicy;
+  repo: LoginWebhooksRepo;
+  sealer: LoginWebhookSealer;
+}
+
+function view(d: LoginDeliveryRow, attempts: LoginAttemptRow[]): LoginWebhookDelivery {
+  // Never the body: a needs_person body holds the takeover link.
+  return {
+    id: d.id,
+    event: d.event,
+    login_id: d.login_id,
+    status: d.status,
+    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
+    error: d.status === 'failed' ? d.error : null,
+    created_at: d.created_at,
+    finished_at: d.finished_at,
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      started_at: a.started_at,
+      duration_ms: a.duration_ms,
+      status_code: a.status_code,
+      error: a.error,
+    })),
+  };
+}
+
+/**
+ * An organization's login webhook: the URL setting (kept sealed, shown masked), the intake of the bus's
+ * login.needs_person and login.finished events as deliveries (each a `login_webhook_delivery` job), and the delivery
+ * log. Events of an organization without a URL cost one indexed read and nothing else.
+ */
+export class LoginWebhooksService {
+  /** Intake in event order: each event's body is sealed (async) before its delivery is stored. */
+  private intake: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: LoginWebhooksServiceDeps) {}
+
+  async setting(orgId: string): Promise<LoginWebhookSetting> {
+    const row = this.deps.repo.endpoint(orgId);
+    if (!row) return { url: null, updated_at: null };
+    let url: string | null;
+    try {
+      url = await this.deps.sealer.open(row.url, urlAad(orgId));
+    } catch (err) {
+      if (!(err instanceof UnreadableSealedValueError)) throw err;
+      this.deps.log.warn({ orgId }, 'login webhook URL cannot be decrypted; shown as none');
+      url = null;
+    }
+    return { url: maskWebhookUrl(url), updated_at: row.updated_at };
+  }
+
+  /** Sets (or replaces) the URL; its host must pass the outbound policy now, and passes it again at each attempt. */
+  async set(orgId: string, url: string): Promise<LoginWebhookSetting> {
+    await this.checkHost(url);
+    const sealed = await this.deps.sealer.seal(url, urlAad(orgId));
+    const now = Date.now();
+    this.deps.repo.putEndpoint(orgId, sealed, now);
+    this.deps.log.info({ orgId }, 'login webhook set');
+    return { url: maskWebhookUrl(url), updated_at: now };
+  }
+
+  /** Removes the URL; pending deliveries fail at once (their jobs are canceled), as nothing would take them. */
+  remove(orgId: string): void {
+    const removed = this.deps.repo.deleteEndpoint(orgId);
+    const now = Date.now();
+    for (const id of this.deps.repo.pendingOf(orgId)) {
+      if (this.deps.repo.fail(id, 'the login webhook URL was removed', now))
+        this.deps.jobs.cancelByRef(id, LOGIN_WEBHOOK_JOB_KIND);
+    }
+    if (removed) this.deps.log.info({ orgId }, 'login webhook removed');
+  }
+
+  /** The receiver URL in clear (for the delivery job), or null when the organization has none now. */
+  async receiverUrl(orgId: string): Promise<string | null> {
+    const row = this.deps.repo.endpoint(orgId);
+    return row ? this.deps.sealer.open(row.url, urlAad(orgId)) : null;
+  }
+
+  deliveries(orgId: string, limit: number): LoginWebhookDeliveryList {
+    const { deliveries, attempts } = this.deps.repo.latest(orgId, limit);
+    return {
+      data: deliveries.map((d) =>
+        view(
+          d,
+          attempts.filter((a) => a.delivery_id === d.id),
+        ),
+      ),
+    };
+  }
+
+  /** The bus's login.needs_person: the takeover link goes to the organization's own endpoint. */
+  needsPerson(e: CoreEvents['login.needs_person']): void {
+    this.accept(e.orgId, e.loginId, {
+      type: 'login.needs_person',
+      timestamp: new Date().toISOString(),
+      data: { login_id: e.loginId, status: 'needs_person', reason: e.reason, takeover_url: e.takeoverUrl },
+    });
+  }
+
+  finished(e: CoreEvents['login.finished']): void {
+    this.accept(e.orgId, e.loginId, {
+      type: 'login.finished',
+      timestamp: new Date().toISOString(),
+      data: { login_id: e.loginId, status: e.status, session_id: e.sessionId, error: e.error },
+    });
+  }
+
+  /** Resolves once every event accepted so far is stored and queued (disposal, tests). */
+  idle(): Promise<void> {
+    return this.intake;
+  }
+
+  private accept(orgId: string, loginId: string, event: LoginWebhookEvent): void {
+    if (!this.deps.repo.hasEndpoint(orgId)) return;
+    this.intake = this.intake
+      .then(() => this.enqueue(orgId, loginId, event))
+      .catch((err: unknown) => {
+        // Ids only: the body holds the takeover link.
+        this.deps.log.error(
+          { orgId, loginId, event: event.type, err: (err as Error).message },
+          'login webhook could not be queued',
+        );
+      });
+  }
+
+  private async enqueue(orgId: string, loginId: string, event: LoginWebhookEvent): Promise<void> {
+    const id = newId(WEBHOOK_ID_PREFIX, 24);
+    const payload = await this.deps.sealer.seal(JSON.stringify(event), payloadAad(id));
+    // Removed meanwhile: nothing to deliver to.
+    if (!this.deps.repo.hasEndpoint(orgId)) return;
+    this.deps.db.transaction(() => {
+      this.deps.repo.insert({ id, org_id: orgId, login_id: loginId, event: event.type, payload }, Date.now());
+      this.deps.jobs.enqueue({ kind: LOGIN_WEBHOOK_JOB_KIND, refId: id, orgId });
+    })();
+    this.deps.jobs.kick();
+    this.deps.log.info({ deliveryId: id, orgId, loginId, event: event.type }, 'login webhook queued');
+  }
+
+  /**
+   * The same address rule as every receiver (core/net): the host is resolved and each address checked, so a name
+   * that stands for a refused range is a 400 now rather than a failed delivery later. A name that does not resolve
+   * (yet) is accepted: each attempt resolves and checks again.
+   */
+  private async checkHost(url: string): Promise<void> {
+    // First what needs no DNS (a literal address, a metadata or localhost name), then every address the name has.
+    const refused =
+      this.deps.outbound.refusalOfUrl(url) ??
+      (await this.deps.outbound.resolve(new URL(url).hostname).then(
+        () => null,
+        (err: unknown) => outboundRefusal(err),
+      ));
+    if (!refused) return;
+    // The reason names the setting when the mode refuses; link-local and metadata are refused in every mode.
+    const why = /network\.outbound/.test(refused.reason)
+      ? refused.reason
+      : `${refused.reason}, in any network.outbound mode`;
+    throw badRequest(`url: login webhooks may not be delivered to this host: ${why}.`);
+  }
+}
