@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore } from './core/create-core.js';
 import { DEFAULT_MCP_FILES_DIR, McpFileAccess } from './core/mcp/mcp-files.js';
 import { answerMalformedRequests } from './core/mcp/mcp-request-guard.js';
+import { LinkHost, linkLifetimeNote, SHORT_LIVED_LINKS } from './core/mcp/mcp-link-host.js';
 import { createMcpServer } from './core/mcp/mcp-server.js';
 import { startServer } from './core/run-server.js';
 
@@ -75,17 +76,26 @@ async function main(): Promise<number> {
   for (const notice of core.takeNotices()) process.stderr.write(`note: ${notice}\n`);
 
   // Listening (127.0.0.1, any free port) makes presigned upload and video URLs reachable; it also runs the renders.
+  // Not recorded in server.json: this listener lives only as long as the agent host keeps this process.
   let running;
   try {
-    running = await startServer(core, { host: '127.0.0.1', port: 0 });
+    running = await startServer(core, { host: '127.0.0.1', port: 0, recordAddress: false });
   } catch (err) {
     await core.dispose();
     return fail((err as Error).message, 1);
   }
+  const ownHost = `127.0.0.1:${running.port}`;
+  // Links outlive this process when they point at the running server of the data dir (mcp-link-host.ts). Only the
+  // local blob store's links name a server at all; S3's point at the bucket.
+  const links = core.video.blobs.selfServed
+    ? new LinkHost({ identity: { installId: core.installId, dataDir: config.dataDir }, ownHost, log: core.log })
+    : null;
   const server = createMcpServer({
     app: running.app,
     apiKey,
-    host: `127.0.0.1:${running.port}`,
+    host: links ? () => links.current() : ownHost,
+    linkLifetimeNote: links ? linkLifetimeNote(running.url, await links.liveServer()) : undefined,
+    linkNote: links ? async () => ((await links.liveServer()) ? null : SHORT_LIVED_LINKS) : undefined,
     events: core.events,
     log: core.log,
     files,

@@ -12,6 +12,7 @@ import { mailboxesRoutes } from './login/mailboxes/mailboxes.routes.js';
 import { signupRoutes } from './login/signup/signup.routes.js';
 import { credentialsRoutes } from './login/vault/credentials.routes.js';
 import { takeoverRoutes } from './login/takeover/takeover.routes.js';
+import { loginWebhookRoutes } from './login/webhooks/login-webhooks.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
 import { charactersRoutes } from './video/characters/characters.routes.js';
 import { creditsRoutes } from './video/credits.routes.js';
@@ -27,13 +28,14 @@ import { webhookRoutes } from './video/webhooks/webhooks.routes.js';
  */
 export function routeHandlers(core: Core, app: FastifyInstance, replace: FeatureRoutes = {}): RouteHandlers {
   const handlers = mergeRoutes(
-    systemRoutes(),
+    systemRoutes({ installId: core.installId, dataDir: core.config.dataDir }),
     loginRoutes(core),
     signupRoutes(core),
     lifecycleRoutes(core),
     mailboxesRoutes(core),
     credentialsRoutes(core),
     takeoverRoutes(core),
+    loginWebhookRoutes(core.loginWebhooks.service),
     templatesRoutes(core),
     generateRoutes(core),
     generationsRoutes(core),

@@ -2,7 +2,26 @@ import { CreditsSchema } from '../credits.schema.js';
 import { z } from 'zod';
 import { defineApiRoutes } from './api-route.js';
 
-const Health = z.object({ status: z.literal('ok'), version: z.string(), uptime_sec: z.number() });
+const Health = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  uptime_sec: z.number(),
+  data_dir_proof: z
+    .string()
+    .optional()
+    .describe('With `challenge`: HMAC of it that only a process of the same data dir can compute (hex)'),
+});
+
+const HealthQuery = z.object({
+  challenge: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'challenge must be 64 lower-case hex digits')
+    .optional()
+    .describe(
+      'A random challenge: the answer then carries data_dir_proof, by which an MCP server on stdio knows the ' +
+        'server of its own data dir (never its path) from any other program on that port',
+    ),
+});
 
 /** Health, credits, the OpenAPI document and the MCP endpoint. */
 export const SYSTEM_API = defineApiRoutes({
@@ -13,6 +32,7 @@ export const SYSTEM_API = defineApiRoutes({
     scope: null,
     summary: 'Liveness check (no key needed)',
     tags: ['system'],
+    query: HealthQuery,
     responses: { 200: { description: 'The server is up', schema: Health } },
   },
 
@@ -49,6 +69,12 @@ export const SYSTEM_API = defineApiRoutes({
     keyOnly: true,
     rawBody: false,
     summary: 'MCP (Streamable HTTP, JSON-RPC 2.0): the tools of the login and video services',
+    description:
+      'An initialize POST opens a session (answer header Mcp-Session-Id, bound to the API key that opened it); ' +
+      'POSTs with that header go to the session (a tool call may ask the client for input, and the client answers ' +
+      'with its next POST), GET opens its SSE stream, DELETE ends it. Another key’s, an unknown or an expired ' +
+      'session id is a 404 (sessions idle 30 minutes close; 100 per key). A POST without a session id that is not ' +
+      'an initialize is served on its own (no elicitation); GET and DELETE without one are a 400.',
     tags: ['mcp'],
     undocumented: true,
     responses: { 200: { description: 'A JSON-RPC answer, or an SSE stream of progress and the answer' } },

@@ -47,19 +47,24 @@ export interface InProcessApiOptions {
   key: string;
   /**
    * Host header of the requests (loopback, or the host guard refuses them): `127.0.0.1:<port>` when the API
-   * listens, so the URLs the service builds from it (upload and video URLs) point at the real server.
+   * listens, so the URLs the service builds from it (upload and video URLs) point at the real server. A function
+   * is asked before each request (the stdio MCP server: the running server of its data dir, when there is one).
    */
-  host?: string;
+  host?: string | (() => Promise<string>);
 }
 
 export function createInProcessApi(opts: InProcessApiOptions): CoreApi {
-  const host = opts.host ?? '127.0.0.1';
+  const given = opts.host ?? '127.0.0.1';
+  /** The Host of the latest request: what `serves` compares with. */
+  let host = typeof given === 'string' ? given : '127.0.0.1';
   return {
     async request(req) {
+      const now = typeof given === 'function' ? await given() : given;
+      host = now;
       const res = await opts.app.inject({
         method: req.method,
         url: req.url,
-        headers: { ...req.headers, authorization: `Bearer ${opts.key}`, host },
+        headers: { ...req.headers, authorization: `Bearer ${opts.key}`, host: now },
         payload: req.body,
       });
       return { status: res.statusCode, headers: res.headers, body: res.body };
