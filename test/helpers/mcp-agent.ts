@@ -22,6 +22,7 @@ export const MCP_HTTP_TOOL_NAMES = [
   'refresh_session',
   'validate_session',
   'wait_for_generation',
+  'wait_for_login',
 ];
 /** The tools over stdio: the same plus upload_file (files of the MCP files folder). */
 export const MCP_STDIO_TOOL_NAMES = [...MCP_HTTP_TOOL_NAMES, 'upload_file'].sort();
@@ -56,6 +57,22 @@ export async function saveSiteLogins(core: Core, orgId: string, site: FixtureSit
     'api',
   );
   await saved.create(orgId, { ...base, label: WRONG_LOGIN, password: 'wrong-Pq83', shareWith: 'all' }, 'api');
+}
+
+/** Saves one login of `site` under `label` (a site that stops for a person: captcha, mfa). */
+export async function saveLoginAs(core: Core, orgId: string, site: FixtureSite, label: string): Promise<void> {
+  await core.login.vault.savedLogins.create(
+    orgId,
+    {
+      label,
+      loginUrl: site.loginUrl,
+      loginMethod: 'password',
+      username: site.credentials.username,
+      password: site.credentials.password,
+      shareWith: 'all',
+    },
+    'api',
+  );
 }
 
 export const loginArgs = (_site: FixtureSite, over: Record<string, unknown> = {}) => ({

@@ -80,20 +80,26 @@ function randomRpc(rnd: Prng): unknown {
 }
 
 describe('fuzzing /mcp and CONNECT', () => {
-  it('every method on /mcp: POST is the endpoint, the others 405 (with a key) or 401 (without), never a 404', async () => {
+  it('every method on /mcp: POST opens or serves; GET/DELETE want a session (400); others 405; 401 without a key', async () => {
     const problems: string[] = [];
     for (const method of ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS']) {
       const res = await send(method, '/mcp', [auth()]);
-      if (res.status !== 405) problems.push(`${method} /mcp with a key: ${res.status}`);
-      else if (res.headers.allow !== 'POST') problems.push(`${method} /mcp: Allow ${res.headers.allow}`);
+      const expected = method === 'GET' || method === 'DELETE' ? 400 : 405;
+      if (res.status !== expected) problems.push(`${method} /mcp with a key: ${res.status}`);
+      else if (expected === 405 && res.headers.allow !== 'GET, POST, DELETE')
+        problems.push(`${method} /mcp: Allow ${res.headers.allow}`);
       else if (jsonRpcErrorProblem(res.body)) problems.push(`${method} /mcp: ${res.text}`);
+      // An unknown session is a 404, as the MCP spec says.
+      const unknown = await send(method, '/mcp', [auth(), ['Mcp-Session-Id', 'no-such-session']]);
+      if (expected === 400 && unknown.status !== 404)
+        problems.push(`${method} /mcp, unknown session: ${unknown.status}`);
       const anonymous = await send(method, '/mcp', []);
       const problem = problemOf(anonymous, { status: 401 });
       if (problem) problems.push(`${method} /mcp without a key: ${problem}`);
     }
     // HEAD has no body to read (the raw client would wait for the Content-Length it announces).
     const head = await fetch(`${t.url}/mcp`, { method: 'HEAD', headers: { authorization: `Bearer ${t.key}` } });
-    expect([head.status, head.headers.get('allow')]).toEqual([405, 'POST']);
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET, POST, DELETE']);
     expect(problems).toEqual([]);
   });
 

@@ -271,18 +271,28 @@ describe('/mcp refuses callers without a valid key and foreign Host headers', ()
     expect(res.body).toMatchObject({ error: 'FORBIDDEN_HOST' });
   });
 
-  it('GET and DELETE answer 405 (stateless endpoint)', async () => {
+  it('GET and DELETE without a session id are a 400; PUT is a 405 naming the methods served', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await rawHttp(
         t.server.port,
         httpRequest(method, '/mcp', [
           ['Host', '127.0.0.1'],
           ['Authorization', `Bearer ${t.key}`],
+          ['Accept', 'text/event-stream'],
         ]),
       );
-      expect(res.status).toBe(405);
-      expect(res.headers.allow).toBe('POST');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringMatching(/Mcp-Session-Id/) } });
     }
+    const put = await rawHttp(
+      t.server.port,
+      httpRequest('PUT', '/mcp', [
+        ['Host', '127.0.0.1'],
+        ['Authorization', `Bearer ${t.key}`],
+      ]),
+    );
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('GET, POST, DELETE');
   });
 });
 

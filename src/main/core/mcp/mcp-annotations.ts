@@ -1,5 +1,5 @@
 // What each MCP tool does to the world, for hosts that ask before a charge or a change (MCP ToolAnnotations).
-// Every tool registered in mcp-tools.ts has an entry; test/integration/mcp checks the list against the tools.
+// Every tool registered in mcp-tools.ts and mcp-login-tools.ts has an entry; test/integration/mcp checks the list against the tools.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 
 const read: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
@@ -12,6 +12,13 @@ export const TOOL_ANNOTATIONS: Record<string, ToolAnnotations> = {
     destructiveHint: false,
     idempotentHint: true, // the same login again is served from the cache
     openWorldHint: true, // a real browser visits the site
+  },
+  wait_for_login: {
+    title: 'Wait for a login a person finishes',
+    readOnlyHint: false, // it takes the login's state, which is given once
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
   },
   list_sessions: { ...read, title: 'List cached login sessions' },
   validate_session: {

@@ -13,8 +13,15 @@ export interface McpServerOptions {
   app: FastifyInstance;
   /** The caller's API key; each tool needs its route's scope. */
   apiKey: string;
-  /** Loopback Host the calls carry, naming the address the server listens on (presigned URLs are built from it). */
-  host: string;
+  /**
+   * Loopback Host the calls carry, naming the address the server listens on (presigned URLs are built from it);
+   * a function is asked before each call (stdio: the running server of the data dir, mcp-link-host.ts).
+   */
+  host: string | (() => Promise<string>);
+  /** Where the links in results point and how long they last (stdio), added to the server's instructions. */
+  linkLifetimeNote?: string;
+  /** Said after a result's links while they die with this process (stdio, mcp-link-host.ts); null otherwise. */
+  linkNote?: () => Promise<string | null>;
   events?: CoreEventBus;
   log?: Logger;
   /** Files of this machine: given by the stdio server only (mcp-files.ts says why), never over HTTP. */
@@ -29,10 +36,12 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     {
       capabilities: { tools: {} },
       instructions:
-        'Agent Studio runs a login service (list_credentials, login, list_sessions, validate_session, refresh_session) ' +
-        'and a video service ' +
+        'Agent Studio runs a login service (list_credentials, login, wait_for_login, list_sessions, validate_session, ' +
+        'refresh_session) and a video service ' +
         `(list_templates, get_template, presign_upload${opts.files ? ', upload_file' : ''}, generate_video, create_generation, get_generation, ` +
-        'wait_for_generation) on this machine. Errors start with the API error code, e.g. "not_found: ...".',
+        'wait_for_generation) on this machine. Errors start with the API error code, e.g. "not_found: ...". ' +
+        'When login answers status "needs_person", show its takeover_url to your user, then call wait_for_login.' +
+        (opts.linkLifetimeNote ? ` ${opts.linkLifetimeNote}` : ''),
     },
   );
   registerMcpTools(server, {
@@ -41,6 +50,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     log: opts.log,
     files: opts.files,
     allowInlineCredentials: opts.allowInlineCredentials ?? false,
+    linkNote: opts.linkNote,
   });
   return server;
 }

@@ -1,12 +1,9 @@
 // The MCP tools: each one is a call of the local HTTP API by its route-table name (callRoute of
 // http/in-process-api.ts), with the route's own zod schemas as input and its answer parsed by its success schema.
+// The session tools (login, wait_for_login, refresh_session) are in mcp-login-tools.ts.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CreateGenerationRequestSchema } from '../../../shared/create-generation.schema.js';
-import { LoginRequestSchema, RefreshRequestSchema, type StorageState } from '../../../shared/login.schema.js';
-import type { Scope } from '../../../shared/scopes.js';
 import {
   GenerateRequestSchema,
   GenerationIdParamsSchema,
@@ -14,34 +11,12 @@ import {
   TemplateListQuerySchema,
   type Generation,
 } from '../../../shared/video.schema.js';
-import type { CoreEventBus } from '../events.js';
-import type { Logger } from '../logger.js';
 import { API_ROUTES, successSchema, type ApiRouteName } from '../../../shared/api/index.js';
-import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
-import type { McpFileAccess } from './mcp-files.js';
-import { saveStorageState } from './mcp-state-file.js';
-import { TOOL_ANNOTATIONS } from './mcp-annotations.js';
+import { callRoute } from '../http/in-process-api.js';
+import { registerLoginTools } from './mcp-login-tools.js';
+import { ok, toolKit, type McpToolDeps } from './mcp-tool-kit.js';
 import { uploadLocalFile } from './mcp-upload.js';
 import { waitForGeneration, WAIT_DEFAULT_SEC, WAIT_MAX_SEC } from './mcp-wait.js';
-
-export interface McpToolDeps {
-  api: CoreApi;
-  /** The core's event bus, when the server runs in the core's process: wait_for_generation wakes on its events. */
-  events?: CoreEventBus;
-  log?: Logger;
-  /**
-   * Files of this machine (stdio only, see mcp-files.ts): login's and refresh_session's `path` and upload_file
-   * exist only with it. Over HTTP a key never reaches the server's disk: uploads go through presign_upload.
-   */
-  files?: McpFileAccess;
-  /** login takes inline `cred` too (config mcp.allowInlineCredentials); otherwise only a saved login's reference. */
-  allowInlineCredentials?: boolean;
-}
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-type SaveArgs = { path?: string; overwrite?: boolean };
-/** The scope of POST /api/login and POST /api/refresh. */
-const LOGIN_SCOPE: Scope = 'login:write';
 
 const IdempotencyKey = z
   .string()
@@ -49,30 +24,13 @@ const IdempotencyKey = z
   .optional()
   .describe('Sent as the Idempotency-Key header: retrying with the same key and input never charges twice');
 
-/** The login tool's input without inline credentials: a saved login's reference is required. */
-const { cred: _inlineCred, credential: credentialRef, ...loginOptions } = LoginRequestSchema.shape;
-const loginByReference = z.object({ credential: credentialRef.unwrap(), ...loginOptions }).passthrough();
-
-/** login's and refresh_session's file arguments (stdio only). */
-const saveArgs = (folder: string) => ({
-  path: z
-    .string()
-    .min(1)
-    .max(4096)
-    .optional()
-    .describe(
-      `File to write the storageState JSON to (mode 0600) instead of returning it: relative to, or inside, ${folder}`,
-    ),
-  overwrite: z.boolean().default(false).describe('Replace the file at path when it exists (default: refuse)'),
-});
-
 /**
  * A tool's output schema: the success answer of the route it calls, from the route table (the structured content
  * is that answer as the API gave it). Re-wrapped as a plain object: MCP wants `type: object` at the top, where a
  * named schema (`.meta({ id })`) would render as a reference.
  */
 const outputSchemas = new Map<ApiRouteName, z.ZodObject>();
-/** Built once per route, not on every MCP request (each HTTP POST registers the tools afresh). */
+/** Built once per route, not on every MCP server (each HTTP session or one-shot POST registers the tools afresh). */
 const answerOf = (name: ApiRouteName): z.ZodObject => {
   let schema = outputSchemas.get(name);
   if (!schema) {
@@ -81,23 +39,6 @@ const answerOf = (name: ApiRouteName): z.ZodObject => {
   }
   return schema;
 };
-
-const ok = (text: string, data: object): CallToolResult => ({
-  content: [{ type: 'text', text }],
-  structuredContent: data as Record<string, unknown>,
-});
-
-/** A 4xx/5xx of the API becomes a tool error whose text starts with the API's code: `not_found: No template x`. */
-function toolError(err: unknown, log: Logger | undefined, tool: string): CallToolResult {
-  if (err instanceof ApiCallError) {
-    return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message} (HTTP ${err.status})` }] };
-  }
-  log?.error({ tool, err: { message: (err as Error).message, stack: (err as Error).stack } }, 'mcp tool failed');
-  return {
-    isError: true,
-    content: [{ type: 'text', text: 'server_error: Unexpected error in the MCP tool. See the log file for details.' }],
-  };
-}
 
 const progressText = (g: Generation) =>
   g.status === 'completed'
@@ -108,46 +49,14 @@ const progressText = (g: Generation) =>
 
 /** Registers every tool on `server`; each handler answers API errors as MCP tool errors. */
 export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
-  /** registerTool with the tool's annotations (mcp-annotations.ts). */
-  const register = ((name: string, config: Record<string, unknown>, cb: unknown) =>
-    server.registerTool(
-      name,
-      { ...config, annotations: TOOL_ANNOTATIONS[name] },
-      cb as never,
-    )) as unknown as McpServer['registerTool'];
-  const { api, log, files } = deps;
-  const savable = files ? saveArgs(files.folder) : {};
-  const saveHint = files
-    ? ` With \`path\` (inside ${files.folder}), the state is written to that file (mode 0600, an existing file only ` +
-      'with overwrite: true) instead, and only the path and cookie count are returned.'
-    : '';
-  /** A `path` that cannot be written is refused before the login runs, not after. */
-  const checkSave = async (save: SaveArgs) => {
-    if (!files || !save.path) return;
-    files.requireScope(LOGIN_SCOPE, 'login'); // both routes' scope: a key that may not log in learns nothing here
-    await files.fileToWrite(save.path, save.overwrite ?? false, 'INVALID_REQUEST');
+  const kit = toolKit(server, deps.log);
+  const { register, safe } = kit;
+  const { api, files } = deps;
+  /** A result with links: with the note on how long they live, when they die with this process (stdio). */
+  const withLinks = async (text: string, data: object, hasLinks = true) => {
+    const note = hasLinks ? await deps.linkNote?.() : null;
+    return ok(note ? `${text} ${note}` : text, data);
   };
-  /** The state as the answer, or (stdio, with `path`) written to a file of the MCP files folder. */
-  const stateAnswer = async (
-    state: StorageState,
-    save: SaveArgs,
-    said: { returned: string; saved: (file: string) => string },
-    extra: Record<string, unknown>,
-  ): Promise<CallToolResult> => {
-    if (!files || !save.path) return ok(said.returned, state);
-    const saved = await saveStorageState(files, save.path, state, save.overwrite ?? false);
-    const counts = { cookie_count: state.cookies.length, origin_count: state.origins.length };
-    return ok(said.saved(saved), { path: saved, ...counts, ...extra });
-  };
-  const safe =
-    <A>(tool: string, run: (args: A, extra: Extra) => Promise<CallToolResult>) =>
-    async (args: A, extra: Extra): Promise<CallToolResult> => {
-      try {
-        return await run(args, extra);
-      } catch (err) {
-        return toolError(err, log, tool);
-      }
-    };
 
   register(
     'list_credentials',
@@ -168,44 +77,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     }),
   );
 
-  const inline = deps.allowInlineCredentials === true;
-  register(
-    'login',
-    {
-      title: 'Log in to a website',
-      description:
-        'Logs in with a real browser (POST /api/login) and returns the Playwright storageState (cookies + localStorage) ' +
-        `as structured content.${saveHint} Load it with browser.newContext({ storageState }). Name a saved login with ` +
-        '`credential` (its label or id, see list_credentials): its secrets are typed by the server, never passed here.' +
-        (inline ? ' Inline `cred` is accepted too (mcp.allowInlineCredentials).' : ''),
-      inputSchema: (inline ? LoginRequestSchema : loginByReference).extend(savable),
-    },
-    safe('login', async ({ path: file, overwrite, ...body }: z.infer<typeof LoginRequestSchema> & SaveArgs) => {
-      if (!inline && 'cred' in body)
-        throw new ApiCallError(
-          400,
-          'INVALID_REQUEST',
-          'This MCP server does not take inline credentials (cred): log in with credential, a saved login’s label ' +
-            'or id (list_credentials). A person adds saved logins in the desktop app or with `credentials add`; the ' +
-            'server setting mcp.allowInlineCredentials brings cred back.',
-        );
-      await checkSave({ path: file, overwrite });
-      // A tool call waits for its answer: a background (202) login is the HTTP API's, not a tool's.
-      const res = await callRoute(api, 'login', { body: { ...body, async: false } });
-      const state = res.body;
-      const session = { session_id: res.headers['x-session-id'] ?? '', cache: res.headers['x-session-cache'] };
-      const summary = `${state.cookies.length} cookies, ${state.origins.length} origins (cache ${session.cache})`;
-      return stateAnswer(
-        state,
-        { path: file, overwrite },
-        {
-          returned: `Logged in (session ${session.session_id}): ${summary}. The storageState is the structured content.`,
-          saved: (saved) => `Logged in; storageState written to ${saved}: ${summary}.`,
-        },
-        session,
-      );
-    }),
-  );
+  registerLoginTools(server, deps, kit);
 
   register(
     'list_sessions',
@@ -239,40 +111,6 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       const verdict = v.valid ? 'works' : v.dropped ? 'is dead and was dropped' : 'is dead (kept: credentials stored)';
       return ok(`Session ${id} ${verdict} (checked ${v.checked_url}): ${v.evidence.join('; ')}.`, v);
     }),
-  );
-
-  register(
-    'refresh_session',
-    {
-      title: 'Renew a login session with its saved login',
-      description:
-        'POST /api/refresh: returns the cached session of a saved login (credential), or of (site, username, ' +
-        'loginMethod), when it still works, else logs in again with the saved login it was made with.' +
-        saveHint,
-      inputSchema: RefreshRequestSchema.extend(savable),
-    },
-    safe(
-      'refresh_session',
-      async ({ path: file, overwrite, ...body }: z.infer<typeof RefreshRequestSchema> & SaveArgs) => {
-        await checkSave({ path: file, overwrite });
-        const res = await callRoute(api, 'refresh', { body });
-        const state = res.body;
-        const session = {
-          session_id: res.headers['x-session-id'] ?? '',
-          refresh: res.headers['x-session-refresh'] ?? '',
-        };
-        const summary = `${session.refresh}: ${state.cookies.length} cookies, ${state.origins.length} origins`;
-        return stateAnswer(
-          state,
-          { path: file, overwrite },
-          {
-            returned: `Session ${summary}. The storageState is the structured content.`,
-            saved: (saved) => `Session ${summary}; storageState written to ${saved}.`,
-          },
-          session,
-        );
-      },
-    ),
   );
 
   register(
@@ -323,7 +161,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     },
     safe('presign_upload', async ({ content_type: contentType, file_name: fileName }) => {
       const out = (await callRoute(api, 'presignUpload', { body: { kind: 'upload', contentType, fileName } })).body;
-      return ok(`PUT the file (Content-Type ${out.content_type}) to upload_url; then use ${out.s3_key}.`, out);
+      return withLinks(`PUT the file (Content-Type ${out.content_type}) to upload_url; then use ${out.s3_key}.`, out);
     }),
   );
 
@@ -396,7 +234,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     },
     safe('get_generation', async ({ id }) => {
       const g = (await callRoute(api, 'getGeneration', { params: { id } })).body;
-      return ok(progressText(g), g);
+      return withLinks(progressText(g), g, !!g.video_url);
     }),
   );
 
@@ -429,7 +267,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
           });
         },
       });
-      return ok(progressText(g), g);
+      return withLinks(progressText(g), g, !!g.video_url);
     }),
   );
 }
