@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
+import { PERSON_REASONS } from './person-task.js';
 
 export const LOGIN_METHODS = ['password', 'oauth_google', 'otp_email', 'magic_link'] as const;
 /** Announced by the spec as "in development": answered with a clear 400, never a 500. */
@@ -351,6 +352,12 @@ export const LoginRunSchema = z
       .string()
       .optional()
       .describe('While needs_person: the live page where a person finishes the login (its #token is the key to it)'),
+    reason: z
+      .enum(PERSON_REASONS)
+      .optional()
+      .describe(
+        'While needs_person: where the login stopped (mfa_required: POST /api/login/{id}/code can type a code)',
+      ),
     session_id: z.string().optional().describe('Once succeeded: the cache entry (GET /api/sessions)'),
     state_available: z
       .boolean()
@@ -362,9 +369,29 @@ export const LoginRunSchema = z
   .meta({ id: 'LoginRun' });
 export type LoginRun = z.infer<typeof LoginRunSchema>;
 
+/** POST /api/login/{id}/code: a one-time code for a login that waits for a person at its second factor. */
+export const LoginCodeSchema = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9 -]{4,12}$/, 'a one-time code is 4-12 letters or digits (spaces and dashes are dropped)')
+      .describe('The code the person received (sent by SMS, email or shown by an authenticator app)'),
+  })
+  .strict()
+  .meta({ id: 'LoginCode' });
+
+export const LoginCodeReceiptSchema = z
+  .object({
+    typed: z.literal(true),
+    field: z.string().describe('What the code went into, as the page labels it (secret-free)'),
+  })
+  .meta({ id: 'LoginCodeReceipt' });
+
 export const LoginAcceptedSchema = z
   .object({
     login_id: z.string(),
     status_url: z.string().describe('GET it for the status (same key)'),
   })
   .meta({ id: 'LoginAccepted' });
+export type LoginAccepted = z.infer<typeof LoginAcceptedSchema>;

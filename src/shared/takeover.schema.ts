@@ -20,7 +20,8 @@ export const TakeoverInputSchema = z
       x: coordinate,
       y: coordinate,
       button: z.enum(['none', 'left', 'middle', 'right']).default('none'),
-      clickCount: z.number().int().min(1).max(3).optional(),
+      // 0 on a move (the page sends it so; a press or release counts 1-3).
+      clickCount: z.number().int().min(0).max(3).optional(),
       modifiers,
     }),
     z.object({

@@ -17,9 +17,10 @@ export interface CoreEvents {
   'login.step': { orgId: string; loginId: string; step: string; elapsedMs: number };
   /**
    * A login waits for a person on its live page. `takeoverUrl` is the one capability this bus carries: it is
-   * what the organization's own listeners (its window, its webhook endpoint) exist to hand to the person.
+   * what the organization's own listeners (its window, its webhook endpoint) exist to hand to the person. `site`: the
+   * host the login is for.
    */
-  'login.needs_person': { orgId: string; loginId: string; reason: string; takeoverUrl: string };
+  'login.needs_person': { orgId: string; loginId: string; reason: string; takeoverUrl: string; site: string };
   /** A login with an id ended: succeeded (its session), failed or cancelled (the error code). */
   'login.finished': {
     orgId: string;

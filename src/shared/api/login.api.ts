@@ -7,6 +7,8 @@ import {
   InboxReceiptSchema,
   LoginMethodListSchema,
   LoginAcceptedSchema,
+  LoginCodeReceiptSchema,
+  LoginCodeSchema,
   LoginIdParamsSchema,
   LoginRunSchema,
   LoginRequestSchema,
@@ -166,6 +168,26 @@ export const LOGIN_API = defineApiRoutes({
       200: { description: 'The session', schema: StorageStateSchema },
       404: { description: 'NOT_FOUND' },
       409: { description: 'LOGIN_RUNNING or STATE_UNAVAILABLE' },
+    },
+  },
+
+  typeLoginCode: {
+    method: 'POST',
+    path: '/api/login/:id/code',
+    api: 'login',
+    scope: 'login:write',
+    summary: 'Type a one-time code into a login that waits for a person at its second factor',
+    description:
+      'For a login whose status is needs_person with reason mfa_required: the code is typed into the code field of ' +
+      'its live page and submitted, as a person would; the login then finishes as soon as the page is signed in ' +
+      '(GET /api/login/{id}). A wrong code leaves the login waiting (type another, or finish on the live page).',
+    tags: ['login'],
+    params: LoginIdParamsSchema,
+    body: LoginCodeSchema,
+    responses: {
+      202: { description: 'Typed and submitted', schema: LoginCodeReceiptSchema },
+      404: { description: 'NOT_FOUND: no login with this id waits for a person in this organization' },
+      409: { description: 'NO_CODE_FIELD: the live page shows no field for a one-time code' },
     },
   },
 

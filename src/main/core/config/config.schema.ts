@@ -86,6 +86,14 @@ export const ConfigSchema = z.object({
           github: z.object({ origins: z.array(z.string().url()).min(1).default(['https://github.com']) }).prefault({}),
         })
         .prefault({}),
+      /**
+       * Origins that may show the live takeover page in a frame (CSP frame-ancestors): the desktop app adds its
+       * window's. Default none: the page refuses every frame.
+       */
+      livePageEmbedders: z
+        .array(z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/[^\s/;,'"*]+$/i, 'an origin: scheme://host[:port]'))
+        .max(10)
+        .default([]),
       /** A cached session older than this is never returned, even if its cookies live longer. */
       cacheMaxAgeSec: z
         .number()

@@ -1,5 +1,6 @@
 import type { LoginRun, StorageState } from '../../../shared/login.schema.js';
 import { toAppError, renderError } from '../http/plugins/errors.js';
+import { isPersonReason } from '../../../shared/person-task.js';
 
 /** How long a finished login stays on the board (and an async login's state waits to be taken). */
 export const FINISHED_KEPT_MS = 10 * 60_000;
@@ -51,11 +52,12 @@ export class LoginBoard {
     if (e && e.steps.length < MAX_STEPS) e.steps.push(line);
   }
 
-  needsPerson(orgId: string, loginId: string, takeoverUrl: string): void {
+  needsPerson(orgId: string, loginId: string, takeoverUrl: string, reason: string): void {
     const e = this.entries.get(this.key(orgId, loginId));
     if (!e || e.finished_at !== null) return;
     e.status = 'needs_person';
     e.takeover_url = takeoverUrl;
+    if (isPersonReason(reason)) e.reason = reason;
   }
 
   /** `state`: kept for GET /api/login/{id}/state (async logins only). */
@@ -64,6 +66,7 @@ export class LoginBoard {
     if (!e) return;
     Object.assign(e, { status: 'succeeded', session_id: sessionId, finished_at: this.now() });
     delete e.takeover_url;
+    delete e.reason;
     if (state) {
       e.state = state;
       e.state_available = true;
@@ -81,6 +84,7 @@ export class LoginBoard {
       finished_at: this.now(),
     });
     delete e.takeover_url;
+    delete e.reason;
   }
 
   get(orgId: string, loginId: string): LoginRun | null {

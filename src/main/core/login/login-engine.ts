@@ -7,6 +7,7 @@ import { NAVIGATION_WATCH_SCRIPT } from './engine/page-signals.js';
 import { IndexedDBWriteLog, STORAGE_WATCH_SCRIPT } from './engine/storage-watch.js';
 import { captureStorageState } from './engine/storage-capture.js';
 import type { LoginFailureReason } from '../../../shared/errors.js';
+import { PERSON_REASONS } from '../../../shared/person-task.js';
 import { noopLogSink, type LogSink } from '../logger.js';
 import {
   LoginFlowError,
@@ -20,7 +21,7 @@ export type { EngineLoginRequest, LoginResult } from './login-types.js';
 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 60_000;
 /** Stops a person can get past in a visible browser window (interactive logins). */
-export const PERSON_CAN_FINISH: ReadonlySet<LoginFailureReason> = new Set(['captcha_blocked', 'mfa_required']);
+export const PERSON_CAN_FINISH: ReadonlySet<LoginFailureReason> = new Set(PERSON_REASONS);
 
 /** Without the DevTools protocol (not Chromium): images, media and fonts are skipped through Playwright routing. */
 export function blockHeavy(route: Route): Promise<void> {

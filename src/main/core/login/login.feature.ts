@@ -41,8 +41,8 @@ export interface LoginFeature {
   vault: Vault;
   /** Logins with an id: where each stands (GET /api/login/{id}), async logins. */
   runs: LoginRuns;
-  /** The live pages where a person finishes a stopped login (when no other finisher was given: the headless server). */
-  takeover?: TakeoverFinisher;
+  /** The live pages where a person finishes a stopped login (with the desktop's own window as its fallback). */
+  takeover: TakeoverFinisher;
   dispose(): Promise<void>;
 }
 
@@ -129,10 +129,14 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     outbound,
   });
   const board = new LoginBoard();
-  // Without a finisher of its own (the desktop gives one), a stopped login gets a live page any browser can open.
-  const takeover = opts.interactive
-    ? undefined
-    : new TakeoverFinisher({ browsers, log: log.child({ component: 'takeover' }) });
+  // A stopped login gets a live page any browser (and the desktop window) can open; the desktop's own browser
+  // window is the fallback while the server does not listen.
+  const takeover = new TakeoverFinisher({
+    browsers,
+    log: log.child({ component: 'takeover' }),
+    embedders: config.login.livePageEmbedders,
+    fallback: opts.interactive,
+  });
   const service = new LoginService({
     browsers,
     engine: new LoginEngine({ log: log.child({ component: 'login' }), blockResources: config.browser.blockResources }),
@@ -144,7 +148,7 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     inbox,
     events: base.events,
     mailboxes: mailboxFeed(mailboxes.service, mailboxes.watchers),
-    interactive: opts.interactive ?? takeover,
+    interactive: takeover,
     board,
   });
   const vault = createVault({
@@ -180,7 +184,7 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
   });
   const dispose = async () => {
     board.dispose();
-    await takeover?.dispose();
+    await takeover.dispose();
     await Promise.all([mailboxes.dispose(), browsers.dispose()]);
   };
   const runs = new LoginRuns({
@@ -205,8 +209,5 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
   base.onDispose(() => feature.dispose());
   // Registered after the feature, so disposed before it: checks stop before the browsers close.
   base.onDispose(() => lifecycle.dispose());
-  // Disposed before the feature: a login waiting for a person answers (closed) before the browsers go.
-  const interactive = opts.interactive;
-  if (interactive?.dispose) base.onDispose(() => interactive.dispose?.());
   return feature;
 }

@@ -47,6 +47,10 @@ export function loginRoutes(core: LoginCore) {
       reply.status(202);
       return { delivered };
     },
+    typeLoginCode: async ({ params, auth, body, reply }) => {
+      const typed = await core.login.takeover.typeCode(params.id, auth.orgId, body.code);
+      return reply.status(202).send({ typed: true, field: typed.field });
+    },
     cancelLogin: ({ params, auth, reply }) => {
       if (!core.login.service.cancel(auth.orgId, params.id)) throw notFound(`No running login ${params.id}`);
       return reply.status(204).send();

@@ -235,12 +235,14 @@ export class LoginService {
             orgId: identity.orgId,
             onTakeover: (url) => {
               if (!loginId) return;
-              this.deps.board?.needsPerson(identity.orgId, loginId, url);
+              if (result.ok) return;
+              this.deps.board?.needsPerson(identity.orgId, loginId, url, result.reason);
               this.deps.events?.emit('login.needs_person', {
                 orgId: identity.orgId,
                 loginId,
-                reason: result.ok ? '' : result.reason,
+                reason: result.reason,
                 takeoverUrl: url,
+                site: new URL(req.domain).host,
               });
             },
           })

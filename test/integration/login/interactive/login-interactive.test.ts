@@ -1,6 +1,6 @@
 // A person in the loop (README "A person in the loop"): logins that stop at a CAPTCHA or a second factor,
 // with `interactive: true`, are shown in a real headed Chromium (on Xvfb) by the VisibleBrowserFinisher the
-// desktop app gives the core. The test plays the person through the window's Page (the finisher's onOpen
+// desktop app gives the core for when its API does not listen (else the live page in its window is used). The test plays the person through the window's Page (the finisher's onOpen
 // hook): it solves what the bar asks and presses Done or Cancel, or does nothing until the time is up.
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
@@ -84,6 +84,8 @@ async function startInteractiveServer(display: string, detectSignedIn: boolean):
     },
   );
   const server = await startServer(core, { port: 0 });
+  // As if the API did not listen (a taken port): the live page has no address, so the visible window shows it.
+  core.login.takeover.setBaseUrl(null);
   const org = core.orgs.create('test-org');
   const key = core.keys.create(org.id, {}).key;
   return {
@@ -144,7 +146,7 @@ describe.skipIf(skipReason !== null)(`interactive logins${skipReason ? ` (skippe
       expect(w.reason).toBe('mfa_required');
       expect(w.origin).toBe(mfa.origin);
       // The window continues where the login stopped: the code page (the pending-MFA cookie came along).
-      await w.page.getByText('enter the code from your authenticator / email / SMS').waitFor();
+      await w.page.getByText('enter the sign-in code').waitFor();
       await w.page.getByLabel('Authentication code').fill(MFA_CODE);
       await w.page.getByRole('button', { name: 'Verify' }).click();
       await w.page.getByText(mfa.loggedInText).waitFor();

@@ -1,11 +1,12 @@
 import type { StorageExtra } from '../../../../shared/login.schema.js';
+import type { PersonReason } from '../../../../shared/person-task.js';
 import type { Logger } from '../../logger.js';
 import { PERSON_CAN_FINISH } from '../login-engine.js';
 import type { LoginFailureReason } from '../../../../shared/errors.js';
 import type { LoginFailure, SessionStorageState } from '../login-types.js';
 
-/** The stops a person can get past in a browser window. */
-export type InteractiveReason = 'captcha_blocked' | 'mfa_required';
+/** The stops a person can get past in a browser window (a CAPTCHA, a second factor, a login form we did not find). */
+export type InteractiveReason = PersonReason;
 
 /** What the answer's `details.interactive` says when nobody finished the login. */
 export type InteractiveOutcome = 'timed_out' | 'closed' | 'unavailable';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PERSON_TASK } from '../../../../shared/person-task.js';
 import type { InteractiveReason } from './interactive-finisher.js';
 
 export const DONE_LABEL = 'Done — hand the session back';
@@ -8,13 +9,8 @@ export const BAR_ID = 'agent-studio-person-bar';
 
 export type BarAction = 'done' | 'cancel';
 
-const INSTRUCTIONS: Record<InteractiveReason, string> = {
-  captcha_blocked: 'Agent Studio: solve the CAPTCHA, then sign in as usual.',
-  mfa_required: 'Agent Studio: enter the code from your authenticator / email / SMS.',
-};
-
 export function instructionFor(reason: InteractiveReason): string {
-  return `${INSTRUCTIONS[reason]} When you are signed in, press Done.`;
+  return `Agent Studio: ${PERSON_TASK[reason]}. When you are signed in, press Done.`;
 }
 
 /**

@@ -1,10 +1,13 @@
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { API_ROUTES, routeUrl } from '../../../../shared/api/index.js';
+import { notFound } from '../../errors.js';
 import type { LogSink } from '../../logger.js';
 import { captureStorageState } from '../engine/storage-capture.js';
 import type { FinishRequest, InteractiveFinisher } from '../interactive/interactive-finisher.js';
 import { SignedInCheck } from '../interactive/signed-in-check.js';
 import type { SessionStorageState } from '../login-types.js';
+import { typeCodeIntoPage } from './live-code.js';
+import { livePageCsp } from './live-page/live-page.html.js';
 import { TakeoverSession, type TakeoverOutcome } from './takeover-session.js';
 
 /** The login browser pool, as far as a live view needs it (login.feature's LazyBrowserPool). */
@@ -35,7 +38,24 @@ export class TakeoverFinisher implements InteractiveFinisher {
   >();
   private baseUrl: string | null = null;
 
-  constructor(private readonly deps: { browsers: TakeoverBrowsers; log: LogSink }) {}
+  /** The live page's Content-Security-Policy: framed only by the origins config login.livePageEmbedders names. */
+  readonly csp: string;
+
+  constructor(
+    private readonly deps: {
+      browsers: TakeoverBrowsers;
+      log: LogSink;
+      /** Origins that may show the live page in a frame (the desktop window): config login.livePageEmbedders. */
+      embedders?: readonly string[];
+      /**
+       * Where a person finishes a login while the server does not listen (no page to send anyone to): the desktop
+       * app's own browser window. Without it such a login answers `details.interactive: "unavailable"`.
+       */
+      fallback?: InteractiveFinisher;
+    },
+  ) {
+    this.csp = livePageCsp(deps.embedders ?? []);
+  }
 
   /** The address the API listens on (http://127.0.0.1:PORT): takeover URLs start with it. */
   setBaseUrl(url: string | null): void {
@@ -55,6 +75,14 @@ export class TakeoverFinisher implements InteractiveFinisher {
     return undefined;
   }
 
+  /** A one-time code typed into the live page of a login waiting at its second factor (POST /api/login/{id}/code). */
+  async typeCode(loginId: string, orgId: string, code: string): Promise<{ field: string }> {
+    const page = this.livePage(loginId, orgId);
+    if (!page || page.isClosed())
+      throw notFound(`No login ${loginId} waits for a person on a live page in this organization.`);
+    return typeCodeIntoPage(page, code);
+  }
+
   /** Done or Cancel pressed on the live page (after find accepted the token). */
   act(loginId: string, token: string | undefined, action: 'done' | 'cancel'): void {
     if (this.find(loginId, token)) this.sessions.get(token!)?.act(action);
@@ -62,6 +90,7 @@ export class TakeoverFinisher implements InteractiveFinisher {
 
   async finish(req: FinishRequest): Promise<SessionStorageState | undefined> {
     const baseUrl = this.baseUrl;
+    if (!baseUrl && this.deps.fallback) return this.deps.fallback.finish(req);
     if (!baseUrl || !req.loginId || !req.orgId)
       throw new Error('The live view needs the API server to listen (it serves the page a person opens)');
     const { loginId, orgId } = req;
@@ -147,6 +176,7 @@ export class TakeoverFinisher implements InteractiveFinisher {
 
   async dispose(): Promise<void> {
     for (const { act } of this.sessions.values()) act('cancel');
+    await this.deps.fallback?.dispose?.();
   }
 }
 

@@ -3,6 +3,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { randomBase62 } from '../../ids.js';
 import type { LogSink } from '../../logger.js';
 import { clampViewport } from './live-page/takeover-protocol.js';
+import { isPersonReason, PERSON_TASK } from '../../../../shared/person-task.js';
 
 /** What a viewer of the live page receives (server-sent events; the protocol of live-page/). */
 export type TakeoverEvent =
@@ -53,10 +54,10 @@ const NAMED_KEYS = new Set(
 
 const SCREENCAST = { format: 'jpeg', quality: 70, maxWidth: 1920, maxHeight: 1200 } as const;
 
-const INSTRUCTIONS: Record<string, string> = {
-  captcha_blocked: 'Solve the CAPTCHA, then sign in.',
-  mfa_required: 'Enter the code the site asks for, then continue.',
-  login_form_not_found: 'Sign in on this page.',
+/** The page's instructions: the same task the desktop banner and notification name. */
+const instructions = (reason: string): string => {
+  const task = isPersonReason(reason) ? PERSON_TASK[reason] : 'finish signing in on this page';
+  return `${task[0]!.toUpperCase()}${task.slice(1)}.`;
 };
 
 /**
@@ -210,7 +211,7 @@ export class TakeoverSession {
     }
     const state: TakeoverState = {
       reason: this.info.reason,
-      instructions: INSTRUCTIONS[this.info.reason] ?? 'Finish signing in on this page.',
+      instructions: instructions(this.info.reason),
       site,
       pageUrl,
       deadline: this.info.deadline,

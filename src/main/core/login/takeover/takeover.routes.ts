@@ -7,11 +7,6 @@ import { TAKEOVER_CSS } from './live-page/takeover.css.js';
 import { TAKEOVER_JS } from './live-page/takeover.client.js.js';
 import type { TakeoverEvent, TakeoverSession } from './takeover-session.js';
 
-/** Only our own script, style and frames; never inside another site's frame. */
-const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
-  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
 const header = (req: FastifyRequest, name: string): string | undefined => {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -20,7 +15,7 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 /** The live page's routes: the page and its files (no secret in them), then everything else by the login's token. */
 export function takeoverRoutes(core: LoginCore) {
   const session = (req: FastifyRequest, id: string): TakeoverSession => {
-    const found = core.login.takeover?.find(id, header(req, 'x-takeover-token'));
+    const found = core.login.takeover.find(id, header(req, 'x-takeover-token'));
     // One answer for a wrong token, an unknown login and one that is over: the URL is the only key.
     if (!found) throw notFound('This live page is not valid: the login it belongs to is over, or the link is wrong.');
     return found;
@@ -32,7 +27,7 @@ export function takeoverRoutes(core: LoginCore) {
   const page = (reply: FastifyReply, type: string, body: string) =>
     reply
       .type(type)
-      .header('Content-Security-Policy', PAGE_CSP)
+      .header('Content-Security-Policy', core.login.takeover.csp)
       .header('Referrer-Policy', 'no-referrer')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'no-store')
@@ -76,12 +71,12 @@ export function takeoverRoutes(core: LoginCore) {
     },
     liveDone: ({ params, req, reply }) => {
       session(req, params.id);
-      core.login.takeover?.act(params.id, header(req, 'x-takeover-token'), 'done');
+      core.login.takeover.act(params.id, header(req, 'x-takeover-token'), 'done');
       return reply.status(204).send();
     },
     liveCancel: ({ params, req, reply }) => {
       session(req, params.id);
-      core.login.takeover?.act(params.id, header(req, 'x-takeover-token'), 'cancel');
+      core.login.takeover.act(params.id, header(req, 'x-takeover-token'), 'cancel');
       return reply.status(204).send();
     },
   } satisfies FeatureRoutes;

@@ -9,10 +9,16 @@ export const LIVE_JS_PATH = '/live/assets/takeover.js';
 /** Where the server serves TAKEOVER_CSS (Content-Type text/css). */
 export const LIVE_CSS_PATH = '/live/assets/takeover.css';
 
-/** The CSP the page is written for (every request to /live/*). */
-export const LIVE_PAGE_CSP =
+/**
+ * The CSP the page is written for (every request to /live/*): only its own script, style and frames, and never
+ * inside another site's frame — except the origins named (the desktop app's window shows it in its own).
+ */
+export const livePageCsp = (embedders: readonly string[]): string =>
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
-  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+  `frame-ancestors ${embedders.length ? embedders.join(' ') : "'none'"}; base-uri 'none'; form-action 'none'`;
+
+/** The page's CSP on a server that lets no one frame it. */
+export const LIVE_PAGE_CSP = livePageCsp([]);
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
