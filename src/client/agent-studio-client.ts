@@ -18,7 +18,10 @@ import {
   type RouteCallInput,
   type SuccessBody,
 } from '../shared/api/index.js';
+import { LoginAcceptedSchema, type LoginAccepted } from '../shared/login.schema.js';
 import { StoredUploadSchema } from '../shared/uploads.schema.js';
+import { abortError, sleep } from './client-wait.js';
+import { waitForLoginRun, type LoginWaitOptions } from './login-wait.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780';
 
@@ -76,24 +79,10 @@ interface CallOptions {
   query?: object;
   body?: unknown;
   idempotencyKey?: string;
+  headers?: Record<string, string>;
+  /** Another success answer of the route than its first (POST /api/login's 202 of an async login). */
+  answer?: { status: number; schema: z.ZodType };
 }
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-const abortError = () => new AgentStudioError({ status: 0, code: CLIENT_ERROR_CODES.aborted, message: 'Aborted' });
 
 export function createAgentStudioClient(options: AgentStudioClientOptions) {
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -115,14 +104,18 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
 
   async function call<N extends ApiRouteName>(name: N, opts: CallOptions = {}): Promise<ResponseOf<N>> {
     const route: ApiRoute = API_ROUTES[name];
-    const status = successStatus(route);
-    const schema = successSchema(route);
+    const status = opts.answer?.status ?? successStatus(route);
+    const schema = opts.answer?.schema ?? successSchema(route);
     // One path parameter per route (:id, or :key for a storage key, whose slashes are encoded too).
     const param = /:(\w+)/.exec(route.path)?.[1];
     const url = routeUrl(route, { params: param ? { [param]: opts.id ?? '' } : {}, query: opts.query });
     const path = url.split('?')[0];
     const what = `${route.method} ${path}`;
-    const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
+    const headers: Record<string, string> = {
+      ...opts.headers,
+      authorization: `Bearer ${options.apiKey}`,
+      accept: 'application/json',
+    };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
     const res = await send(
@@ -249,6 +242,32 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
      * organization's logins waiting for a code or sign-in link addressed to `to`.
      */
     deliverToInbox: (body: InboxInput) => call('deliverToInbox', { body }),
+    /**
+     * POST /api/login in the background (202): `{ login_id, status_url }` at once. Follow it with
+     * waitForLogin; with `interactive: true` a login that needs a person waits on its takeover_url.
+     */
+    startLogin: (body: LoginInput, opts: { loginId?: string } = {}) =>
+      call('login', {
+        body: { ...body, async: true },
+        headers: opts.loginId ? { 'x-login-id': opts.loginId } : undefined,
+        answer: { status: 202, schema: LoginAcceptedSchema },
+      }) as unknown as Promise<LoginAccepted>,
+    /**
+     * Polls GET /api/login/:loginId until the login ended; `onNeedsPerson` is called once per takeover_url (show
+     * it to your person, or answer a code with typeLoginCode). Resolves with the run and, for an async login that
+     * succeeded, its storageState (taken once).
+     */
+    waitForLogin: (loginId: string, opts: LoginWaitOptions = {}) =>
+      waitForLoginRun(
+        { status: (id) => call('loginStatus', { id }), state: (id) => call('loginState', { id }) },
+        loginId,
+        opts,
+      ),
+    /**
+     * POST /api/login/:loginId/code: types a one-time code into a login that waits for a person at its second
+     * factor (status needs_person, reason mfa_required). 409 NO_CODE_FIELD when its page shows none.
+     */
+    typeLoginCode: (loginId: string, code: string) => call('typeLoginCode', { id: loginId, body: { code } }),
     /** POST /api/login/:loginId/cancel: cancels a running login started with the header X-Login-Id. */
     cancelLogin: (loginId: string) => call('cancelLogin', { id: loginId }),
     /**
@@ -311,6 +330,13 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
       rotate: () => call('rotateWebhookSecret'),
       deliveries: (generationId: string) => call('webhookDeliveries', { id: generationId }),
       replay: (generationId: string) => call('replayWebhook', { id: generationId }),
+      /** The organization's login webhook: login.needs_person and login.finished, signed with the same secret. */
+      login: {
+        get: () => call('loginWebhook'),
+        set: (url: string) => call('setLoginWebhook', { body: { url } }),
+        remove: () => call('deleteLoginWebhook'),
+        deliveries: (query?: { limit?: number }) => call('loginWebhookDeliveries', { query }),
+      },
     },
   };
 }

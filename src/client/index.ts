@@ -22,9 +22,17 @@ export {
   type WaitForOptions,
 } from './agent-studio-client.js';
 export { AgentStudioError, CLIENT_ERROR_CODES } from './agent-studio-error.js';
+export type { LoginWaitOptions, LoginWaitResult } from './login-wait.js';
 export { API_ROUTES, type ApiRoute, type ApiRouteName } from '../shared/api/index.js';
 export type { Credits } from '../shared/credits.schema.js';
-export type { SessionList, SessionSummary, SessionValidation, StorageState } from '../shared/login.schema.js';
+export type {
+  LoginAccepted,
+  LoginRun,
+  SessionList,
+  SessionSummary,
+  SessionValidation,
+  StorageState,
+} from '../shared/login.schema.js';
 export type { PresignedUpload, StoredUpload, UploadInfo } from '../shared/uploads.schema.js';
 export type {
   Character,
