@@ -10,7 +10,7 @@ import { askPortInUse, askWithoutKeychain } from './electron/dialogs.js';
 import { registerIpc } from './electron/ipc/index.js';
 import { startCore, type RunningCore } from './electron/lifecycle.js';
 import { createDesktopFinisher } from './electron/login-window.js';
-import { notifyFinishedGenerations } from './electron/notifications.js';
+import { notifyFinishedGenerations, notifyLoginsNeedingPerson } from './electron/notifications.js';
 import { hardenContents, hardenSession } from './electron/security.js';
 import { openSettings, type SettingsStore } from './electron/settings.js';
 
@@ -35,7 +35,7 @@ const shell = new DesktopShell({ preloadPath: path.join(here, '../preload/index.
 
 async function boot(): Promise<void> {
   await app.whenReady();
-  hardenSession({ dev: Boolean(devServerUrl) });
+  hardenSession({ dev: Boolean(devServerUrl), isTrusted });
   handleAppProtocol(path.join(here, '../renderer'));
   const dataDir = app.getPath('userData');
   const settings = openSettings(dataDir);
@@ -50,6 +50,7 @@ async function boot(): Promise<void> {
       askWithoutKeychain,
       portInUse: reason === 'first' ? (p) => askPortInUse(p, dataDir) : undefined,
       interactiveFinisher: createDesktopFinisher,
+      windowOrigin: devServerUrl ? new URL(devServerUrl).origin : APP_ORIGIN,
     }),
   );
   try {
@@ -65,6 +66,7 @@ async function boot(): Promise<void> {
   registerIpc({ host, theme, isTrusted, mainWindow: () => shell.mainWindow() });
   shell.start(host, settings);
   notifyFinishedGenerations({ host, mainWindow: () => shell.mainWindow(), showWindow: () => shell.showWindow() });
+  notifyLoginsNeedingPerson({ host, mainWindow: () => shell.mainWindow(), showWindow: () => shell.showWindow() });
 }
 
 /** The theme choice kept with the app's settings, applied to the OS-drawn parts (menus, dialogs, scrollbars). */

@@ -5,6 +5,7 @@ import { Notice } from './components/StatusViews';
 import { CharactersScreen } from './features/characters/CharactersScreen';
 import { GenerateScreen } from './features/generate/GenerateScreen';
 import { GenerationsScreen } from './features/generations/GenerationsScreen';
+import { NeedsYou } from './features/needs-you/NeedsYou';
 import { SavedLoginsScreen } from './features/saved-logins/SavedLoginsScreen';
 import { SessionsScreen } from './features/sessions/SessionsScreen';
 import { SettingsScreen } from './features/settings/SettingsScreen';
@@ -48,6 +49,8 @@ function Shell() {
   const applyGenerationFinished = useAppStore((s) => s.applyGenerationFinished);
   const applyLoginStep = useAppStore((s) => s.applyLoginStep);
   const applySavedLoginTestStep = useAppStore((s) => s.applySavedLoginTestStep);
+  const applyLoginNeedsPerson = useAppStore((s) => s.applyLoginNeedsPerson);
+  const applyLoginFinished = useAppStore((s) => s.applyLoginFinished);
   const navigate = useAppStore((s) => s.navigate);
   const theme = useAppStore((s) => s.theme);
   const loadSettings = useAppStore((s) => s.loadSettings);
@@ -78,12 +81,16 @@ function Shell() {
   useAppEvent('login:step', applyLoginStep);
   // A saved login's Test now reports its steps the same way (by its own login id).
   useAppEvent('login:step', applySavedLoginTestStep);
+  // Logins waiting for the person: the "Needs you" banner on every screen.
+  useAppEvent('login:needs-person', applyLoginNeedsPerson);
+  useAppEvent('login:finished', applyLoginFinished);
 
   const Current = SCREENS[screen];
   return (
     <div className="app-shell">
       <Sidebar onShowShortcuts={() => setShortcutsOpen(true)} />
       <main className="content" id="main" data-testid={`screen-${screen}`}>
+        <NeedsYou />
         {info?.serverError ? (
           <Notice tone="warning">
             {info.serverError}{' '}

@@ -15,6 +15,7 @@ import {
   UploadedFileSchema,
 } from './desktop.schema.js';
 import type { IpcResult } from './errors.js';
+import { PERSON_REASONS } from './person-task.js';
 import { CREDENTIALS_CHANNELS } from './ipc-credentials-channels.js';
 import { RESULTS_CHANNELS } from './ipc-results-channels.js';
 import { SETTINGS_CHANNELS } from './ipc-settings-channels.js';
@@ -118,6 +119,21 @@ export const IPC_EVENTS = {
     loginId: z.string().min(1),
     step: z.string().max(500),
     elapsedMs: z.number().int().min(0),
+  }),
+  /**
+   * A login of the window's organization waits for a person: the window shows its live page (`takeoverUrl`, whose
+   * #token is the key to it) under a "Needs you" banner. `site` is the host the login is for; `reason` where it stopped.
+   */
+  'login:needs-person': z.object({
+    loginId: z.string().min(1),
+    reason: z.enum(PERSON_REASONS),
+    site: z.string().max(300),
+    takeoverUrl: z.url({ protocol: /^https?$/ }),
+  }),
+  /** A login that has an id ended (its banner goes away). */
+  'login:finished': z.object({
+    loginId: z.string().min(1),
+    status: z.enum(['succeeded', 'failed', 'cancelled']),
   }),
   /** A generation moved on: render progress 0-100, or its place in the render queue (1 = next). */
   'generation:progress': z.object({

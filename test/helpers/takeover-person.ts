@@ -2,7 +2,7 @@
 // Playwright context of its own opens the takeover_url and acts ONLY through the streamed canvas (mouse clicks at
 // client coordinates, keys typed into the page). The server's remote page (TakeoverFinisher.livePage) is read only
 // to learn where things are and what they show, as the person sees them on the frames.
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core';
 import { vi } from 'vitest';
 import type { LoginRun } from '../../src/shared/login.schema.js';
 import type { FixtureSite } from '../fixtures/sites/index.js';
@@ -58,9 +58,22 @@ export class LivePerson {
 
   private constructor(
     readonly ctx: BrowserContext,
+    /** Where the mouse and keys act (the page, or the page whose frame shows the live page). */
     readonly page: Page,
     private readonly remotePage: () => Page | undefined,
+    /** The live page's document: `page` itself, or a frame of it (inFrame). */
+    private readonly view: Page | Frame = page,
   ) {}
+
+  /**
+   * A person acting on a live page shown in a frame of another page (the desktop window's panel): clicks and keys
+   * go through `page` (client coordinates of its viewport), as a person's do. close() leaves `page` open.
+   */
+  static async inFrame(page: Page, frame: Frame, remotePage: () => Page | undefined): Promise<LivePerson> {
+    const person = new LivePerson(page.context(), page, remotePage, frame);
+    await person.waitForFrames();
+    return person;
+  }
 
   /** A new browser context of `browser` (its own window size) opens the takeover URL and waits for frames. */
   static async open(
@@ -87,18 +100,18 @@ export class LivePerson {
 
   /** The canvas is shown with a frame drawn on it. */
   async waitForFrames(): Promise<void> {
-    await this.page.locator('#view').waitFor({ state: 'visible' });
+    await this.view.locator('#view').waitFor({ state: 'visible', timeout: PERSON_WAIT_MS });
     await vi.waitFor(
       async () => {
-        const w = await this.page.locator('#screen').evaluate((c: HTMLCanvasElement) => c.width * c.height);
+        const w = await this.view.locator('#screen').evaluate((c: HTMLCanvasElement) => c.width * c.height);
         if (!(w > 0)) throw new Error('no frame drawn yet');
       },
       { timeout: PERSON_WAIT_MS, interval: 100 },
     );
   }
 
-  private canvas() {
-    return this.page.locator('#screen').evaluate((c: HTMLCanvasElement) => {
+  private async canvas() {
+    const c = await this.view.locator('#screen').evaluate((c: HTMLCanvasElement) => {
       const r = c.getBoundingClientRect();
       const view = document.getElementById('view') as HTMLElement;
       return {
@@ -111,6 +124,10 @@ export class LivePerson {
         hidden: view.hidden,
       };
     });
+    if (this.view === this.page) return c;
+    // In a frame: where the canvas shows in the page's viewport (the frame's place, border and scaling included).
+    const box = await this.view.locator('#screen').boundingBox();
+    return box ? { ...c, left: box.x, top: box.y, w: box.width, h: box.height } : c;
   }
 
   /**
@@ -207,23 +224,23 @@ export class LivePerson {
 
   /** The page's Done button. */
   async done(): Promise<void> {
-    await this.page.locator('#done').click();
+    await this.view.locator('#done').click();
   }
 
   /** The page's Cancel button, then its confirmation. */
   async cancel(): Promise<void> {
-    await this.page.locator('#cancel').click();
-    await this.page.locator('#confirm-yes').click();
+    await this.view.locator('#cancel').click();
+    await this.view.locator('#confirm-yes').click();
   }
 
   /** The headline the page shows once the login is over. */
   async outcome(): Promise<string> {
-    await this.page.locator('#ended').waitFor({ state: 'visible' });
-    return (await this.page.locator('#outcome-title').textContent()) ?? '';
+    await this.view.locator('#ended').waitFor({ state: 'visible' });
+    return (await this.view.locator('#outcome-title').textContent()) ?? '';
   }
 
   async close(): Promise<void> {
-    await this.ctx.close();
+    if (this.view === this.page) await this.ctx.close();
   }
 }
 

@@ -32,9 +32,15 @@ export async function startCore(opts: {
    * not imported, so this file runs without Electron (the desktop e2e tests start the core with it).
    */
   interactiveFinisher?: (base: BaseCore) => VisibleBrowserFinisher;
+  /**
+   * The origin of the window's pages (app://renderer): it may show the live page where a person finishes a stuck
+   * login in a frame of its own. The visible browser window above is used only while the API does not listen.
+   */
+  windowOrigin?: string;
 }): Promise<RunningCore | null> {
   const settings = opts.settings.get();
   const config = loadConfig({ dataDir: opts.dataDir });
+  if (opts.windowOrigin) config.login.livePageEmbedders = [...config.login.livePageEmbedders, opts.windowOrigin];
   if (!process.env.AGENT_STUDIO_SECRETS_BACKEND) config.secrets.backend = settings.secretsBackend;
   // Logins stopped at a CAPTCHA or second factor can be finished by the person (interactive: true).
   let finisher: VisibleBrowserFinisher | undefined;

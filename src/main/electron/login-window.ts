@@ -1,14 +1,10 @@
 // The desktop side of interactive logins (README "A person in the loop"): the core's visible-browser
 // finisher, plus a system notification that brings the login window to the front when clicked.
 import { Notification } from 'electron';
+import { PERSON_TASK } from '../../shared/person-task.js';
 import type { BaseCore } from '../core/base-core.js';
 import { resolveBrowserExecutable } from '../core/login/browser-resolver.js';
 import { VisibleBrowserFinisher, type InteractiveWindow } from '../core/login/interactive/visible-browser-finisher.js';
-
-const WHAT_TO_DO: Record<InteractiveWindow['reason'], string> = {
-  captcha_blocked: 'solve the CAPTCHA',
-  mfa_required: 'enter the sign-in code',
-};
 
 export function createDesktopFinisher(base: BaseCore): VisibleBrowserFinisher {
   // Shown notifications stay referenced until they close: one that is garbage-collected loses its click.
@@ -17,7 +13,7 @@ export function createDesktopFinisher(base: BaseCore): VisibleBrowserFinisher {
     if (!Notification.isSupported()) return;
     const note = new Notification({
       title: 'A login needs you',
-      body: `${new URL(window.origin).host}: ${WHAT_TO_DO[window.reason]} in the browser window, then press Done.`,
+      body: `${new URL(window.origin).host}: ${PERSON_TASK[window.reason]} in the browser window, then press Done.`,
     });
     shown.add(note);
     note.on('click', () => void window.bringToFront().catch(() => undefined));

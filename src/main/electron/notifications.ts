@@ -1,9 +1,11 @@
 // OS notifications when a generation finishes or fails and the window is not in front (the decision
-// and wording: core/desktop/generation-notice.ts). Follows the running core across restarts.
+// and wording: core/desktop/generation-notice.ts), and when a login waits for the person (its live page is in the
+// window, under the "Needs you" banner). Follows the running core across restarts.
 import { Notification, type BrowserWindow } from 'electron';
 import type { HostedCore } from '../core/desktop/core-host.js';
 import { generationNotice, type FinishedGeneration } from '../core/desktop/generation-notice.js';
 import { callHttpChannel } from '../core/desktop/http-channel.js';
+import { loginNotice } from '../core/desktop/login-notice.js';
 import type { CoreApi } from '../core/http/in-process-api.js';
 import { IPC_CONTRACT, type Generation, type Template } from '../../shared/ipc-contract.js';
 
@@ -35,9 +37,8 @@ export function notifyFinishedGenerations(opts: GenerationNotifierOptions): () =
     };
   };
 
-  const follow = () => {
-    const running = host.current();
-    return running.core.events.on('generation.status', (e) => {
+  return followCore(host, (running) =>
+    running.core.events.on('generation.status', (e) => {
       if (e.orgId !== running.desktop.orgId || e.status === 'generating') return;
       if (!Notification.isSupported()) return;
       const win = opts.mainWindow();
@@ -53,12 +54,38 @@ export function notifyFinishedGenerations(opts: GenerationNotifierOptions): () =
           shown.show();
         })
         .catch((err: Error) => running.core.log.warn({ err: err.message }, 'desktop: notification failed'));
-    });
-  };
-  let stop = follow();
+    }),
+  );
+}
+
+/**
+ * A login of the window's organization waits for the person: a notice (also while the window is in front but
+ * minimised or hidden in the tray) whose click brings the window, where the banner shows the live page.
+ */
+export function notifyLoginsNeedingPerson(opts: GenerationNotifierOptions): () => void {
+  const shown = new Set<Notification>();
+  return followCore(opts.host, (running) =>
+    running.core.events.on('login.needs_person', (e) => {
+      if (e.orgId !== running.desktop.orgId || !Notification.isSupported() || opts.enabled?.() === false) return;
+      const win = opts.mainWindow();
+      if (win && !win.isDestroyed() && win.isVisible() && win.isFocused()) return;
+      const notice = loginNotice(e.site, e.reason);
+      const note = new Notification({ title: notice.title, body: notice.body });
+      // Kept referenced until closed: a notification that is garbage-collected loses its click.
+      shown.add(note);
+      note.on('click', () => opts.showWindow());
+      note.on('close', () => shown.delete(note));
+      note.show();
+    }),
+  );
+}
+
+/** Subscribes to the running core, and again to each core a restart brings; returns the function that stops. */
+function followCore(host: GenerationNotifierOptions['host'], subscribe: (running: HostedCore) => () => void) {
+  let stop = subscribe(host.current());
   const stopFollowing = host.onChange(() => {
     stop();
-    stop = follow();
+    stop = subscribe(host.current());
   });
   return () => {
     stopFollowing();

@@ -16,13 +16,15 @@ export async function openExternalLink(url: string): Promise<boolean> {
   return true;
 }
 
-/** Session-wide rules: CSP on every response, every permission denied. */
-export function hardenSession(opts: { dev: boolean }): void {
+/** Session-wide rules: the app's CSP on its documents, every permission denied. */
+export function hardenSession(opts: { dev: boolean; isTrusted: TrustedUrl }): void {
   const ses = session.defaultSession;
   const policy = opts.dev ? DEV_CSP : CSP;
   ses.webRequest.onHeadersReceived((details, callback) => {
     // Media the page plays from the local API keep their own headers; only documents get the policy.
     if (details.resourceType !== 'mainFrame' && details.resourceType !== 'subFrame') return callback({});
+    // A frame of the local API's live takeover page keeps its own, stricter policy (which lets this window frame it).
+    if (details.resourceType === 'subFrame' && !opts.isTrusted(details.url)) return callback({});
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } });
   });
   ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));

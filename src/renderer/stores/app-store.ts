@@ -6,6 +6,7 @@ import { createCreditsSlice } from './credits.slice';
 import { createDraftsSlice } from './drafts.slice';
 import { createGenerationsSlice } from './generations.slice';
 import { createIntegrationsSlice } from './integrations.slice';
+import { createLoginHelpSlice } from './login-help.slice';
 import { createLoginRunsSlice } from './login-runs.slice';
 import { createNavSlice } from './nav.slice';
 import { createSavedLoginsSlice } from './saved-logins.slice';
@@ -31,5 +32,6 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createAdminSlice(...a),
   ...createIntegrationsSlice(...a),
   ...createLoginRunsSlice(...a),
+  ...createLoginHelpSlice(...a),
   ...createSavedLoginsSlice(...a),
 }));

@@ -258,6 +258,41 @@ export interface LoginRunsSlice {
   applyLoginStep(p: IpcEventPayload<'login:step'>): void;
 }
 
+/**
+ * A login of this window's organization that waits for the person ("Needs you"). `takeoverUrl` (with the live page's
+ * #token) lives in this memory only: it is handed to the panel's frame and never shown, logged or written anywhere.
+ */
+export interface WaitingLogin {
+  loginId: string;
+  reason: IpcEventPayload<'login:needs-person'>['reason'];
+  site: string;
+  takeoverUrl: string;
+}
+
+/** What the "Needs you" banner last had to say: a login arrived (said to screen readers only) or ended (shown). */
+export interface LoginHelpNews {
+  /** Counts up: the same words said twice are announced twice. */
+  seq: number;
+  text: string;
+  tone: 'success' | 'info' | 'warning';
+  /** Shown on screen (an ending); an arrival is visible in the banner already, so it is only announced. */
+  shown: boolean;
+}
+
+export interface LoginHelpSlice {
+  /** Waiting logins, oldest first. */
+  waitingLogins: WaitingLogin[];
+  /** The login whose live page the panel shows, or null (closed). */
+  livePageLoginId: string | null;
+  loginHelpNews: LoginHelpNews | null;
+  applyLoginNeedsPerson(p: IpcEventPayload<'login:needs-person'>): void;
+  applyLoginFinished(p: IpcEventPayload<'login:finished'>): void;
+  showLivePage(loginId: string | null): void;
+  /** POST /api/login/{id}/cancel; its login:finished removes the line. Throws ApiError when it cannot. */
+  cancelWaitingLogin(loginId: string): Promise<void>;
+  dismissLoginHelpNews(): void;
+}
+
 export type SavedLoginCreateBody = ChannelArgs<'credentials:create'>['body'];
 export type SavedLoginUpdateBody = ChannelArgs<'credentials:update'>['body'];
 export type SavedLoginTestOutcome = ChannelResult<'credentials:test'>;
@@ -322,4 +357,5 @@ export type AppState = NavSlice &
   AdminSlice &
   IntegrationsSlice &
   LoginRunsSlice &
+  LoginHelpSlice &
   SavedLoginsSlice;

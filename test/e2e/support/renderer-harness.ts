@@ -45,8 +45,10 @@ export async function startRendererHarness(
   const outDir = tempDir('agent-studio-renderer-');
   const filesDir = tempDir('agent-studio-renderer-files-');
   await buildRenderer(outDir);
-  const t = await startTestServer(config, { credits: opts.credits ?? 5000 });
   const web: RendererServer = await startRendererServer({ dir: outDir });
+  // As the desktop app does (startCore's windowOrigin): the window may show the live takeover page in a frame.
+  const login = { ...config.login, livePageEmbedders: [...(config.login?.livePageEmbedders ?? []), web.url] };
+  const t = await startTestServer({ ...config, login }, { credits: opts.credits ?? 5000 });
   const browser: Browser = await chromium.launch({
     executablePath: resolveBrowserExecutable({}).path,
     args: TEST_BROWSER_ARGS,

@@ -241,6 +241,23 @@ describe('desktop events', () => {
     bus.emit('login.step', { orgId, loginId: 'l1', step: 'found the sign-in form', elapsedMs: 120 });
     // Off-contract: a negative elapsed time is dropped, not sent.
     bus.emit('login.step', { orgId, loginId: 'l1', step: 'x', elapsedMs: -1 });
+    const live = 'http://127.0.0.1:4800/live/l1#tok';
+    bus.emit('login.needs_person', {
+      orgId: 'org_other',
+      loginId: 'l0',
+      reason: 'mfa_required',
+      takeoverUrl: live,
+      site: 'a',
+    });
+    bus.emit('login.needs_person', {
+      orgId,
+      loginId: 'l1',
+      reason: 'captcha_blocked',
+      takeoverUrl: live,
+      site: 'shop.test',
+    });
+    bus.emit('login.finished', { orgId: 'org_other', loginId: 'l0', status: 'failed', sessionId: null, error: 'X' });
+    bus.emit('login.finished', { orgId, loginId: 'l1', status: 'succeeded', sessionId: 's1', error: null });
     stop();
     bus.emit('generation.status', { orgId, generationId: 'g2', status: 'completed', error: null });
     expect(sent).toEqual([
@@ -248,6 +265,11 @@ describe('desktop events', () => {
       { event: 'generation:progress', payload: { id: 'g1', status: 'generating', progress: 55 } },
       { event: 'generation:finished', payload: { id: 'g1', status: 'failed' } },
       { event: 'login:step', payload: { loginId: 'l1', step: 'found the sign-in form', elapsedMs: 120 } },
+      {
+        event: 'login:needs-person',
+        payload: { loginId: 'l1', reason: 'captcha_blocked', site: 'shop.test', takeoverUrl: live },
+      },
+      { event: 'login:finished', payload: { loginId: 'l1', status: 'succeeded' } },
     ]);
   });
 });

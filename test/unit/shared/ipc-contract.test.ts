@@ -200,6 +200,16 @@ const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchem
 
 const EVENT_SAMPLES: { [E in IpcEventName]: { good: IpcEventPayload<E>; bad: unknown } } = {
   'login:step': { good: { loginId: 'l1', step: 'filled the password', elapsedMs: 812 }, bad: { step: 'x' } },
+  'login:needs-person': {
+    good: {
+      loginId: 'l1',
+      reason: 'captcha_blocked',
+      site: 'example.com',
+      takeoverUrl: 'http://127.0.0.1:4800/live/l1#tok',
+    },
+    bad: { loginId: 'l1', reason: 'captcha_blocked', site: 'example.com', takeoverUrl: 'javascript:alert(1)' },
+  },
+  'login:finished': { good: { loginId: 'l1', status: 'succeeded' }, bad: { loginId: 'l1', status: 'running' } },
   'generation:progress': {
     good: { id: 'g1', status: 'generating', progress: 40, queuePosition: 2 },
     bad: { id: 'g1', status: 'generating', progress: 140 },

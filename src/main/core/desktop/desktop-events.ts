@@ -2,6 +2,7 @@
 // into the contract's IPC_EVENTS, each payload parsed with its schema before it leaves main. The
 // Electron layer supplies `send` (webContents.send). Plain Node: never imports electron.
 import { IPC_EVENTS, type IpcEventName, type IpcEventPayload } from '../../../shared/ipc-contract.js';
+import { isPersonReason } from '../../../shared/person-task.js';
 import type { CoreEventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 
@@ -41,6 +42,19 @@ export function forwardCoreEvents(bus: CoreEventBus, orgId: string, emit: EventS
     bus.on('login.step', (e) => {
       if (e.orgId !== orgId) return;
       emit('login:step', { loginId: e.loginId, step: e.step, elapsedMs: e.elapsedMs });
+    }),
+    bus.on('login.needs_person', (e) => {
+      if (e.orgId !== orgId || !isPersonReason(e.reason)) return;
+      emit('login:needs-person', {
+        loginId: e.loginId,
+        reason: e.reason,
+        site: e.site,
+        takeoverUrl: e.takeoverUrl,
+      });
+    }),
+    bus.on('login.finished', (e) => {
+      if (e.orgId !== orgId) return;
+      emit('login:finished', { loginId: e.loginId, status: e.status });
     }),
   ];
   return () => offs.forEach((off) => off());
