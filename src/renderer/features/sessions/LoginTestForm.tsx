@@ -16,9 +16,11 @@ interface LoginDraft {
   method: string;
   values: Partial<Record<LoginFieldKey, string>>;
   useCache: boolean;
+  /** A CAPTCHA, a code with no source or an unknown form is handed to the person (the Needs you banner). */
+  interactive?: boolean;
 }
 
-const EMPTY: LoginDraft = { url: '', method: 'password', values: {}, useCache: true };
+const EMPTY: LoginDraft = { url: '', method: 'password', values: {}, useCache: true, interactive: true };
 
 const LABELS: Record<string, string> = {
   domain: 'Login page URL',
@@ -79,6 +81,7 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
         loginMethod: draft.method,
         additionalFields,
         useCache: draft.useCache,
+        interactive: draft.interactive ?? true,
       });
       if (finished.status === 'succeeded') onDone();
       else if (finished.status === 'failed' && finished.error?.details)
@@ -154,6 +157,16 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
               onChange={(e) => setDraft((d) => ({ ...d, useCache: e.target.checked }))}
             />
             Use a cached session if there is one
+          </label>
+        </div>
+        <div className="field checkbox-field">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.interactive ?? true}
+              onChange={(e) => setDraft((d) => ({ ...d, interactive: e.target.checked }))}
+            />
+            Let me finish it here if it stops at a CAPTCHA, a code or a page it does not understand
           </label>
         </div>
         {needed.map((f) => (
