@@ -24,6 +24,7 @@ async function main() {
     await optional('webhooks.bench.ts', 'runWebhooksBench'),
     await optional('login-realweb.bench.ts', 'runRealWebLoginBench'),
     await optional('vault.bench.ts', 'runVaultBench'),
+    await optional('takeover.bench.ts', 'runTakeoverBench'),
   ])
     if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');

@@ -52,7 +52,23 @@ const NAMED_KEYS = new Set(
   ).split(' '),
 );
 
-const SCREENCAST = { format: 'jpeg', quality: 70, maxWidth: 1920, maxHeight: 1200 } as const;
+const SCREENCAST = { format: 'jpeg', maxWidth: 1920, maxHeight: 1200 } as const;
+
+/** Inputs a viewer may have queued before its POSTs wait for their dispatch (back-pressure). */
+const MAX_QUEUED_INPUTS = 64;
+/** How often the frame rate is looked at to choose the JPEG quality. */
+const QUALITY_WINDOW_MS = 2000;
+
+/**
+ * The screencast's JPEG quality for the frames of the last window: while the page changes fast (an animation, the
+ * person typing) smaller frames keep the stream fluid on a busy machine and a slow link; once it settles, the
+ * sharper picture comes back. Hysteresis keeps it from flapping (each change restarts the screencast).
+ */
+export function nextQuality(current: number, framesPerSec: number): number {
+  if (framesPerSec >= 15) return 50;
+  if (framesPerSec <= 4) return 80;
+  return current;
+}
 
 /** The page's instructions: the same task the desktop banner and notification name. */
 const instructions = (reason: string): string => {
@@ -75,6 +91,11 @@ export class TakeoverSession {
   private cdp: CDPSession | null = null;
   /** Inputs run one after another, in the order they came. */
   private inputChain: Promise<unknown> = Promise.resolve();
+  /** Inputs queued and not yet dispatched. */
+  private queued = 0;
+  private quality = 80;
+  private framesInWindow = 0;
+  private qualityTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly loginId: string,
@@ -97,6 +118,7 @@ export class TakeoverSession {
     this.cdp = await this.ctx.newCDPSession(this.page);
     this.cdp.on('Page.screencastFrame', (e) => {
       void this.cdp?.send('Page.screencastFrameAck', { sessionId: e.sessionId }).catch(() => {});
+      this.framesInWindow++;
       const width = e.metadata.deviceWidth;
       const height = e.metadata.deviceHeight;
       this.lastFrame = { event: 'frame', data: { data: e.data, width, height } };
@@ -105,7 +127,22 @@ export class TakeoverSession {
     this.page.on('framenavigated', (frame) => {
       if (frame === this.page.mainFrame()) this.broadcastState();
     });
-    await this.cdp.send('Page.startScreencast', SCREENCAST);
+    await this.cdp.send('Page.startScreencast', this.screencast());
+    this.qualityTimer = setInterval(() => void this.adaptQuality(), QUALITY_WINDOW_MS);
+    this.qualityTimer.unref();
+  }
+
+  private screencast() {
+    return { ...SCREENCAST, quality: this.quality };
+  }
+
+  private async adaptQuality(): Promise<void> {
+    const fps = (this.framesInWindow * 1000) / QUALITY_WINDOW_MS;
+    this.framesInWindow = 0;
+    const next = nextQuality(this.quality, fps);
+    if (next === this.quality || this.ended) return;
+    this.quality = next;
+    await this.cdp?.send('Page.startScreencast', this.screencast()).catch(() => {});
   }
 
   /** A new viewer: hello, the state, the last frame, then every frame and state change until the end. */
@@ -132,11 +169,18 @@ export class TakeoverSession {
     return !!viewer && viewer === this.controller;
   }
 
-  /** The person's input, in order; coordinates are CSS px of the viewport (clamped to it). */
+  /**
+   * The person's input, in order; coordinates are CSS px of the viewport (clamped to it). Answered once queued, so
+   * a fast typist's keys do not wait a round trip each (the order is the chain's); past MAX_QUEUED_INPUTS queued,
+   * the answer waits for the dispatch, which slows the sender down.
+   */
   input(i: TakeoverInput): Promise<void> {
-    const run = this.inputChain.then(() => this.dispatch(i));
-    this.inputChain = run.catch(() => {});
-    return run;
+    this.queued++;
+    const run = this.inputChain.then(() => this.dispatch(i)).finally(() => this.queued--);
+    this.inputChain = run.catch((err: Error) =>
+      this.log.debug({ loginId: this.loginId, err: err.message.split('\n')[0] }, 'live input not dispatched'),
+    );
+    return this.queued > MAX_QUEUED_INPUTS ? run : Promise.resolve();
   }
 
   /** The remote viewport follows the person's window (CSS px, clamped). */
@@ -148,7 +192,7 @@ export class TakeoverSession {
     // Right after a resize Chromium may send a frame labelled with the new size whose image is the old one, and a
     // page that does not repaint sends no other: a restarted screencast starts with a frame of the page as it is.
     await this.cdp?.send('Page.stopScreencast').catch(() => {});
-    await this.cdp?.send('Page.startScreencast', SCREENCAST).catch(() => {});
+    await this.cdp?.send('Page.startScreencast', this.screencast()).catch(() => {});
   }
 
   /** Ends the live view for every viewer with the outcome, and stops the screencast. */
@@ -160,6 +204,7 @@ export class TakeoverSession {
       v.close();
     }
     this.viewers.clear();
+    if (this.qualityTimer) clearInterval(this.qualityTimer);
     await this.cdp?.send('Page.stopScreencast').catch(() => {});
     await this.cdp?.detach().catch(() => {});
   }
