@@ -256,7 +256,7 @@ describe.each(['keychain', 'file'] as const)('with the %s secret store', (backen
 
     // --- over MCP
     const mcp = await recordingMcp(t);
-    let mcpTraffic: Haystack[] = [];
+    let mcpTraffic: Haystack[];
     try {
       const listed = dataOf<{ data: { label: string }[] }>(await callTool(mcp.client, 'list_credentials'));
       expect(listed.data.map((c) => c.label)).toContain(saved.totpMcp.label);
@@ -281,11 +281,12 @@ describe.each(['keychain', 'file'] as const)('with the %s secret store', (backen
       const renewed = await callTool(mcp.client, 'refresh_session', { credential: saved.magic.label, force: true });
       expect(dataOf<{ cookies: unknown[] }>(renewed).cookies.length).toBeGreaterThan(0);
       expect(textOf(renewed)).toContain('renewed');
-      // each answer's stream ends once its result is sent: all of them read whole, before the client closes
-      mcpTraffic = await mcp.traffic();
     } finally {
       await mcp.client.close();
     }
+    // Each tool call's answer stream ended with its result; the session's own GET stream (server notifications)
+    // stays open until the client closes, so the traffic is read after the close.
+    mcpTraffic = await mcp.traffic();
     // every tool call's answer was captured whole: the 9 results (errors included) are in the kept traffic
     expect(mcpTraffic.filter((h) => /"result":\{"content"/.test(String(h.data)))).toHaveLength(9);
 
@@ -317,6 +318,7 @@ describe.each(['keychain', 'file'] as const)('with the %s secret store', (backen
 
     // --- the search
     await settle(t);
+    await t.core.logger.flush();
     const log = fs.readFileSync(t.core.logger.file, 'utf8');
     expect(log).toContain('saved login added');
     expect(log).toContain('/mcp');
