@@ -74,8 +74,9 @@ async function onSite(name: SiteName, fn: (site: FixtureSite) => Promise<void>):
   }
 }
 
-/** Nothing secret in the server's log (written synchronously, so it is complete). */
-function expectNotInLog(secret: string): void {
+/** Nothing secret in the server's log (flushed first, so it is complete). */
+async function expectNotInLog(secret: string): Promise<void> {
+  await t.core.logger.flush();
   expect(fs.readFileSync(path.join(t.dataDir, 'logs', 'agent-studio.log'), 'utf8')).not.toContain(secret);
 }
 
@@ -102,7 +103,7 @@ describe.concurrent.each(LOGINABLE)('POST /api/login on the %s site', (name: Sit
       }
       expect(site.stats()).toEqual({ loginAttempts: 1, successfulLogins: 1 });
       expect(await isLoggedIn(site, body)).toBe(true);
-      expectNotInLog(site.credentials.password);
+      await expectNotInLog(site.credentials.password);
     }));
 
   it('answers a wrong password with 401 AUTHENTICATION_FAILED after exactly one submission', () =>
@@ -115,7 +116,7 @@ describe.concurrent.each(LOGINABLE)('POST /api/login on the %s site', (name: Sit
       expect(res.status, JSON.stringify(body)).toBe(401);
       expect(body).toMatchObject({ error: 'AUTHENTICATION_FAILED', details: { reason: 'invalid_credentials' } });
       expect(JSON.stringify(body)).not.toContain('wrong password 123');
-      expectNotInLog('wrong password 123');
+      await expectNotInLog('wrong password 123');
       // The 401 rests on the site's own answer to one submission (never a guess, never a retry).
       expect(site.stats()).toEqual({ loginAttempts: 1, successfulLogins: 0 });
     }));
@@ -260,6 +261,7 @@ describe('session cache', () => {
       expect(bytes.includes(Buffer.from(site.credentials.password))).toBe(false);
       expect(bytes.includes(Buffer.from(site.credentials.username))).toBe(false);
     }
+    await t.core.logger.flush();
     const log = fs.readFileSync(path.join(t.dataDir, 'logs', 'agent-studio.log'), 'utf8');
     expect(log).not.toContain(site.credentials.password);
     for (const c of state.cookies.filter((c) => c.value.length >= 8)) expect(log).not.toContain(c.value);

@@ -325,6 +325,7 @@ describe('login webhook URLs the server will not deliver to', () => {
 describe('what is kept', () => {
   it('no receiver token or takeover token in the log file or, unsealed, in the database', async () => {
     expect(secrets.length).toBeGreaterThanOrEqual(6);
+    await t.core.logger.flush();
     const log = fs.readFileSync(t.core.logger.file, 'utf8');
     expect(log).toContain('login webhook delivered');
     const db = ['agent-studio.db', 'agent-studio.db-wal']

@@ -117,7 +117,7 @@ export class SessionCache {
     return this.keys;
   }
 
-  private async cacheKey(): Promise<Buffer> {
+  private async cacheKey(): Promise<crypto.KeyObject> {
     return (await this.cacheKeys()).cache;
   }
 
@@ -136,7 +136,7 @@ export class SessionCache {
     return crypto.createHmac('sha256', credential).update(canonical).digest() as CredentialHash;
   }
 
-  private lookupKey(key: Buffer, id: CacheIdentity): Buffer {
+  private lookupKey(key: crypto.KeyObject, id: CacheIdentity): Buffer {
     return crypto
       .createHmac('sha256', key)
       .update(JSON.stringify([id.orgId, id.origin, id.username, id.method]))
@@ -297,7 +297,7 @@ export class SessionCache {
     return row ? this.toEntry(await this.cacheKey(), row) : null;
   }
 
-  private toEntry(key: Buffer, row: Row): CacheEntry {
+  private toEntry(key: crypto.KeyObject, row: Row): CacheEntry {
     const openText = (sealed: Buffer | null, aad: string): string | null => {
       if (!sealed) return null;
       try {

@@ -393,6 +393,7 @@ describe.each(['keychain', 'file'] as const)('the export with the %s secret stor
     expect(files.some((f) => f.where === secretsFile)).toBe(backend === 'file');
     expect(findSecrets([...files, { where: 'answers', data: org.texts.join('\n') }], s)).toEqual([]);
     expect(findSecrets(files, { content })).toEqual([]);
+    await server.core.logger.flush();
     expect(fs.readFileSync(server.core.logger.file, 'utf8')).toContain('saved login added');
   });
 });
