@@ -21,7 +21,7 @@ const KERNEL = ['errors.ts', 'ids.ts', 'logger.ts', 'events.ts', 'child-process.
 /** Low level: imports the kernel and, where a real dependency exists, each other. */
 const LOW = ['config', 'db', 'secrets', 'net', 'tenancy', 'jobs'];
 /** Leaf files of login's root folder (they import no other part of login but codes): any part of login may use them. */
-const LOGIN_LEAVES = ['login/login-types.ts', 'login/auth-cookies.ts'];
+const LOGIN_LEAVES = ['login/login-types.ts', 'login/auth-cookies.ts', 'login/passkeys/passkey-types.ts'];
 /** What a feature (login, video) may use outside itself. */
 const FEATURE_BASE = [...KERNEL, ...LOW, 'base-core.ts', 'http'];
 
@@ -51,11 +51,14 @@ export const CORE_DEPS = {
   http: [...KERNEL, 'base-core.ts', 'config', 'secrets', 'tenancy'],
 
   // login: never video, mcp, desktop, create-core.ts, routes.ts, run-server.ts
-  'login/login-types.ts': [...KERNEL, 'login/codes'],
+  'login/login-types.ts': [...KERNEL, 'login/codes', 'login/passkeys/passkey-types.ts'],
+  'login/passkeys/passkey-types.ts': [],
+  // passkeys: the virtual authenticator (CDP WebAuthn) and the page heuristics for passkey controls and settings pages
+  'login/passkeys': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
   'login/auth-cookies.ts': KERNEL,
   'login/codes': [...KERNEL, ...LOW], // never login/mailboxes: the mailboxes feed the codes, not the reverse
   'login/engine': [...KERNEL, ...LOW, ...LOGIN_LEAVES], // never routes, lifecycle, signup, mailboxes
-  'login/steps': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/codes'],
+  'login/steps': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/codes', 'login/passkeys'],
   login: [
     // the login service, engine runner, browser pool, session cache and the login route modules
     ...FEATURE_BASE,
@@ -69,8 +72,10 @@ export const CORE_DEPS = {
   'login/mailboxes': [...FEATURE_BASE, 'login/codes'],
   'login/lifecycle': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login', 'login/vault'],
   // saved logins: the vault owns a site's credentials; the export parsers are pure (no core at all)
-  'login/vault': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/codes', 'login/vault/import'],
+  'login/vault': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/codes', 'login/vault/import', 'login/passkeys'],
   'login/vault/import': [],
+  // sessions from the person's own browsers: profiles read from a copy into the session cache, checked by lifecycle
+  'login/profiles': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/lifecycle'],
   // a person finishes a stuck login from any browser: the live view's server side, and its page (pure strings)
   'login/takeover': [
     ...KERNEL,

@@ -7,6 +7,7 @@ import { zodMessage } from './core/http/route.js';
 import { PROVIDER_KEYS, isKeyedProvider } from './core/video/pipeline/providers/provider-registry.js';
 import { MailboxCreateSchema } from '../shared/mailboxes.schema.js';
 import { CREDENTIALS_USAGE, credentialsCommand } from './cli-credentials.js';
+import { SESSIONS_IMPORT_USAGE, sessionsImportCommand } from './cli-sessions-import.js';
 import { SCOPES } from '../shared/scopes.js';
 
 const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR]
@@ -32,6 +33,7 @@ commands:
   mailboxes list [--org NAME] [--json]                   list mailboxes (never their passwords)
   mailboxes remove ID                                    remove a mailbox and its stored password
 ${CREDENTIALS_USAGE}
+${SESSIONS_IMPORT_USAGE}
 
 scopes: * (all), ${SCOPES.join(', ')}`;
 
@@ -58,6 +60,9 @@ const OPTIONS = {
   totp: { type: 'boolean' },
   format: { type: 'string' },
   yes: { type: 'boolean' },
+  list: { type: 'boolean' },
+  profile: { type: 'string' },
+  site: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -266,6 +271,12 @@ async function run(core: Core, cmd: string[], v: Values): Promise<void> {
       return credentialsCommand(core, action, rest, v, {
         out,
         readSecret: readSecretFromStdin,
+        orgOrOnly: (ref) => orgOrOnly(core, ref),
+        usage: (message) => new UsageError(message),
+      });
+    case 'sessions import':
+      return sessionsImportCommand(core, v, {
+        out,
         orgOrOnly: (ref) => orgOrOnly(core, ref),
         usage: (message) => new UsageError(message),
       });

@@ -1,4 +1,4 @@
-// API key scopes. `*` grants every scope. Documented in README "Scopes".
+// API key scopes. `*` grants every scope but the explicit-only ones. Documented in README "Scopes".
 export const SCOPES = [
   'login:write', // POST /api/login
   'sessions:read', // GET /api/sessions
@@ -16,10 +16,18 @@ export const SCOPES = [
   'credits:read', // GET /api/credits
   'webhooks:read', // GET /api/webhooks/secret (the org's webhook signing secret), GET /api/webhooks/login[/deliveries]
   'webhooks:write', // POST /api/webhooks/secret/rotate, PUT/DELETE /api/webhooks/login
+  'browser-profiles:read', // GET /api/browser-profiles, POST /api/sessions/import (the person's own browsers)
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 export const ALL_SCOPES = '*';
 
+/**
+ * Scopes a key holds only when they are named: `*` does not grant them. They reach the person's own machine (their
+ * browsers' sessions), so only the person grants them, one key at a time.
+ */
+export const EXPLICIT_ONLY_SCOPES: readonly Scope[] = ['browser-profiles:read'];
+
 export function hasScope(granted: readonly string[], needed: Scope): boolean {
-  return granted.includes(ALL_SCOPES) || granted.includes(needed);
+  if (granted.includes(needed)) return true;
+  return granted.includes(ALL_SCOPES) && !EXPLICIT_ONLY_SCOPES.includes(needed);
 }

@@ -11,6 +11,7 @@ import { loginRoutes } from './login/login.routes.js';
 import { mailboxesRoutes } from './login/mailboxes/mailboxes.routes.js';
 import { signupRoutes } from './login/signup/signup.routes.js';
 import { credentialsRoutes } from './login/vault/credentials.routes.js';
+import { browserProfilesRoutes } from './login/profiles/browser-profiles.routes.js';
 import { takeoverRoutes } from './login/takeover/takeover.routes.js';
 import { loginWebhookRoutes } from './login/webhooks/login-webhooks.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
@@ -34,6 +35,7 @@ export function routeHandlers(core: Core, app: FastifyInstance, replace: Feature
     lifecycleRoutes(core),
     mailboxesRoutes(core),
     credentialsRoutes(core),
+    browserProfilesRoutes(core),
     takeoverRoutes(core),
     loginWebhookRoutes(core.loginWebhooks.service),
     templatesRoutes(core),

@@ -2,6 +2,7 @@
 // The server registers one handler per entry (mergeRoutes in src/main/core/http/route.ts refuses a missing or an extra
 // one), the OpenAPI document is rendered from it, and the typed client, the MCP tools and the window's IPC
 // channels call routes by their name here. test/unit/shared/api-routes.test.ts keeps them in step.
+import { BROWSER_PROFILES_API } from './browser-profiles.api.js';
 import { CREDENTIALS_API } from './credentials.api.js';
 import { GENERATIONS_API } from './generations.api.js';
 import { LOGIN_API } from './login.api.js';
@@ -17,6 +18,7 @@ export const API_ROUTES = {
   ...LOGIN_API,
   ...MAILBOXES_API,
   ...CREDENTIALS_API,
+  ...BROWSER_PROFILES_API,
   ...TAKEOVER_API,
   ...LOGIN_WEBHOOKS_API,
   ...TEMPLATES_API,

@@ -184,6 +184,11 @@ export const ConfigSchema = z.object({
       allowInlineCredentials: z.boolean().default(false),
     })
     .prefault({}),
+  /**
+   * Where the person's own browser profiles are looked for (README "Sessions from your own browsers"): home
+   * directories, each searched at every browser's usual per-OS paths. Default: this user's home.
+   */
+  browserProfiles: z.object({ roots: z.array(z.string().min(1)).max(20).optional() }).prefault({}),
   /** Video model providers (keys live in the secret store: `npm run -s cli -- providers set-key fal`). */
   providers: z
     .object({

@@ -6,6 +6,14 @@ const read: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
 export const TOOL_ANNOTATIONS: Record<string, ToolAnnotations> = {
   list_credentials: { ...read, title: 'List saved logins' },
+  list_browser_profiles: { ...read, title: "List the person's browser profiles" },
+  import_session: {
+    title: "Import a site's session from the person's browser profile",
+    readOnlyHint: false, // it writes the session cache
+    destructiveHint: false,
+    idempotentHint: true, // importing again replaces the same cached session
+    openWorldHint: true, // the session check visits the site
+  },
   login: {
     title: 'Log in to a website',
     readOnlyHint: false,

@@ -28,6 +28,8 @@ export interface McpServerOptions {
   files?: McpFileAccess;
   /** The login tool also takes inline `cred` (config mcp.allowInlineCredentials); default: saved logins only. */
   allowInlineCredentials?: boolean;
+  /** The key's scopes: the browser-profile tools exist only for a key granted browser-profiles:read. */
+  scopes?: readonly string[];
 }
 
 export function createMcpServer(opts: McpServerOptions): McpServer {
@@ -51,6 +53,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     files: opts.files,
     allowInlineCredentials: opts.allowInlineCredentials ?? false,
     linkNote: opts.linkNote,
+    scopes: opts.scopes,
   });
   return server;
 }

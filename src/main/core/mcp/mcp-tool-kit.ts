@@ -25,6 +25,8 @@ export interface McpToolDeps {
    * they die with this process (mcp-link-host.ts).
    */
   linkNote?: () => Promise<string | null>;
+  /** The calling key's scopes when the server was made: tools of explicit-only scopes are registered only with them. */
+  scopes?: readonly string[];
 }
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -14,6 +14,7 @@ import {
 import { API_ROUTES, successSchema, type ApiRouteName } from '../../../shared/api/index.js';
 import { callRoute } from '../http/in-process-api.js';
 import { registerLoginTools } from './mcp-login-tools.js';
+import { registerProfileTools } from './mcp-profile-tools.js';
 import { ok, toolKit, type McpToolDeps } from './mcp-tool-kit.js';
 import { uploadLocalFile } from './mcp-upload.js';
 import { waitForGeneration, WAIT_DEFAULT_SEC, WAIT_MAX_SEC } from './mcp-wait.js';
@@ -78,6 +79,7 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
   );
 
   registerLoginTools(server, deps, kit);
+  registerProfileTools(server, deps, kit);
 
   register(
     'list_sessions',

@@ -13,6 +13,8 @@ import { m0012 } from './0012-session-lifecycle.js';
 import { m0013 } from './0013-mailbox-insecure-auth.js';
 import { m0014 } from './0014-saved-logins.js';
 import { m0015 } from './0015-login-webhooks.js';
+import { m0016 } from './0016-browser-profile-imports.js';
+import { m0017 } from './0017-saved-login-passkeys.js';
 
 import type { Migration } from './migration.js';
 
@@ -35,4 +37,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0013,
   m0014,
   m0015,
+  m0016,
+  m0017,
 ];

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { hasScope } from '../../../../shared/scopes.js';
+import { ALL_SCOPES, EXPLICIT_ONLY_SCOPES, hasScope, type Scope } from '../../../../shared/scopes.js';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
 import type { ApiKeysService } from '../../tenancy/api-keys.service.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -27,6 +27,18 @@ const tooMany = (retryAfterSec: number) =>
       'Retry-After': String(retryAfterSec),
     },
   );
+
+/** A 403 for a key without `scope`; an explicit-only scope says that `*` does not grant it. */
+function refusal(granted: readonly string[], scope: Scope): AppError {
+  const refused = forbidden(scope);
+  if (!granted.includes(ALL_SCOPES) || !EXPLICIT_ONLY_SCOPES.includes(scope)) return refused;
+  return new AppError(
+    403,
+    refused.code,
+    `${refused.message} "*" does not grant it: the person grants it by name to one key (desktop app or CLI).`,
+    { ...refused.details, explicit_only: true },
+  );
+}
 
 /** The key of an `Authorization: Bearer <key>` header, or undefined. */
 export function bearerKey(header: string | string[] | undefined): string | undefined {
@@ -59,7 +71,7 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
     const r = perKey.take(auth.keyId);
     setRateHeaders(reply, perKey.burst, r);
     if (!r.allowed) throw tooMany(r.retryAfterSec);
-    if (scope && !hasScope(auth.scopes, scope)) throw forbidden(scope);
+    if (scope && !hasScope(auth.scopes, scope)) throw refusal(auth.scopes, scope);
     req.auth = auth;
   });
 }

@@ -9,7 +9,8 @@ import type { Logger } from '../../logger.js';
 import { zodMessage } from '../route.js';
 
 // `/mcp` is the login service's too: its key refusals are `AUTHENTICATION_FAILED` (mcp.routes.ts).
-const LOGIN_PATHS = /^\/(?:mcp|live|(?:api\/)?(?:login|sessions|mailboxes|signup|refresh|credentials))(\/|\?|$)/;
+const LOGIN_PATHS =
+  /^\/(?:mcp|live|(?:api\/)?(?:login|sessions|mailboxes|signup|refresh|credentials|browser-profiles))(\/|\?|$)/;
 const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i;
 
 /**

@@ -1,0 +1,68 @@
+// The browsers whose profiles can be imported, and where each keeps its user data on each OS (relative to a home
+// directory, so tests and the `browserProfiles.roots` setting can point at another home).
+import path from 'node:path';
+import type { BrowserKind } from '../../../../shared/browser-profiles.schema.js';
+
+export type Platform = 'linux' | 'darwin' | 'win32';
+
+export interface ChromiumFamily {
+  kind: Exclude<BrowserKind, 'firefox'>;
+  label: string;
+  /** User-data-dir per OS, relative to the home directory. */
+  dirs: Record<Platform, string>;
+  /** The keychain item with the cookie password: macOS service/account, Linux Secret Service `application`. */
+  safeStorage: { service: string; account: string; linuxApplications: string[] };
+}
+
+const local = (...p: string[]) => path.join('AppData', 'Local', ...p, 'User Data');
+const macSupport = (...p: string[]) => path.join('Library', 'Application Support', ...p);
+
+export const CHROMIUM_FAMILY: readonly ChromiumFamily[] = [
+  {
+    kind: 'chrome',
+    label: 'Google Chrome',
+    dirs: { linux: '.config/google-chrome', darwin: macSupport('Google', 'Chrome'), win32: local('Google', 'Chrome') },
+    safeStorage: { service: 'Chrome Safe Storage', account: 'Chrome', linuxApplications: ['chrome'] },
+  },
+  {
+    kind: 'chromium',
+    label: 'Chromium',
+    dirs: { linux: '.config/chromium', darwin: macSupport('Chromium'), win32: local('Chromium') },
+    safeStorage: { service: 'Chromium Safe Storage', account: 'Chromium', linuxApplications: ['chromium'] },
+  },
+  {
+    kind: 'edge',
+    label: 'Microsoft Edge',
+    dirs: {
+      linux: '.config/microsoft-edge',
+      darwin: macSupport('Microsoft Edge'),
+      win32: local('Microsoft', 'Edge'),
+    },
+    safeStorage: {
+      service: 'Microsoft Edge Safe Storage',
+      account: 'Microsoft Edge',
+      linuxApplications: ['microsoft-edge', 'msedge'],
+    },
+  },
+  {
+    kind: 'brave',
+    label: 'Brave',
+    dirs: {
+      linux: '.config/BraveSoftware/Brave-Browser',
+      darwin: macSupport('BraveSoftware', 'Brave-Browser'),
+      win32: local('BraveSoftware', 'Brave-Browser'),
+    },
+    safeStorage: { service: 'Brave Safe Storage', account: 'Brave', linuxApplications: ['brave'] },
+  },
+];
+
+/** Firefox's directory holding profiles.ini, per OS, relative to the home directory. */
+export const FIREFOX_DIRS: Record<Platform, string> = {
+  linux: '.mozilla/firefox',
+  darwin: macSupport('Firefox'),
+  win32: path.join('AppData', 'Roaming', 'Mozilla', 'Firefox'),
+};
+
+export function currentPlatform(): Platform {
+  return process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'linux';
+}
