@@ -14,7 +14,14 @@ export type SavedLoginSecret = (typeof SAVED_LOGIN_SECRETS)[number];
 export const SAVED_LOGIN_SOURCES = ['api', 'import', 'stored_credentials'] as const;
 
 /** The endpoints a saved login is used from (its use log). */
-export const CREDENTIAL_USE_ENDPOINTS = ['login', 'refresh', 'signup', 'health_check', 'desktop_test'] as const;
+export const CREDENTIAL_USE_ENDPOINTS = [
+  'login',
+  'refresh',
+  'signup',
+  'health_check',
+  'desktop_test',
+  'add_passkey',
+] as const;
 
 export const MAX_ORIGINS = 20;
 
@@ -97,6 +104,28 @@ export const SavedLoginUpdateSchema = z
   .meta({ id: 'SavedLoginUpdate' });
 export type SavedLoginUpdate = z.infer<typeof SavedLoginUpdateSchema>;
 
+/** A passkey of a saved login as answers show it: where it works and its id, never its key. */
+export const SavedPasskeySchema = z
+  .object({
+    rp_id: z.string().describe('The relying party id (a host name): the passkey works on it and its subdomains'),
+    credential_id: z.string().describe('The WebAuthn credential id, base64url'),
+    created_at: z.number(),
+  })
+  .meta({ id: 'SavedPasskey' });
+export type SavedPasskey = z.infer<typeof SavedPasskeySchema>;
+
+export const PasskeyCreateRequestSchema = z
+  .object({
+    domain: httpUrlString('domain')
+      .optional()
+      .describe('The page to log in on first (default: the saved login’s loginUrl)'),
+  })
+  .meta({ id: 'PasskeyCreateRequest' });
+
+export const PasskeyCreatedSchema = z
+  .object({ rp_id: z.string(), credential_id: z.string() })
+  .meta({ id: 'PasskeyCreated', description: 'The passkey the site registered, kept in the saved login' });
+
 export const SavedLoginSchema = z
   .object({
     id: z.string().describe('cred_…'),
@@ -107,6 +136,9 @@ export const SavedLoginSchema = z
     username: z.string(),
     secrets: z.array(z.enum(SAVED_LOGIN_SECRETS)).describe('Which secrets it holds (never their values or lengths)'),
     additionalFieldNames: z.array(z.string()),
+    passkeys: z
+      .array(SavedPasskeySchema)
+      .describe('Its passkeys (loginMethod passkey): metadata only; private keys stay in the secret store'),
     mailboxId: z.string().nullable(),
     phone: z.string().nullable(),
     shareWith: z.union([z.literal('all'), z.array(z.string())]),

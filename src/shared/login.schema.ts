@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
 import { PERSON_REASONS } from './person-task.js';
 
-export const LOGIN_METHODS = ['password', 'oauth_google', 'otp_email', 'magic_link'] as const;
+export const LOGIN_METHODS = ['password', 'oauth_google', 'otp_email', 'magic_link', 'passkey'] as const;
 /** Announced by the spec as "in development": answered with a clear 400, never a 500. */
 export const ANNOUNCED_LOGIN_METHODS = ['oauth_github', 'otp_sms', 'totp'] as const;
 

@@ -3,6 +3,8 @@ import {
   CredentialImportRequestSchema,
   CredentialImportResultSchema,
   CredentialUseListSchema,
+  PasskeyCreatedSchema,
+  PasskeyCreateRequestSchema,
   SavedLoginCreateSchema,
   SavedLoginListSchema,
   SavedLoginSchema,
@@ -99,6 +101,34 @@ export const CREDENTIALS_API = defineApiRoutes({
     responses: {
       200: { description: 'Uses, newest first', schema: CredentialUseListSchema },
       404: { description: 'NOT_FOUND' },
+    },
+  },
+
+  createPasskey: {
+    method: 'POST',
+    path: '/api/credentials/:id/passkeys',
+    api: 'login',
+    scope: 'credentials:write',
+    summary: 'Create a passkey on the site and keep it in the saved login (then loginMethod "passkey" uses it)',
+    description:
+      'Signs in with the saved login’s password, finds the site’s "create a passkey" / "add a passkey" control (on the ' +
+      'page after the login or a security / settings page linked from it), lets a virtual authenticator answer the ' +
+      'site’s WebAuthn registration, and keeps the new passkey: its private key in the OS keychain with the saved ' +
+      'login’s other secrets, its RP ID and credential id in the saved login’s `passkeys`. A passkey is used only ' +
+      `on its RP ID's origins among the saved login's origins. ${neverSecrets}`,
+    tags: ['credentials'],
+    params: CredentialIdParamsSchema,
+    body: PasskeyCreateRequestSchema,
+    responses: {
+      201: { description: 'The passkey the site registered', schema: PasskeyCreatedSchema },
+      400: { description: 'INVALID_REQUEST: the saved login has no password to sign in with' },
+      401: { description: 'AUTHENTICATION_FAILED: the site refused the saved login’s password' },
+      404: { description: 'NOT_FOUND' },
+      422: {
+        description:
+          'PASSKEY_FLOW_NOT_FOUND: no "create a passkey" control after signing in; CREDENTIAL_ORIGIN_MISMATCH: the ' +
+          'passkey’s RP ID is not among the saved login’s origins; other login failures as POST /api/login',
+      },
     },
   },
 

@@ -3,6 +3,7 @@ import { Deadline, LoginTimeoutError } from './engine/deadline.js';
 import { DOM_WATCH_SCRIPT } from './engine/page-activity.js';
 import { RequestInterceptor } from './engine/request-interceptor.js';
 import { LoginFlow, unreachableCode } from './login-flow.js';
+import { attachPasskeys, type PasskeyLogin } from './steps/passkey.step.js';
 import { NAVIGATION_WATCH_SCRIPT } from './engine/page-signals.js';
 import { IndexedDBWriteLog, STORAGE_WATCH_SCRIPT } from './engine/storage-watch.js';
 import { captureStorageState } from './engine/storage-capture.js';
@@ -54,6 +55,7 @@ export class LoginEngine {
     let page: Page | undefined;
     let flow: LoginFlow | undefined;
     let interceptor: RequestInterceptor | undefined;
+    let passkeys: PasskeyLogin | undefined;
     const fail = (reason: LoginFailureReason, message: string): LoginResult => {
       const finalUrl = page && !page.isClosed() ? page.url() : undefined;
       this.log.info({ url: safeUrl(req.url), reason, ms: Date.now() - started }, 'login failed');
@@ -68,6 +70,8 @@ export class LoginEngine {
     try {
       deadline.check();
       page = await ctx.newPage();
+      // Before the page opens: a conditional (autofill) passkey request at load must find the authenticator.
+      if (req.passkeys) passkeys = await attachPasskeys(ctx, page, req.passkeys, (s) => steps.push(s));
       const indexedDBWrites = new IndexedDBWriteLog();
       indexedDBWrites.attach(ctx);
       const [, attached] = await Promise.all([
@@ -81,7 +85,7 @@ export class LoginEngine {
       ]);
       interceptor = attached;
       if (!interceptor && this.blockResources) await page.route('**/*', blockHeavy);
-      flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps, interceptor, indexedDBWrites });
+      flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps, interceptor, indexedDBWrites, passkeys });
       const result = await deadline.race(flow.run());
       this.log.info({ url: safeUrl(req.url), ms: Date.now() - started }, 'login succeeded');
       const sessionIn = flow.storageNotAsked();
@@ -123,6 +127,8 @@ export class LoginEngine {
     } finally {
       flow?.dispose();
       interceptor?.dispose();
+      // Each use moves a passkey's counter on (a relying party refuses one that does not increase): keep it.
+      if (passkeys && req.passkeys) await passkeys.finish(req.passkeys, this.log);
       // Not awaited: waiting for the renderer to go away only delays the answer (the context
       // owner closes the context right after, which is quicker with the page close under way).
       void page?.close().catch(() => {});

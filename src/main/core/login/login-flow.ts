@@ -22,6 +22,7 @@ import {
   unexpectedInPopupStep,
   unexpectedProviderStep,
 } from './steps/oauth.steps.js';
+import { passkeySteps, type PasskeyLogin } from './steps/passkey.step.js';
 import { passwordStep } from './steps/password.step.js';
 import { followedSignInLinks, signInLinkStep } from './steps/sign-in-link.step.js';
 import { StaleFormError, StepContext, type LoginStep } from './steps/step-context.js';
@@ -73,6 +74,8 @@ export interface LoginFlowDeps {
   interceptor?: RequestInterceptor;
   /** The IndexedDB records the login's pages wrote. */
   indexedDBWrites?: IndexedDBWriteLog;
+  /** loginMethod "passkey": the virtual authenticator on the page and the passkey steps' state. */
+  passkeys?: PasskeyLogin;
 }
 
 /** One login attempt on one page: open, then look at the page and run the step it calls for, until done. */
@@ -105,7 +108,9 @@ export class LoginFlow {
           httpAuthStep,
           signInLinkStep,
         ]
-      : LOGIN_STEPS;
+      : deps.passkeys
+        ? [...passkeySteps(deps.passkeys), ...LOGIN_STEPS]
+        : LOGIN_STEPS;
     this.net = new NetworkTracker(deps.page);
     this.session = new StepContext({ ...deps, net: this.net, dialogMessages: () => [...this.dialogMessages] });
     deps.page.on('dialog', this.onDialog);
@@ -131,10 +136,13 @@ export class LoginFlow {
   }
 
   async run(): Promise<{ storageState: SessionStorageState; finalUrl: string }> {
+    // A passkey asked for at page load (conditional UI) is judged against the page before it opened.
+    await this.deps.passkeys?.markBefore(this.session);
     await this.open();
     let staleForms = 0;
     for (let i = 0; i < MAX_STEPS; i++) {
       const scan = await this.waitForLoginUi();
+      await this.deps.passkeys?.look(this.session);
       this.session.reportAuthChallenges();
       this.reportRejections(scan);
       const next = this.loginSteps.find((s) => s.applies(scan, this.session));

@@ -56,6 +56,18 @@ export const LOGIN_METHOD_INFO: readonly LoginMethodInfo[] = [
     needs: ['cred.username', 'cred.password'],
     optional: ['cred.totpSecret'],
   },
+  {
+    id: 'passkey',
+    label: 'Passkey',
+    description:
+      'A passkey kept in a saved login (POST /api/credentials/{id}/passkeys), answered by a virtual authenticator: ' +
+      '"Sign in with a passkey", autofill (conditional UI), username then passkey, or passkey after the password',
+    needs: ['credential (a saved login holding a passkey; an inline cred is refused)'],
+    optional: [
+      'cred.username (the saved login’s: typed on an identifier-first page)',
+      'cred.password (the saved login’s: a password step, or a site that falls back to its password)',
+    ],
+  },
 ];
 
 /** Login methods whose strategy is built. The others answer 400 LOGIN_METHOD_NOT_AVAILABLE. */

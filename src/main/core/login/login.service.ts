@@ -11,6 +11,7 @@ import { RunningLogins } from './running-logins.js';
 import type { CoreEventBus } from '../events.js';
 import { redact, type EngineLoginRequest, type LoginResult } from './login-types.js';
 import type { LoginBoard } from './login-board.js';
+import type { PasskeyUse } from './passkeys/passkey-types.js';
 import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
 import { normalizeInclude, normalizeState } from './storage-state.js';
 
@@ -28,6 +29,8 @@ export interface LoginRunOptions {
   loginId?: string;
   /** A saved login's origins: the only pages its secrets may be typed on (EngineLoginRequest.secretOrigins). */
   secretOrigins?: readonly string[];
+  /** loginMethod "passkey": a saved login's passkeys (only a saved login has them). */
+  passkeys?: PasskeyUse;
 }
 
 export interface LoginOutcome {
@@ -77,6 +80,14 @@ export class LoginService {
 
   async login(orgId: string, req: LoginRequest, opts: LoginRunOptions = {}): Promise<LoginOutcome> {
     checkLoginInput({ ...req.cred, loginMethod: req.loginMethod, additionalFields: req.additionalFields });
+    if (req.loginMethod === 'passkey' && !opts.passkeys)
+      throw new AppError(
+        400,
+        'validation_error',
+        'loginMethod "passkey" uses the passkeys of a saved login: give "credential" (a saved login), not cred. ' +
+          'POST /api/credentials/{id}/passkeys makes one.',
+        { field: 'credential' },
+      );
     const origin = new URL(req.domain).origin;
     const identity = { orgId, origin, username: req.cred.username, method: req.loginMethod };
     const credentials = await this.deps.cache.credentialHash(identity, {
@@ -105,6 +116,8 @@ export class LoginService {
       include,
       req.interactive,
       opts.secretOrigins ?? null,
+      // Passkey logins of one account with different passkeys are different logins.
+      opts.passkeys?.passkeys.map((p) => p.credentialId) ?? null,
       // A login with an id is followed, cancelled and shown a person on its own: it never rides another's flight.
       opts.loginId ?? null,
     ]);
@@ -165,6 +178,7 @@ export class LoginService {
         onStep,
         codes,
         secretOrigins: opts.secretOrigins,
+        passkeys: opts.passkeys,
         loginId,
       });
     } finally {
@@ -183,10 +197,11 @@ export class LoginService {
       onStep?: (step: string) => void;
       codes: ReturnType<typeof openCodeSources>;
       secretOrigins?: readonly string[];
+      passkeys?: PasskeyUse;
       loginId?: string;
     },
   ): Promise<LoginOutcome> {
-    const { started, run, onStep, codes, secretOrigins, loginId } = ctx;
+    const { started, run, onStep, codes, secretOrigins, passkeys, loginId } = ctx;
     const cancelled = (): AppError =>
       new AppError(409, 'login_cancelled', 'The login was cancelled before it finished.', { reason: 'cancelled' });
     let result: LoginResult;
@@ -209,6 +224,7 @@ export class LoginService {
               onStep,
               keepPartialState: req.interactive && !!this.deps.interactive,
               ...(secretOrigins ? { secretOrigins } : {}),
+              ...(passkeys ? { passkeys } : {}),
             },
             run?.signal,
           ),

@@ -256,7 +256,6 @@ describe.each(['keychain', 'file'] as const)('with the %s secret store', (backen
 
     // --- over MCP
     const mcp = await recordingMcp(t);
-    let mcpTraffic: Haystack[];
     try {
       const listed = dataOf<{ data: { label: string }[] }>(await callTool(mcp.client, 'list_credentials'));
       expect(listed.data.map((c) => c.label)).toContain(saved.totpMcp.label);
@@ -286,7 +285,7 @@ describe.each(['keychain', 'file'] as const)('with the %s secret store', (backen
     }
     // Each tool call's answer stream ended with its result; the session's own GET stream (server notifications)
     // stays open until the client closes, so the traffic is read after the close.
-    mcpTraffic = await mcp.traffic();
+    const mcpTraffic = await mcp.traffic();
     // every tool call's answer was captured whole: the 9 results (errors included) are in the kept traffic
     expect(mcpTraffic.filter((h) => /"result":\{"content"/.test(String(h.data)))).toHaveLength(9);
 

@@ -86,14 +86,14 @@ export class SessionLifecycle {
     await this.deps.ready;
     const saved = this.deps.vault.usable(who, body.credential);
     const { cred: _cred, credential: _ref, loginMethod: _method, ...options } = body;
-    const { req, secretOrigins } = await this.deps.vault.loginRequest(saved, options);
+    const { req, secretOrigins, passkeys } = await this.deps.vault.loginRequest(saved, options);
     const { endpoint = 'login', ...run } = opts;
     return this.deps.vault.use(
       who,
       saved,
       endpoint,
       async () => {
-        const outcome = await this.loginWith(who.orgId, req, { ...run, secretOrigins }, saved.id);
+        const outcome = await this.loginWith(who.orgId, req, { ...run, secretOrigins, passkeys }, saved.id);
         await this.deps.vault.learnOrigins(saved, outcome.typedOn);
         return outcome;
       },
@@ -304,7 +304,7 @@ export class SessionLifecycle {
       throw noStoredCredentials();
     }
     this.deps.vault.checkShared(who, saved);
-    const { req, secretOrigins } = await this.deps.vault.loginRequest(saved, {
+    const { req, secretOrigins, passkeys } = await this.deps.vault.loginRequest(saved, {
       useCache: false,
       include: entry.include,
       additionalFields: {},
@@ -317,7 +317,7 @@ export class SessionLifecycle {
       saved,
       endpoint,
       async () => {
-        const outcome = await this.deps.logins.login(entry.orgId, req, { secretOrigins });
+        const outcome = await this.deps.logins.login(entry.orgId, req, { secretOrigins, passkeys });
         await this.deps.vault.learnOrigins(saved, outcome.typedOn);
         const checkUrl = entry.checkUrl ?? httpUrlOrUndefined(outcome.finalUrl);
         await this.deps.cache.updateLifecycle(entry.orgId, outcome.sessionId, {

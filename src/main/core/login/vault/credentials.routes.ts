@@ -1,12 +1,14 @@
 import { notFound } from '../../errors.js';
 import type { FeatureRoutes } from '../../http/route.js';
 import type { LoginCore } from '../login.feature.js';
+import { PasskeyCreator } from './passkey-creator.js';
 import { publicSavedLogin } from './saved-logins.service.js';
 
 /** Saved logins of the caller's organization (README "Saved logins"): metadata in, metadata out, secrets write-only. */
 export function credentialsRoutes(core: LoginCore) {
   const vault = core.login.vault;
   const saved = vault.savedLogins;
+  const passkeys = new PasskeyCreator({ browsers: core.login.browsers, vault });
   return {
     listCredentials: ({ auth }) => ({ data: saved.list(auth.orgId) }),
     getCredential: ({ params, auth }) => publicSavedLogin(saved.get(auth.orgId, params.id)),
@@ -19,5 +21,7 @@ export function credentialsRoutes(core: LoginCore) {
     },
     credentialUses: ({ params, auth }) => ({ data: saved.uses(auth.orgId, params.id) }),
     importCredentials: ({ body, auth }) => vault.importer.run(auth.orgId, body),
+    createPasskey: async ({ params, body, auth, reply }) =>
+      reply.status(201).send(await passkeys.create(auth, params.id, body.domain)),
   } satisfies FeatureRoutes;
 }

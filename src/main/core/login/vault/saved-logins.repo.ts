@@ -1,4 +1,4 @@
-import type { SavedLogin, SavedLoginSecret } from '../../../../shared/credentials.schema.js';
+import type { SavedLogin, SavedLoginSecret, SavedPasskey } from '../../../../shared/credentials.schema.js';
 import type { Db } from '../../db/database.js';
 
 /** A saved login's metadata with its organization (answers never show `orgId`). Never a secret. */
@@ -16,6 +16,7 @@ interface Row {
   username: string;
   secrets: string;
   additional_field_names: string;
+  passkeys: string;
   mailbox_id: string | null;
   phone: string | null;
   share_with: string;
@@ -36,6 +37,7 @@ function fromRow(r: Row): StoredSavedLogin {
     username: r.username,
     secrets: JSON.parse(r.secrets) as SavedLoginSecret[],
     additionalFieldNames: JSON.parse(r.additional_field_names) as string[],
+    passkeys: JSON.parse(r.passkeys) as SavedPasskey[],
     mailboxId: r.mailbox_id,
     phone: r.phone,
     shareWith: JSON.parse(r.share_with) as SavedLogin['shareWith'],
@@ -57,6 +59,7 @@ function toRow(s: StoredSavedLogin): Row {
     username: s.username,
     secrets: JSON.stringify(s.secrets),
     additional_field_names: JSON.stringify(s.additionalFieldNames),
+    passkeys: JSON.stringify(s.passkeys),
     mailbox_id: s.mailboxId,
     phone: s.phone,
     share_with: JSON.stringify(s.shareWith),

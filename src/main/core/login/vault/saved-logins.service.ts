@@ -12,6 +12,7 @@ import type { Logger } from '../../logger.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { parseTotpSecret } from '../codes/totp.js';
 import { checkLoginInput } from '../login-methods.js';
+import { rpIdFitsOrigins, type PasskeyUse, type StoredPasskey } from '../passkeys/passkey-types.js';
 import type { CredentialUsesRepo } from './credential-uses.repo.js';
 import type { SavedLoginsRepo, StoredSavedLogin } from './saved-logins.repo.js';
 
@@ -27,6 +28,8 @@ export interface SavedLoginSecrets {
   totpSecret?: string;
   additionalFields?: Record<string, string>;
   notes?: string;
+  /** Passkeys, private keys included (the row lists their RP IDs and credential ids only). */
+  passkeys?: StoredPasskey[];
 }
 
 /** The fields checkLoginInput names, as a saved login spells them. */
@@ -127,6 +130,7 @@ export class SavedLoginsService {
       username: input.username,
       secrets: secretNames(secrets),
       additionalFieldNames: Object.keys(secrets.additionalFields ?? {}),
+      passkeys: [],
       mailboxId: input.mailboxId ?? null,
       phone: input.phone ?? null,
       shareWith: input.shareWith,
@@ -192,6 +196,56 @@ export class SavedLoginsService {
     this.deps.repo.update(after);
     this.deps.log.info({ orgId, credentialId: after.id }, 'saved login changed');
     return publicSavedLogin(after);
+  }
+
+  /** Keeps a passkey (a new one, or one with the same credential id replaced): secrets first, then the row. */
+  async addPasskey(saved: StoredSavedLogin, passkey: StoredPasskey): Promise<void> {
+    await this.changePasskeys(saved, (list) => [
+      ...list.filter((p) => p.credentialId !== passkey.credentialId),
+      passkey,
+    ]);
+    this.deps.log.info({ orgId: saved.orgId, credentialId: saved.id, rpId: passkey.rpId }, 'passkey added');
+  }
+
+  /** The counters the authenticator left after a use (a relying party refuses a counter that does not increase). */
+  async saveSignCounts(saved: StoredSavedLogin, counts: ReadonlyMap<string, number>): Promise<void> {
+    const current = this.get(saved.orgId, saved.id);
+    const secrets = await this.readSecrets(current);
+    if (!(secrets.passkeys ?? []).some((p) => (counts.get(p.credentialId) ?? p.signCount) > p.signCount)) return;
+    await this.changePasskeys(current, (list) =>
+      list.map((p) => ({ ...p, signCount: Math.max(p.signCount, counts.get(p.credentialId) ?? 0) })),
+    );
+  }
+
+  /** A login's passkeys: only those whose RP ID fits the saved login's origins (WebAuthn's rule, and the vault's). */
+  async passkeyUse(saved: StoredSavedLogin, secrets: SavedLoginSecrets): Promise<PasskeyUse> {
+    const all = secrets.passkeys ?? [];
+    const fits = (p: StoredPasskey) => rpIdFitsOrigins(p.rpId, saved.origins.length ? saved.origins : [saved.loginUrl]);
+    return {
+      passkeys: all.filter(fits),
+      refusedRpIds: [...new Set(all.filter((p) => !fits(p)).map((p) => p.rpId))],
+      saveSignCounts: (counts) => this.saveSignCounts(saved, counts),
+    };
+  }
+
+  private async changePasskeys(
+    saved: StoredSavedLogin,
+    change: (list: StoredPasskey[]) => StoredPasskey[],
+  ): Promise<void> {
+    const current = this.get(saved.orgId, saved.id);
+    const secrets = { ...(await this.readSecrets(current)) };
+    secrets.passkeys = change(secrets.passkeys ?? []);
+    this.warm.delete(current.id);
+    await this.deps.secrets.set(savedLoginAccount(current.id), JSON.stringify({ v: 1, ...secrets }));
+    this.deps.repo.update({
+      ...current,
+      passkeys: secrets.passkeys.map((p) => ({
+        rp_id: p.rpId,
+        credential_id: p.credentialId,
+        created_at: p.createdAt,
+      })),
+      updated_at: Math.max(this.now(), current.updated_at + 1),
+    });
   }
 
   /** Deletes the secrets, then the row: a failing secret store leaves the saved login listed, not half gone. */

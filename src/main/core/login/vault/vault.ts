@@ -2,6 +2,7 @@ import type { CredentialUse, SavedLogin } from '../../../../shared/credentials.s
 import type { LoginRequest, LoginRequestBody } from '../../../../shared/login.schema.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import type { PasskeyUse } from '../passkeys/passkey-types.js';
 import { CredentialImporter } from './credential-importer.js';
 import { originOf, type SavedLoginsService } from './saved-logins.service.js';
 import type { StoredSavedLogin } from './saved-logins.repo.js';
@@ -23,6 +24,8 @@ export interface SavedLoginRequest {
   req: LoginRequest;
   /** Undefined for a saved login whose origins are not known yet (moved from an earlier version). */
   secretOrigins?: string[];
+  /** loginMethod "passkey": its passkeys for the virtual authenticator. */
+  passkeys?: PasskeyUse;
 }
 
 /**
@@ -77,7 +80,12 @@ export class Vault {
         ...(saved.phone ? { phone: saved.phone } : {}),
       },
     };
-    return { saved, req, ...(saved.origins.length ? { secretOrigins: saved.origins } : {}) };
+    return {
+      saved,
+      req,
+      ...(saved.origins.length ? { secretOrigins: saved.origins } : {}),
+      ...(saved.loginMethod === 'passkey' ? { passkeys: await this.savedLogins.passkeyUse(saved, secrets) } : {}),
+    };
   }
 
   /** Runs `fn` (a login, a refresh …) with a saved login and records the use with its outcome. */
