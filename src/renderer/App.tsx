@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
 import { Sidebar } from './components/Sidebar';
 import { Notice } from './components/StatusViews';
+import { BrowserProfilesScreen } from './features/browser-profiles/BrowserProfilesScreen';
 import { CharactersScreen } from './features/characters/CharactersScreen';
 import { GenerateScreen } from './features/generate/GenerateScreen';
 import { GenerationsScreen } from './features/generations/GenerationsScreen';
@@ -20,6 +21,7 @@ import { useAppStore } from './stores/app-store';
 const SCREENS = {
   sessions: SessionsScreen,
   'saved-logins': SavedLoginsScreen,
+  'browser-profiles': BrowserProfilesScreen,
   templates: TemplatesScreen,
   uploads: UploadsScreen,
   characters: CharactersScreen,

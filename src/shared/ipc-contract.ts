@@ -17,6 +17,7 @@ import {
 import type { IpcResult } from './errors.js';
 import { PERSON_REASONS } from './person-task.js';
 import { CREDENTIALS_CHANNELS } from './ipc-credentials-channels.js';
+import { PROFILES_CHANNELS } from './ipc-profiles-channels.js';
 import { RESULTS_CHANNELS } from './ipc-results-channels.js';
 import { SETTINGS_CHANNELS } from './ipc-settings-channels.js';
 import { CharacterCreateSchema, GENERATION_STATUSES, TemplateSchema, TemplateWriteSchema } from './video.schema.js';
@@ -91,6 +92,9 @@ export const IPC_CONTRACT = {
 
   // Saved logins: the vault's routes, and Reveal, Copy and Test now for the person.
   ...CREDENTIALS_CHANNELS,
+
+  // Your browsers: the person's own browser profiles, listed and imported from by the person (never over HTTP).
+  ...PROFILES_CHANNELS,
 } as const satisfies Record<string, Channel>;
 
 export type IpcContract = typeof IPC_CONTRACT;

@@ -9,6 +9,7 @@ import { Icon, type IconName } from './Icon';
 const ITEMS: { screen: Screen; label: string; icon: IconName; group: string }[] = [
   { screen: 'sessions', label: 'Sessions', icon: 'key', group: 'Login service' },
   { screen: 'saved-logins', label: 'Saved logins', icon: 'lock', group: 'Login service' },
+  { screen: 'browser-profiles', label: 'Your browsers', icon: 'globe', group: 'Login service' },
   { screen: 'templates', label: 'Templates', icon: 'grid', group: 'Video service' },
   { screen: 'generate', label: 'Generate', icon: 'sparkle', group: 'Video service' },
   { screen: 'generations', label: 'Generations', icon: 'play', group: 'Video service' },

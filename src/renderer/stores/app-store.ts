@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { createAdminSlice } from './admin.slice';
 import { createAppInfoSlice } from './app-info.slice';
+import { createBrowserProfilesSlice } from './browser-profiles.slice';
 import { createCharactersSlice } from './characters.slice';
 import { createCreditsSlice } from './credits.slice';
 import { createDraftsSlice } from './drafts.slice';
@@ -34,4 +35,5 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createLoginRunsSlice(...a),
   ...createLoginHelpSlice(...a),
   ...createSavedLoginsSlice(...a),
+  ...createBrowserProfilesSlice(...a),
 }));

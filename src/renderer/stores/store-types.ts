@@ -44,6 +44,7 @@ export type { UploadKind };
 export const SCREENS = [
   'sessions',
   'saved-logins',
+  'browser-profiles',
   'templates',
   'uploads',
   'characters',
@@ -344,6 +345,33 @@ export interface SavedLoginsSlice {
   applySavedLoginTestStep(p: IpcEventPayload<'login:step'>): void;
 }
 
+export type BrowserProfileList = ChannelResult<'browserProfiles:list'>;
+export type ProfileImport = ChannelResult<'browserProfiles:import'>;
+
+/** An import started from this window: the sites asked for, then the outcome per site, or the refusal. */
+export interface ProfileImportRun {
+  profileId: string;
+  sites: string[];
+  status: 'running' | 'done' | 'failed';
+  result: ProfileImport | null;
+  /** The service's refusal (code and plain message: PROFILE_LOCKED, KEYCHAIN_REFUSED, …). */
+  error: { code: string; message: string } | null;
+}
+
+/** Your browsers: the person's own browser profiles (desktop-only channels), and the last import from one. */
+export interface BrowserProfilesSlice {
+  browserProfiles: Loadable<BrowserProfileList>;
+  loadBrowserProfiles(): Promise<void>;
+  /** The profile whose sites the screen shows. */
+  selectedProfileId: string | null;
+  selectProfile(id: string | null): void;
+  profileImport: ProfileImportRun | null;
+  /** Imports the sites from the profile; resolves when finished (never throws). */
+  importFromProfile(profileId: string, sites: string[]): Promise<ProfileImportRun>;
+  /** Opens the Sessions screen on one session. */
+  openSession(id: string): void;
+}
+
 export type AppState = NavSlice &
   AppInfoSlice &
   SessionsSlice &
@@ -358,4 +386,5 @@ export type AppState = NavSlice &
   IntegrationsSlice &
   LoginRunsSlice &
   LoginHelpSlice &
-  SavedLoginsSlice;
+  SavedLoginsSlice &
+  BrowserProfilesSlice;

@@ -15,6 +15,8 @@ import { createIpcDispatcher } from '../../../src/main/core/desktop/ipc-dispatch
 import { fail } from '../../../src/main/core/desktop/http-channel.js';
 import type { LocalHandlers } from '../../../src/main/core/desktop/ipc-dispatcher.js';
 import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js';
+import { profilesChannels } from '../../../src/main/core/desktop/profiles-channels.js';
+import { browserProfiles } from '../../../src/main/core/login/profiles/index.js';
 import { PickedFiles } from '../../../src/main/core/desktop/picked-files.js';
 import { resultsChannels } from '../../../src/main/core/desktop/results-channels.js';
 import { settingsChannels, type ThemeStore } from '../../../src/main/core/desktop/settings-channels.js';
@@ -158,6 +160,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
       'app:openDataFolder': async () => ({ ok: true, value: { opened: false } }),
       ...adminChannels(host),
       ...vaultChannels({ host, copySecret: (text) => void copiedSecrets.push(text) }),
+      ...profilesChannels({ host, profiles: browserProfiles }),
       ...settingsChannels({ host, theme: opts.theme ?? memoryThemeStore() }),
       ...opts.local,
     },

@@ -194,6 +194,11 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
     good: { id: 'cred_1', loginId: 'ui-1' },
     bad: { id: 'cred_1', loginId: 'ui-1', keyId: 'key_1' },
   },
+  'browserProfiles:list': { good: undefined, bad: { roots: ['/home'] } },
+  'browserProfiles:import': {
+    good: { profile: 'bp_1', sites: ['https://app.example.com/dashboard'] },
+    bad: { profile: 'bp_1', sites: ['https://app.example.com'], checkUrl: 'https://app.example.com/me' },
+  },
 };
 
 const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);

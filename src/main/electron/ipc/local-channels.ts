@@ -7,6 +7,8 @@ import { adminChannels } from '../../core/desktop/admin-channels.js';
 import type { CoreHost } from '../../core/desktop/core-host.js';
 import type { LocalHandlers } from '../../core/desktop/ipc-dispatcher.js';
 import { uploadExtensions, type PickedFiles } from '../../core/desktop/picked-files.js';
+import { profilesChannels } from '../../core/desktop/profiles-channels.js';
+import { browserProfiles } from '../../core/login/profiles/index.js';
 import { resultsChannels, type DesktopFileOs } from '../../core/desktop/results-channels.js';
 import { settingsChannels, type ThemeStore } from '../../core/desktop/settings-channels.js';
 import { vaultChannels } from '../../core/desktop/vault-channels.js';
@@ -80,6 +82,7 @@ export function localChannels(opts: {
     },
     ...adminChannels(opts.host),
     ...vaultChannels({ host: opts.host, copySecret }),
+    ...profilesChannels({ host: opts.host, profiles: browserProfiles }),
     ...settingsChannels({ host: opts.host, theme: opts.theme }),
     ...resultsChannels({
       api: opts.host.api,
