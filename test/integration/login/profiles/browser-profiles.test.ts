@@ -15,6 +15,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { callTool, dataOf } from '../../../helpers/mcp-agent.js';
 import { spawn } from 'node:child_process';
 import { REPO_ROOT } from '../../../helpers/repo-root.js';
+import { filesUnder, findSecrets, settle } from '../../../helpers/vault-logins.js';
+import { linuxSafeStoragePassword } from '../../../../src/main/core/login/profiles/os-keys.js';
+import { cbcKey } from '../../../../src/main/core/login/profiles/chromium-crypto.js';
+import { CHROMIUM_FAMILY } from '../../../../src/main/core/login/profiles/browser-kinds.js';
 
 const hasKeyring = !!process.env.DBUS_SESSION_BUS_ADDRESS;
 
@@ -276,6 +280,20 @@ describe.skipIf(!hasKeyring)('sessions from the person’s own browsers (Chromiu
     } finally {
       await Promise.all([everything.close(), granted.close()]);
     }
+  });
+
+  it('the cookie keys never reach the data dir, the log or an answer (the secret search)', async () => {
+    // The v11 profile's key as Chromium keeps it (the Secret Service password) and the AES key derived from it.
+    const password = await linuxSafeStoragePassword(CHROMIUM_FAMILY.find((f) => f.kind === 'chromium')!);
+    const aesKey = cbcKey(password, 1).toString('hex');
+    const res = await importFrom((await profileIn(keyringHome)).id, [site.protectedUrl]);
+    expect(res.status).toBe(200);
+    const answer = await res.text();
+    await settle(server);
+    const secrets = { 'safe-storage password': password, 'derived cookie key (hex)': aesKey };
+    expect(findSecrets([...filesUnder(server.dataDir), { where: 'the import answer', data: answer }], secrets)).toEqual(
+      [],
+    );
   });
 });
 
