@@ -36,6 +36,15 @@ export const CREDENTIALS_CHANNELS = {
     result: z.object({ copied: z.boolean() }),
   },
   /**
+   * The saved login's passkeys with their private keys, written to a file the person picks (mode 0600), in the
+   * documented format of README "Passkeys" (the CDP WebAuthn credential fields). Never returned to the page.
+   */
+  'credentials:exportPasskeys': {
+    kind: 'local',
+    args: z.object({ id: z.string().min(1).max(200) }).strict(),
+    result: z.object({ saved: z.boolean(), name: z.string().nullable(), count: z.number().int() }),
+  },
+  /**
    * A real login with the saved login now, as the person (sharing does not apply), its steps live as
    * `login:step` events with `loginId`; recorded in its use log as desktop_test. Failure is a value.
    */

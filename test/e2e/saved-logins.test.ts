@@ -3,6 +3,7 @@
 // fixture login site on 127.0.0.1 and the real OS keychain (scripts/with-keyring.sh). Only the clipboard is a
 // stand-in the test reads. Each view is checked with axe-core in light and dark, at 320 CSS px of content width,
 // and photographed (1280x800 and 900x700, light and dark) into /tmp/shots/saved-logins/ for people to look at.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import {
   type RendererHarness,
 } from './support/renderer-harness.js';
 import { SHOTS_DIR } from './support/desktop-app.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SHOTS = path.join(SHOTS_DIR, 'saved-logins');
 const SIDEBAR_PX = 232;
@@ -524,6 +526,55 @@ describe('Saved logins over the IPC contract and a real core', () => {
       expect(problems).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it('lists a saved login’s passkeys and exports them to a file the person picks; the page never holds a key', async () => {
+    const created = await h.t.request('/api/credentials', {
+      method: 'POST',
+      json: { label: 'Keyhaven', loginUrl: 'https://keyhaven.example/login', loginMethod: 'passkey', username: 'ada' },
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const key = (privateKey.export({ format: 'der', type: 'pkcs8' }) as Buffer).toString('base64');
+    const vault = h.t.core.login.vault.savedLogins;
+    const credentialId = crypto.randomBytes(16).toString('base64url');
+    await vault.addPasskey(vault.get(h.t.orgId, id), {
+      rpId: 'keyhaven.example',
+      credentialId,
+      privateKey: key,
+      userHandle: crypto.randomBytes(8).toString('base64'),
+      signCount: 3,
+      createdAt: Date.now(),
+    });
+    const { page, context, problems } = await openSavedLogins();
+    try {
+      await openDetail(page, 'Keyhaven');
+      await expect.poll(() => page.getByTestId('saved-login-passkeys').innerText()).toContain('keyhaven.example');
+      await inspect(page, 'detail-passkeys', page.getByTestId('saved-login-passkeys'));
+      const file = path.join(tempDir('agent-studio-passkeys-'), 'keyhaven-passkeys.json');
+      h.saveNext(file);
+      await page.getByRole('button', { name: 'Export passkeys…' }).click();
+      await page.getByText('1 passkey saved to keyhaven-passkeys.json.').waitFor();
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      expect(exported).toMatchObject({
+        format: 'agent-studio-passkeys',
+        version: 1,
+        saved_login: { label: 'Keyhaven', username: 'ada' },
+        passkeys: [{ rpId: 'keyhaven.example', credentialId, privateKey: key, signCount: 3, isResidentKey: true }],
+      });
+      // The key went from the vault to the file: never into the page.
+      expect(await html(page)).not.toContain(key);
+      // Cancelled in the dialog: nothing written, nothing said.
+      h.saveNext(null);
+      await page.getByRole('button', { name: 'Export passkeys…' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Export passkeys…' }).isEnabled()).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await h.t.request(`/api/credentials/${id}`, { method: 'DELETE' });
     }
   });
 

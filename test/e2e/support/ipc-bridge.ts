@@ -159,7 +159,11 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
       }),
       'app:openDataFolder': async () => ({ ok: true, value: { opened: false } }),
       ...adminChannels(host),
-      ...vaultChannels({ host, copySecret: (text) => void copiedSecrets.push(text) }),
+      ...vaultChannels({
+        host,
+        copySecret: (text) => void copiedSecrets.push(text),
+        chooseSavePath: async ({ defaultName }) => opts.chooseSavePath?.(defaultName) ?? null,
+      }),
       ...profilesChannels({ host, profiles: browserProfiles }),
       ...settingsChannels({ host, theme: opts.theme ?? memoryThemeStore() }),
       ...opts.local,

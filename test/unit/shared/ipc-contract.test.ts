@@ -190,6 +190,7 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
     bad: { id: 'cred_1', secret: 'username' },
   },
   'credentials:copySecret': { good: { id: 'cred_1', secret: 'password' }, bad: { id: 'cred_1' } },
+  'credentials:exportPasskeys': { good: { id: 'cred_1' }, bad: { id: '' } },
   'credentials:test': {
     good: { id: 'cred_1', loginId: 'ui-1' },
     bad: { id: 'cred_1', loginId: 'ui-1', keyId: 'key_1' },

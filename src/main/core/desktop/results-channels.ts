@@ -54,7 +54,7 @@ const saved = (file: string | null): IpcResult<SavedFile> => ({
 });
 
 /** Writes through a temp file next to the target, so a failed write never leaves half a file under its name. */
-async function writeAtomic(target: string, source: Readable | string): Promise<void> {
+export async function writeAtomic(target: string, source: Readable | string): Promise<void> {
   const part = `${target}.${crypto.randomBytes(4).toString('hex')}.part`;
   try {
     // 0600: an export may hold cookies; only its owner should read it.

@@ -1,6 +1,7 @@
 // Saved logins, what only the person at this machine may do (no HTTP route on purpose: an API key never reads a
 // secret back): Reveal, Copy to the OS clipboard, and Test now as the person. Plain Node; the clipboard is the
 // Electron side's (passed in).
+import path from 'node:path';
 import type { IpcResult } from '../../../shared/errors.js';
 import type { RevealableSecretSchema } from '../../../shared/ipc-credentials-channels.js';
 import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
@@ -10,8 +11,37 @@ import { AppError } from '../errors.js';
 import { appErrorResult } from './admin-channels.js';
 import type { HostedCore } from './core-host.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
+import { writeAtomic, type DesktopFileOs } from './results-channels.js';
 
-export type VaultChannelName = 'credentials:reveal' | 'credentials:copySecret' | 'credentials:test';
+type SavedLogins = HostedCore['core']['login']['vault']['savedLogins'];
+type StoredSavedLogin = ReturnType<SavedLogins['get']>;
+type StoredPasskey = NonNullable<Awaited<ReturnType<SavedLogins['readSecrets']>>['passkeys']>[number];
+
+/**
+ * The export file (README "Passkeys"): each credential with the fields of CDP's WebAuthn.Credential (credentialId
+ * and userHandle base64url here, privateKey a base64 PKCS#8 P-256 key), so another virtual authenticator can load it.
+ */
+function passkeyExport(saved: StoredSavedLogin, passkeys: readonly StoredPasskey[]) {
+  return {
+    format: 'agent-studio-passkeys',
+    version: 1,
+    exported_at: new Date().toISOString(),
+    saved_login: { label: saved.label, login_url: saved.loginUrl, username: saved.username },
+    passkeys: passkeys.map((p) => ({
+      rpId: p.rpId,
+      credentialId: p.credentialId,
+      privateKey: p.privateKey,
+      userHandle: p.userHandle ?? null,
+      signCount: p.signCount,
+      isResidentKey: true,
+      algorithm: 'ES256',
+      createdAt: new Date(p.createdAt).toISOString(),
+    })),
+  };
+}
+
+export type VaultChannelName =
+  'credentials:reveal' | 'credentials:copySecret' | 'credentials:exportPasskeys' | 'credentials:test';
 
 type RevealableSecret = z.infer<typeof RevealableSecretSchema>;
 
@@ -19,6 +49,8 @@ export function vaultChannels(opts: {
   host: { current(): HostedCore };
   /** Puts a secret on the OS clipboard (and takes it off again after a while). */
   copySecret: (text: string) => void;
+  /** The save dialog (Export passkeys): the file the person picks, or null. */
+  chooseSavePath: DesktopFileOs['chooseSavePath'];
 }): Pick<LocalHandlers, VaultChannelName> {
   const core = () => opts.host.current().core;
   const orgId = () => opts.host.current().desktop.orgId;
@@ -53,6 +85,32 @@ export function vaultChannels(opts: {
       if (!value.ok) return value;
       opts.copySecret(value.value);
       return { ok: true, value: { copied: true } };
+    },
+    'credentials:exportPasskeys': async ({ id }) => {
+      try {
+        const vault = core().login.vault.savedLogins;
+        const saved = vault.get(orgId(), id);
+        const { passkeys = [] } = await vault.readSecrets(saved);
+        if (!passkeys.length)
+          return {
+            ok: false,
+            error: { code: 'not_found', message: `The saved login "${saved.label}" has no passkey.` },
+          };
+        const file = await opts.chooseSavePath({
+          title: 'Export passkeys',
+          defaultName: `${saved.label.replace(/[^\w.-]+/g, '-')}-passkeys.json`,
+          extensions: ['json'],
+        });
+        if (!file) return { ok: true, value: { saved: false, name: null, count: passkeys.length } };
+        await writeAtomic(file, `${JSON.stringify(passkeyExport(saved, passkeys), null, 2)}\n`);
+        core().log.info(
+          { credentialId: saved.id, count: passkeys.length },
+          'saved login passkeys exported by the person',
+        );
+        return { ok: true, value: { saved: true, name: path.basename(file), count: passkeys.length } };
+      } catch (err) {
+        return appErrorResult(err);
+      }
     },
     'credentials:test': async ({ id, loginId }) => {
       const started = Date.now();

@@ -81,7 +81,7 @@ export function localChannels(opts: {
         : { ok: true, value: { opened: true } };
     },
     ...adminChannels(opts.host),
-    ...vaultChannels({ host: opts.host, copySecret }),
+    ...vaultChannels({ host: opts.host, copySecret, chooseSavePath: fileOs(opts.mainWindow).chooseSavePath }),
     ...profilesChannels({ host: opts.host, profiles: browserProfiles }),
     ...settingsChannels({ host: opts.host, theme: opts.theme }),
     ...resultsChannels({

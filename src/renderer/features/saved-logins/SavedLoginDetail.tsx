@@ -4,6 +4,7 @@ import { NoValue } from '../../components/DataTable';
 import { formatDate, formatRelative } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { DeleteSavedLogin } from './DeleteSavedLogin';
+import { PasskeysExport } from './PasskeysExport';
 import { SecretActions } from './SecretActions';
 import { keyName, methodLabel } from './saved-login-format';
 import { SessionsFromLogin } from './SessionsFromLogin';
@@ -100,6 +101,7 @@ export function SavedLoginDetail({
         </dl>
         <h3>Secrets</h3>
         <SecretActions saved={saved} />
+        <PasskeysExport saved={saved} />
         <div className="detail-footer">
           <DeleteSavedLogin saved={saved} onDeleted={onDeleted} />
         </div>
