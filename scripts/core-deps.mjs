@@ -74,8 +74,9 @@ export const CORE_DEPS = {
   // saved logins: the vault owns a site's credentials; the export parsers are pure (no core at all)
   'login/vault': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/codes', 'login/vault/import', 'login/passkeys'],
   'login/vault/import': [],
-  // sessions from the person's own browsers: profiles read from a copy into the session cache, checked by lifecycle
-  'login/profiles': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/lifecycle'],
+  // sessions from the person's own browsers: profiles read from a copy into the session cache, checked by lifecycle,
+  // filed under a saved login (the vault) when the person names the account
+  'login/profiles': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/lifecycle', 'login/vault'],
   // a person finishes a stuck login from any browser: the live view's server side, and its page (pure strings)
   'login/takeover': [
     ...KERNEL,

@@ -8,10 +8,11 @@ import { browserProfiles } from './core/login/profiles/index.js';
 
 export const SESSIONS_IMPORT_USAGE = `  sessions import --list [--json]                       the browser profiles on this machine (Chrome, Chromium,
                                                          Edge, Brave, Firefox) and the sites they hold cookies for
-  sessions import --profile ID --site URL [--site URL …] [--org NAME] [--json]
+  sessions import --profile ID --site URL [--site URL …] [--credential REF] [--org NAME] [--json]
                                                          import the sites' sessions from that profile into the
                                                          session cache, each checked on its site (--json prints
-                                                         the storageState too)`;
+                                                         the storageState too); --credential files them under
+                                                         that saved login, so later logins with it use them`;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -36,7 +37,11 @@ export async function sessionsImportCommand(core: Core, v: Values, io: SessionsI
     return;
   }
   if (!v.profile || !v.site) throw io.usage('sessions import needs --list, or --profile ID and --site URL');
-  const parsed = SessionImportRequestSchema.safeParse({ profile: v.profile, sites: v.site });
+  const parsed = SessionImportRequestSchema.safeParse({
+    profile: v.profile,
+    sites: v.site,
+    ...(v.credential ? { credential: v.credential } : {}),
+  });
   if (!parsed.success) throw io.usage(zodMessage(parsed.error).replace(/\bsites(\.\d+)?/g, '--site'));
   const org = io.orgOrOnly(v.org as string | undefined);
   const result = await profiles.import({ orgId: org.id, keyId: null, via: 'cli' }, parsed.data);

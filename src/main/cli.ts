@@ -63,6 +63,7 @@ const OPTIONS = {
   list: { type: 'boolean' },
   profile: { type: 'string' },
   site: { type: 'string', multiple: true },
+  credential: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -39,6 +39,18 @@ export const SessionImportRequestSchema = z
     checkUrl: httpUrlString('checkUrl')
       .optional()
       .describe('A page that needs the session, opened to validate it (default: the site URL given)'),
+    credential: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(
+        'The saved login (id or label) whose account the profile is signed in to. The session is then filed under ' +
+          'that account: a later POST /api/login for the site with that saved login (or its username and password) ' +
+          "is served it from the cache, and a refresh or health check renews it with the saved login. Each site's " +
+          "origin must be one of the saved login's. Without it the session is kept under the profile's name and " +
+          'only GET /api/sessions and its id reach it (the account is unknown).',
+      ),
   })
   .strict()
   .meta({ id: 'SessionImportRequest' });

@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { callTool, dataOf } from '../../../helpers/mcp-agent.js';
 import { spawn } from 'node:child_process';
 import { REPO_ROOT } from '../../../helpers/repo-root.js';
-import { filesUnder, findSecrets, settle } from '../../../helpers/vault-logins.js';
+import { filesUnder, findSecrets, saveLogin, settle } from '../../../helpers/vault-logins.js';
 import { linuxSafeStoragePassword } from '../../../../src/main/core/login/profiles/os-keys.js';
 import { cbcKey } from '../../../../src/main/core/login/profiles/chromium-crypto.js';
 import { CHROMIUM_FAMILY } from '../../../../src/main/core/login/profiles/browser-kinds.js';
@@ -145,6 +145,79 @@ describe.skipIf(!hasKeyring)('sessions from the person’s own browsers (Chromiu
       });
     },
   );
+
+  it('filed under a saved login: a later login with it (or its password) is served the imported session', async () => {
+    const post = (pathname: string, json: unknown) => server.request(pathname, { method: 'POST', json });
+    const saved = await saveLogin(post, {
+      label: 'The account the profile is signed in to',
+      loginUrl: site.loginUrl,
+      username: site.credentials.username,
+      password: site.credentials.password,
+      shareWith: 'all',
+    });
+    const profile = await profileIn(basicHome);
+    const res = await server.request('/api/sessions/import', {
+      method: 'POST',
+      key: scoped,
+      json: { profile: profile.id, sites: [site.protectedUrl], credential: saved.id },
+    });
+    const { sessions } = (await res.json()) as { sessions: Imported[] };
+    expect(res.status).toBe(200);
+    expect(sessions[0]).toMatchObject({ valid: true, status: 'valid' });
+    const imported = sessions[0];
+    const cookie = (state: Imported['state']) => state.cookies.find((c) => c.name === 'ws_session') as unknown;
+
+    // By reference: a cache hit on the imported entry, no browser started.
+    const byRef = await post('/api/login', { credential: saved.id });
+    expect(byRef.status).toBe(200);
+    expect(byRef.headers.get('x-session-cache')).toBe('hit');
+    expect(byRef.headers.get('x-session-id')).toBe(imported.session_id);
+    expect(cookie((await byRef.json()) as Imported['state'])).toEqual(cookie(imported.state));
+    // Inline with the same username and password: the same identity and credentials, the same hit.
+    const inline = await post('/api/login', {
+      cred: { username: site.credentials.username, password: site.credentials.password },
+      loginMethod: 'password',
+      domain: site.loginUrl,
+    });
+    expect(inline.headers.get('x-session-cache')).toBe('hit');
+    expect(inline.headers.get('x-session-id')).toBe(imported.session_id);
+    // A wrong password never rides on it.
+    const wrong = await post('/api/login', {
+      cred: { username: site.credentials.username, password: 'not-the-password' },
+      loginMethod: 'password',
+      domain: site.loginUrl,
+    });
+    expect(wrong.headers.get('x-session-cache')).not.toBe('hit');
+    // The session is the saved login's: a refresh or health check renews it with it.
+    const listed = (await (await server.request('/api/sessions')).json()) as {
+      data: { id: string; login_method: string; credential_id?: string | null }[];
+    };
+    expect(listed.data.find((s) => s.id === imported.session_id)).toMatchObject({ login_method: 'password' });
+  });
+
+  it('a saved login of another site is refused before the profile is read', async () => {
+    const post = (pathname: string, json: unknown) => server.request(pathname, { method: 'POST', json });
+    const other = await saveLogin(post, {
+      label: 'Another site',
+      loginUrl: 'http://127.0.0.2:9/login',
+      username: 'someone',
+      password: 'elsewhere-password',
+      shareWith: 'all',
+    });
+    const profile = await profileIn(basicHome);
+    const before = profileImports(server.core).list(server.orgId).length;
+    const res = await server.request('/api/sessions/import', {
+      method: 'POST',
+      key: scoped,
+      json: { profile: profile.id, sites: [site.protectedUrl], credential: other.id },
+    });
+    const body = (await res.json()) as LoginError;
+    expect(res.status).toBe(400);
+    expect(body).toMatchObject({ error: 'INVALID_REQUEST', details: { field: 'credential' } });
+    expect(body.message).toContain(new URL(site.loginUrl).origin);
+    expect(JSON.stringify(body)).not.toContain('elsewhere-password');
+    expect(profileImports(server.core).list(server.orgId)).toHaveLength(before);
+  });
 
   it('imports from a profile the browser still has open (read from a copy)', async () => {
     const ctx = await openChromiumProfile(chromiumUserDataDir(basicHome), 'basic');

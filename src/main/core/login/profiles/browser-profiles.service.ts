@@ -8,9 +8,11 @@ import type {
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { SessionLifecycle } from '../lifecycle/session-lifecycle.js';
-import type { SessionCache } from '../session-cache.js';
+import type { CacheIdentity, CredentialHash, SessionCache } from '../session-cache.js';
+import type { Vault } from '../vault/vault.js';
 import { currentPlatform, type Platform } from './browser-kinds.js';
 import { discoverProfiles, type FoundProfile } from './profile-discovery.js';
+import type { StoredSavedLogin } from '../vault/saved-logins.repo.js';
 import type { ImportVia, ProfileImportsRepo } from './profile-imports.repo.js';
 import { profileOrigins, readSiteStates } from './profile-reader.js';
 
@@ -24,6 +26,8 @@ export interface BrowserProfilesDeps {
   cache: SessionCache;
   sessions: Pick<SessionLifecycle, 'validate'>;
   imports: ProfileImportsRepo;
+  /** Saved logins: an import may be filed under one (its account), so later logins with it are served the session. */
+  vault: Pick<Vault, 'usable' | 'loginRequest'>;
   log: Logger;
   now?: () => number;
 }
@@ -91,6 +95,8 @@ export class BrowserProfiles {
         sessionId,
         at: now(),
       });
+    // Checked before anything is read: a saved login the key may not use, or one for other sites, stops the import.
+    const account = req.credential ? this.account(who, req.credential, req.sites) : null;
     let states;
     try {
       states = await readSiteStates(profile, req.sites, this.platform());
@@ -101,19 +107,16 @@ export class BrowserProfiles {
     }
     const sessions: ImportedSession[] = [];
     for (const { origin, state } of states) {
-      const identity = {
-        orgId: who.orgId,
-        origin,
-        username: `${profile.browser} profile "${profile.name}"`,
-        method: IMPORT_METHOD,
-      };
-      const hash = await this.deps.cache.credentialHash(identity, { cred: {}, additionalFields: {} });
+      const { identity, hash, credentialId } = await this.filing(who, profile, origin, account);
       const sessionId = await this.deps.cache.put(identity, state, hash);
       const checkUrl =
         req.checkUrl && new URL(req.checkUrl).origin === origin
           ? req.checkUrl
           : (req.sites.find((s) => new URL(s).origin === origin) ?? `${origin}/`);
-      await this.deps.cache.updateLifecycle(who.orgId, sessionId, { checkUrl });
+      await this.deps.cache.updateLifecycle(who.orgId, sessionId, {
+        checkUrl,
+        ...(credentialId ? { credentialId } : {}),
+      });
       const imported = await this.check(who.orgId, sessionId, origin, state);
       record(origin, imported.status === 'unchecked' ? 'unchecked' : imported.valid ? 'valid' : 'invalid', sessionId);
       sessions.push(imported);
@@ -123,6 +126,64 @@ export class BrowserProfiles {
       'imported sessions from a browser profile',
     );
     return { sessions };
+  }
+
+  /** The saved login an import is filed under, when its origins cover every site asked for. */
+  private account(who: ImportCaller, ref: string, sites: readonly string[]): StoredSavedLogin {
+    const saved = this.deps.vault.usable(who, ref);
+    const allowed = new Set([new URL(saved.loginUrl).origin, ...saved.origins]);
+    const outside = [...new Set(sites.map((s) => new URL(s).origin))].filter((o) => !allowed.has(o));
+    if (outside.length)
+      throw new AppError(
+        400,
+        'validation_error',
+        `The saved login "${saved.label}" is not for ${outside.join(', ')}: an imported session is filed under a saved ` +
+          "login of the same site only (its login page's origin or the origins it was used on).",
+        { field: 'credential' },
+      );
+    return saved;
+  }
+
+  /**
+   * Where an imported session is kept. Under a saved login: the identity and credential hash its own login would
+   * have, so a later POST /api/login with it (or its username and password) is a cache hit. Without one: under the
+   * profile's name with no secrets (no login request ever asks for that identity, so nothing serves it by accident).
+   */
+  private async filing(
+    who: ImportCaller,
+    profile: FoundProfile,
+    origin: string,
+    account: StoredSavedLogin | null,
+  ): Promise<{ identity: CacheIdentity; hash: CredentialHash; credentialId: string | null }> {
+    if (!account) {
+      const identity = {
+        orgId: who.orgId,
+        origin,
+        username: `${profile.browser} profile "${profile.name}"`,
+        method: IMPORT_METHOD,
+      };
+      return {
+        identity,
+        hash: await this.deps.cache.credentialHash(identity, { cred: {}, additionalFields: {} }),
+        credentialId: null,
+      };
+    }
+    // The options a plain `{"credential": …}` login body has: its request hashes to the same cache identity.
+    const { req } = await this.deps.vault.loginRequest(account, {
+      domain: origin,
+      useCache: true,
+      include: [],
+      additionalFields: {},
+      interactive: false,
+      interactiveTimeoutSec: 300,
+      async: false,
+    });
+    const identity = { orgId: who.orgId, origin, username: req.cred.username, method: req.loginMethod };
+    return {
+      identity,
+      hash: await this.deps.cache.credentialHash(identity, { cred: req.cred, additionalFields: req.additionalFields }),
+      credentialId: account.id,
+    };
   }
 
   /** The session check at once; a site that cannot be reached leaves the entry unchecked (kept, not valid). */

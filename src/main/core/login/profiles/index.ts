@@ -3,6 +3,7 @@
 import type { BaseCore } from '../../base-core.js';
 import type { SessionLifecycle } from '../lifecycle/session-lifecycle.js';
 import type { SessionCache } from '../session-cache.js';
+import type { Vault } from '../vault/vault.js';
 import { BrowserProfiles } from './browser-profiles.service.js';
 import { ProfileImportsRepo } from './profile-imports.repo.js';
 
@@ -11,7 +12,11 @@ export type { ImportVia } from './profile-imports.repo.js';
 
 /** What the service uses of the core: the session cache and the session check of the login feature. */
 export type ProfilesCore = Pick<BaseCore, 'config' | 'db' | 'log'> & {
-  login: { cache: SessionCache; lifecycle: { sessions: Pick<SessionLifecycle, 'validate'> } };
+  login: {
+    cache: SessionCache;
+    lifecycle: { sessions: Pick<SessionLifecycle, 'validate'> };
+    vault: Pick<Vault, 'usable' | 'loginRequest'>;
+  };
 };
 
 const made = new WeakMap<ProfilesCore, { service: BrowserProfiles; imports: ProfileImportsRepo }>();
@@ -23,6 +28,7 @@ function create(core: ProfilesCore) {
     cache: core.login.cache,
     sessions: core.login.lifecycle.sessions,
     imports,
+    vault: core.login.vault,
     log: core.log.child({ component: 'browser-profiles' }),
   });
   return { service, imports };
