@@ -13,6 +13,7 @@ import {
   type CachedPayload,
   type CredentialHash,
 } from './session-payload.js';
+import type { HitRow, Row } from './session-rows.js';
 import { coversInclude } from './storage-state.js';
 
 export { sessionExpiry, type CredentialHash } from './session-payload.js';
@@ -32,34 +33,6 @@ export interface CredentialSecrets {
 }
 
 const byKey = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
-
-interface Row {
-  id: string;
-  org_id: string;
-  cache_key: Buffer;
-  origin: string;
-  login_method: string;
-  username_enc: Buffer;
-  payload: Buffer;
-  /** null for entries written before migration 0005: never served. */
-  credential_hash: Buffer | null;
-  cookie_names: string;
-  cookie_count: number;
-  origin_count: number;
-  created_at: number;
-  expires_at: number | null;
-  last_used_at: number | null;
-  // Session lifecycle (migration 0012, see lifecycle/).
-  check_url_enc: Buffer | null;
-  status: SessionStatus;
-  last_checked_at: number | null;
-  health_check_interval_sec: number | null;
-  next_check_at: number | null;
-  /** 1 on entries whose credentials `storeCredentials` kept before saved logins existed, until moved onto one. */
-  credentials_stored: 0 | 1;
-  /** The saved login that renews this session (migration 0014), or null. */
-  credential_id: string | null;
-}
 
 /** A cache entry with everything the lifecycle needs (lifecycle/session-lifecycle.ts). */
 export interface CacheEntry {
@@ -136,11 +109,17 @@ export class SessionCache {
     return crypto.createHmac('sha256', credential).update(canonical).digest() as CredentialHash;
   }
 
+  /** Lookup keys by identity, kept for the identities asked for lately: a cache hit need not compute the HMAC again. */
+  private readonly lookups = new Map<string, { key: crypto.KeyObject; lookup: Buffer }>();
+
   private lookupKey(key: crypto.KeyObject, id: CacheIdentity): Buffer {
-    return crypto
-      .createHmac('sha256', key)
-      .update(JSON.stringify([id.orgId, id.origin, id.username, id.method]))
-      .digest();
+    const text = JSON.stringify([id.orgId, id.origin, id.username, id.method]);
+    const kept = this.lookups.get(text);
+    if (kept?.key === key) return kept.lookup;
+    const lookup = crypto.createHmac('sha256', key).update(text).digest();
+    if (this.lookups.size >= 1024) this.lookups.delete(this.lookups.keys().next().value!);
+    this.lookups.set(text, { key, lookup });
+    return lookup;
   }
 
   /**
@@ -156,8 +135,11 @@ export class SessionCache {
   ): Promise<{ id: string; state: StorageState; sessionIn: StorageExtra[]; credentialId: string | null } | null> {
     const key = await this.cacheKey();
     const row = this.deps.db
-      .prepare('SELECT * FROM login_sessions WHERE cache_key = ? AND org_id = ?')
-      .get(this.lookupKey(key, id), id.orgId) as Row | undefined;
+      .prepare(
+        'SELECT id, org_id, payload, credential_hash, created_at, expires_at, last_used_at, status, credential_id ' +
+          'FROM login_sessions WHERE cache_key = ? AND org_id = ?',
+      )
+      .get(this.lookupKey(key, id), id.orgId) as HitRow | undefined;
     if (!row || !this.isFresh(row) || !sameCredentials(row.credential_hash, credentials)) return null;
     if (row.status === 'invalid') return null; // the last check found it dead: log in fresh (or POST /refresh)
     let payload: CachedPayload;

@@ -30,7 +30,7 @@ interface KeyRow extends Omit<ApiKeyInfo, 'scopes'> {
   hash: Buffer;
 }
 
-const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest();
+const hashKey = (key: string) => crypto.hash('sha256', key, 'buffer');
 
 export function validateScopes(scopes: string[]): string[] {
   const unknown = scopes.filter((s) => s !== ALL_SCOPES && !(SCOPES as readonly string[]).includes(s));
@@ -118,8 +118,20 @@ export class ApiKeysService {
     if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
     // Coarse last-used stamp: at most one write a minute per key keeps the hot path read-only.
     if (row.last_used_at === null || now - row.last_used_at > 60_000) this.touch.run(now, row.id);
-    return { keyId: row.id, orgId: row.org_id, scopes: JSON.parse(row.scopes) as string[] };
+    return { keyId: row.id, orgId: row.org_id, scopes: parsedScopes(row.scopes) };
   }
+}
+
+/** Scope lists by their stored JSON: a key's request parses it once, not on every request (a handful of distinct lists). */
+const scopeLists = new Map<string, readonly string[]>();
+function parsedScopes(json: string): string[] {
+  let scopes = scopeLists.get(json);
+  if (!scopes) {
+    if (scopeLists.size >= 256) scopeLists.clear();
+    scopes = Object.freeze(JSON.parse(json) as string[]);
+    scopeLists.set(json, scopes);
+  }
+  return scopes as string[];
 }
 
 function toInfo(row: KeyRow): ApiKeyInfo {
