@@ -154,6 +154,50 @@ describe('BrowserPool', () => {
     expect(text).toBe('alive');
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'runs the browser and the renderers it starts later below the app’s priority (nice 10), the app unchanged',
+    async () => {
+      const niceOf = (tid: number | string, pid = tid) => {
+        const s = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        return Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const tree = (root: number): number[] => {
+        const all = fs
+          .readdirSync('/proc')
+          .filter((e) => /^\d+$/.test(e))
+          .flatMap((pid) => {
+            try {
+              const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+              return [[Number(pid), Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1])] as const];
+            } catch {
+              return [];
+            }
+          });
+        const out = [root];
+        for (let i = 0; i < out.length; i++) for (const [pid, ppid] of all) if (ppid === out[i]) out.push(pid);
+        return out;
+      };
+      // A page open, so a renderer forked after the launch is in the tree.
+      await pool.withContext(async (ctx) => {
+        const page = await ctx.newPage();
+        await page.setContent('<p>renderer</p>');
+        const [browserPid] = chromiumChildren();
+        expect(tree(browserPid).length).toBeGreaterThan(2);
+        // Chromium raises some threads itself where it may (as root): the pool puts them back while logins run.
+        const everyThreadLowered = () =>
+          tree(browserPid).every((pid) => {
+            try {
+              return fs.readdirSync(`/proc/${pid}/task`).every((tid) => niceOf(tid, pid) === 10);
+            } catch {
+              return true; // ended meanwhile
+            }
+          });
+        await until(everyThreadLowered, 'every thread of the browser tree at nice 10');
+      });
+      expect(niceOf(process.pid)).toBe(0);
+    },
+  );
+
   it('uses sandbox-less args only where the sandbox cannot run', () => {
     expect(defaultLaunchArgs({ isRoot: true, isLinuxCi: false })).toContain('--no-sandbox');
     expect(defaultLaunchArgs({ isRoot: false, isLinuxCi: false })).not.toContain('--no-sandbox');

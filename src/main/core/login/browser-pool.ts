@@ -2,6 +2,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import type { OutboundPolicy } from '../net/outbound-policy.js';
 import { startOutboundProxy, type OutboundProxy } from '../net/outbound-proxy.js';
 import { noopLogSink, type LogSink } from '../logger.js';
+import { BrowserPriority, browserChildren } from './browser-priority.js';
 
 export interface BrowserPoolOptions {
   executablePath?: string;
@@ -142,6 +143,8 @@ export class BrowserPool {
   private readonly openContexts = new Set<BrowserContext>();
   /** Started with the first launch, kept across relaunches, closed by dispose. */
   private proxy: Promise<OutboundProxy> | undefined;
+  /** The browsers run below the app's CPU priority (browser-priority.ts). */
+  private readonly priority = new BrowserPriority(() => this.running > 0);
 
   constructor(opts: BrowserPoolOptions) {
     this.opts = opts;
@@ -165,6 +168,7 @@ export class BrowserPool {
         ...opts.contextOptions,
       });
       this.openContexts.add(ctx);
+      if (!this.opts.connectEndpoint) this.priority.watch();
     } catch (err) {
       this.release();
       throw err;
@@ -187,6 +191,7 @@ export class BrowserPool {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.priority.stop();
     for (const waiter of this.queue.splice(0)) waiter.reject(new PoolDisposedError());
     await Promise.all([...this.openContexts].map((c) => c.close().catch(() => {})));
     const pending = this.launching;
@@ -286,6 +291,7 @@ export class BrowserPool {
       { executablePath: this.opts.executablePath, headless: this.opts.headless ?? true },
       'launching browser',
     );
+    const before = browserChildren();
     const browser = await chromium.launch({
       executablePath: this.opts.executablePath,
       headless: this.opts.headless ?? true,
@@ -296,6 +302,7 @@ export class BrowserPool {
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
+    this.priority.launched(before);
     if (this.userAgent === undefined) this.userAgent = await this.readUserAgent(browser);
     return browser;
   }
