@@ -25,6 +25,8 @@ async function main() {
     await optional('login-realweb.bench.ts', 'runRealWebLoginBench'),
     await optional('vault.bench.ts', 'runVaultBench'),
     await optional('takeover.bench.ts', 'runTakeoverBench'),
+    await optional('cached-path.bench.ts', 'runCachedPathBench'),
+    await optional('mixed-load.bench.ts', 'runMixedLoadBench'),
   ])
     if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');

@@ -1,0 +1,166 @@
+// The cached path against the floor (issue "Performance"): a cached POST /api/login and GET /api/templates, each
+// against a bare Fastify route answering the same bytes, both servers in their own process, in the same run; the
+// latency of a cached login at concurrency 1; and what the request log costs of a cached login's CPU.
+import autocannon from 'autocannon';
+import { startSite, type FixtureSite } from '../test/fixtures/sites/index.js';
+import { load } from './lib/load.js';
+import { cpuMs, startBareServer, startBenchServer, type BenchServer, type CannedRoute } from './lib/processes.js';
+import { percentile, round } from './lib/stats.js';
+
+const CONNECTIONS = 16;
+const ROUND_SEC = 3;
+/** Interleaved rounds (bare, API, bare, API …): drift on the machine weighs on both alike; medians are reported. */
+const ROUNDS = 5;
+/** Requests per side when measuring CPU per request. */
+const CPU_REQUESTS = 20_000;
+
+interface Target {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+async function cannon(t: Target, opts: { duration?: number; amount?: number } = {}) {
+  const r = await autocannon({
+    url: t.url,
+    method: t.method,
+    headers: t.headers,
+    body: t.body,
+    connections: CONNECTIONS,
+    ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? ROUND_SEC }),
+  });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad) throw new Error(`${t.method} ${t.url}: ${bad} failed answers of ${r.requests.total}`);
+  return { reqPerSec: r.requests.total / (r.duration || 1), p50Ms: r.latency.p50, p99Ms: r.latency.p99 };
+}
+
+/** Paired rounds of the API and the bare route; the ratio of medians and the median of per-round ratios. */
+async function versusBare(api: Target, bare: Target) {
+  await cannon(api, { duration: 2 }); // warm-up (JIT, statement cache, session cache keys)
+  await cannon(bare, { duration: 2 });
+  const apiRps: number[] = [];
+  const bareRps: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    bareRps.push((await cannon(bare)).reqPerSec);
+    apiRps.push((await cannon(api)).reqPerSec);
+  }
+  const ratios = apiRps.map((a, i) => a / bareRps[i]!);
+  return {
+    api_req_per_sec: Math.round(percentile(apiRps, 50)),
+    bare_req_per_sec: Math.round(percentile(bareRps, 50)),
+    ratio: round(percentile(ratios, 50)),
+    round_ratios: ratios.map((r) => round(r)),
+  };
+}
+
+/** Server CPU per request (ms) over CPU_REQUESTS answers. */
+async function cpuPerRequest(pid: number, t: Target): Promise<number> {
+  await cannon(t, { duration: 1 });
+  const before = cpuMs(pid);
+  await cannon(t, { amount: CPU_REQUESTS });
+  return (cpuMs(pid) - before) / CPU_REQUESTS;
+}
+
+function loginTarget(s: BenchServer, site: FixtureSite): Target {
+  return {
+    url: `${s.server.url}/api/login`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      cred: { username: site.credentials.username, password: site.credentials.password },
+      loginMethod: 'password',
+      domain: site.loginUrl,
+      useCache: true,
+    }),
+  };
+}
+
+async function answer(t: Target): Promise<{ contentType: string; body: string }> {
+  const res = await fetch(t.url, { method: t.method, headers: t.headers, body: t.body });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${t.method} ${t.url} answered ${res.status}`);
+  return { contentType: res.headers.get('content-type') ?? 'application/json', body };
+}
+
+export async function runCachedPathBench(): Promise<Record<string, unknown>> {
+  const site = await startSite('classic-csrf');
+  const api = await startBenchServer();
+  const quiet = await startBenchServer({ log: { level: 'silent' } });
+  let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
+  try {
+    const login = loginTarget(api, site);
+    await answer(login); // the fresh login that fills the cache
+    const hit = await answer(login);
+    const templates: Target = {
+      url: `${api.server.url}/api/templates`,
+      method: 'GET',
+      headers: { authorization: `Bearer ${api.key}` },
+    };
+    const list = await answer(templates);
+    const canned: CannedRoute[] = [
+      { method: 'POST', url: '/api/login', ...hit },
+      { method: 'GET', url: '/api/templates', ...list },
+    ];
+    bare = await startBareServer(canned);
+    const bareLogin: Target = { ...login, url: `${bare.url}/api/login` };
+    const bareTemplates: Target = { url: `${bare.url}/api/templates`, method: 'GET' };
+
+    const cachedLogin = await versusBare(login, bareLogin);
+    const templateList = await versusBare(templates, bareTemplates);
+
+    // Latency one request at a time (performance.now per request: sub-millisecond resolution).
+    await load({ ...login, connections: 1, durationMs: 1000 });
+    const serial = await load({ ...login, connections: 1, durationMs: 4000 });
+    const serialBare = await load({ ...bareLogin, connections: 1, durationMs: 4000 });
+
+    // The request log's share of a cached login's CPU: the same requests against a server with logging off.
+    const quietLogin = loginTarget(quiet, site);
+    await answer(quietLogin);
+    const logged: number[] = [];
+    const silent: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      logged.push(await cpuPerRequest(api.server.child.pid!, login));
+      silent.push(await cpuPerRequest(quiet.server.child.pid!, quietLogin));
+    }
+    const cpuLogged = percentile(logged, 50);
+    const cpuSilent = percentile(silent, 50);
+    const logShare = (cpuLogged - cpuSilent) / cpuLogged;
+
+    return {
+      answer_bytes: Buffer.byteLength(hit.body),
+      connections: CONNECTIONS,
+      round_sec: ROUND_SEC,
+      rounds: ROUNDS,
+      cached_login: {
+        ...cachedLogin,
+        target_ratio: 0.5,
+        target_req_per_sec: 8000,
+        pass: cachedLogin.ratio >= 0.5 && cachedLogin.api_req_per_sec >= 8000,
+      },
+      cached_login_concurrency_1: {
+        p50_ms: round(serial.p50Ms, 3),
+        p95_ms: round(serial.p95Ms, 3),
+        bare_p50_ms: round(serialBare.p50Ms, 3),
+        target_p50_ms: 0.5,
+        pass: serial.p50Ms <= 0.5,
+      },
+      templates: { ...templateList, target_ratio: 0.8, pass: templateList.ratio >= 0.8 },
+      request_log_cpu: {
+        cpu_ms_per_cached_login: round(cpuLogged, 4),
+        cpu_ms_per_cached_login_log_off: round(cpuSilent, 4),
+        share: round(logShare, 3),
+        target_share: 0.1,
+        pass: logShare <= 0.1,
+      },
+      note:
+        'autocannon in the bench process; the server (default config, rate limit raised but on) and the bare Fastify ' +
+        'server each in their own process; same 2-core machine',
+    };
+  } finally {
+    await bare?.stop();
+    await quiet.stop();
+    await api.stop();
+    await site.close();
+  }
+}
