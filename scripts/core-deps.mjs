@@ -98,6 +98,8 @@ export const CORE_DEPS = {
     'login/codes',
     'login',
     'login/vault',
+    // a passkey sign-up: the virtual authenticator, the passkey controls and the "create a passkey" pages
+    'login/passkeys',
   ],
   'login/login.feature.ts': [
     ...FEATURE_BASE,

@@ -18,7 +18,7 @@ import {
   SessionValidationSchema,
   StorageStateSchema,
 } from '../login.schema.js';
-import { SignupRequestSchema } from '../signup.schema.js';
+import { SignupAnswerSchema, SignupRequestSchema } from '../signup.schema.js';
 import { LOGIN_FAILURE_STATUS } from '../errors.js';
 import { defineApiRoutes } from './api-route.js';
 
@@ -222,16 +222,23 @@ export const LOGIN_API = defineApiRoutes({
       "(login.codeTimeoutMs) for the mail in the organization's mailboxes for that address or from POST " +
       '/api/login/inbox, opens the link or enters the code, and signs in when the site asks to. The answer is the ' +
       "new account's Playwright storageState, cached like a password login (X-Session-Id); an X-Login-Id header " +
-      'names its live steps (login.step events) as for POST /api/login. Failures use the login ' +
+      'names its live steps (login.step events) as for POST /api/login. loginMethod "passkey" (default password): ' +
+      "a virtual authenticator is on the page before it opens; the form's other fields are filled as above (a " +
+      'password field, when there is one, gets cred.password or a generated password), and the passkey comes from ' +
+      'the form\'s passkey control ("Create a passkey"), a submit that asks for one, or the site\'s "create a ' +
+      'passkey" page once signed in; it is kept in a new saved login (loginMethod passkey, origins: the page\'s, the ' +
+      'private key in the secret store; with credential, in that saved login), and the answer adds credential ' +
+      '(its id) and passkey {rp_id, credential_id}. Failures use the login ' +
       'error body: 409 USER_EXISTS, 422 SIGNUP_REJECTED (the message quotes the site, e.g. a weak password), 422 ' +
-      'SIGNUP_FORM_NOT_FOUND, 422 CAPTCHA_BLOCKED, 401 AUTHENTICATION_FAILED (a rejected verification link or ' +
+      'SIGNUP_FORM_NOT_FOUND, 422 CAPTCHA_BLOCKED, 422 PASSKEY_NOT_OFFERED (passkey: the site showed no way to make ' +
+      'one; nothing is saved), 401 AUTHENTICATION_FAILED (a rejected verification link or ' +
       'code, or the log-in afterwards), 502 SITE_UNREACHABLE / MAILBOX_UNAVAILABLE, 504 LOGIN_TIMEOUT.',
     tags: ['login'],
     body: SignupRequestSchema,
     responses: {
       200: {
-        description: "The new account's live session",
-        schema: StorageStateSchema,
+        description: "The new account's live session (with a passkey: also the saved login keeping it)",
+        schema: SignupAnswerSchema,
         headers: { 'X-Session-Id': 'id of the cache entry (see GET /api/sessions)' },
       },
       400: { description: 'Invalid request (details.issues names the fields)' },
@@ -244,7 +251,7 @@ export const LOGIN_API = defineApiRoutes({
       409: { description: 'USER_EXISTS: the site says an account with this email or user name exists' },
       422: {
         description:
-          "SIGNUP_REJECTED (the site's own message: weak password, missing field …), SIGNUP_FORM_NOT_FOUND, CAPTCHA_BLOCKED, CREDENTIALS_REQUIRED (the site verifies an address the request did not give)",
+          "SIGNUP_REJECTED (the site's own message: weak password, missing field …), SIGNUP_FORM_NOT_FOUND, CAPTCHA_BLOCKED, CREDENTIALS_REQUIRED (the site verifies an address the request did not give), PASSKEY_NOT_OFFERED (loginMethod passkey: no passkey control on the sign-up form nor on the account's pages after it; nothing saved), CREDENTIAL_ORIGIN_MISMATCH (the passkey's RP ID fits none of the saved login's origins)",
       },
       502: {
         description:

@@ -41,15 +41,17 @@ const describe = (f: SignupField): string => f.label || f.name || f.placeholder 
  * Fills a sign-up form like a person: the email and user name, the same password into every password
  * field (new and confirmation), additional fields by key, name fields (derived when needed), ticks the
  * terms/privacy checkboxes and never a newsletter or marketing one (a pre-ticked one is unticked unless
- * an additional field asks for it). Returns the password field, whose fate tells whether the submit
- * went through.
+ * an additional field asks for it). Returns the password field (a passkey form's first identifier field), whose
+ * fate tells whether the submit went through.
  */
 export async function fillSignupForm(s: SignupContext, frame: Frame, form: SignupForm): Promise<SignupField> {
   const { req, filler } = s;
   const extras = req.additionalFields;
   const fields = form.fields;
   const passwords = fields.filter((f) => f.role === 'password');
-  if (!passwords.length) throw new SignupFlowError('signup_form_not_found', 'The sign-up form has no password field');
+  // A passkey sign-up form may have no password at all ("Email" + "Create a passkey").
+  if (!passwords.length && !form.passkey)
+    throw new SignupFlowError('signup_form_not_found', 'The sign-up form has no password field');
   const email = signupEmail(req);
   const emailFields = fields.filter((f) => f.role === 'email' && f.editable);
   const userFields = fields.filter((f) => f.role === 'username' && f.editable);
@@ -69,6 +71,7 @@ export async function fillSignupForm(s: SignupContext, frame: Frame, form: Signu
   }
   if (!emailFields.length && !userFields.length) s.step('the sign-up form asks for no email or user name');
   for (const pw of passwords) credentials.set(pw.id, { value: req.password, what: 'password' });
+  if (passwords.length) s.passwordTyped = true;
 
   for (const f of fields) {
     const c = credentials.get(f.id);
@@ -124,5 +127,5 @@ export async function fillSignupForm(s: SignupContext, frame: Frame, form: Signu
     }
   }
   await filler.verifyFills();
-  return passwords[0];
+  return passwords[0] ?? emailFields[0] ?? userFields[0] ?? fields.find((f) => f.editable) ?? fields[0];
 }

@@ -11,7 +11,9 @@ import { captureStorageState } from '../engine/storage-capture.js';
 import { blockHeavy, type LoginEngine } from '../login-engine.js';
 import { noopLogSink, type LogSink } from '../../logger.js';
 import { LoginFlowError, redact, safeUrl, type SessionStorageState } from '../login-types.js';
+import { VirtualAuthenticator } from '../passkeys/virtual-authenticator.js';
 import { findSignupForm, submitSignupForm } from './signup-form.js';
+import { noteNewPasskey, passkeyAfterSignup } from './signup-passkey.js';
 import { signInAfterSignup } from './signup-login.js';
 import type { SignupLook, SignupOutcome } from './signup-judge.js';
 import {
@@ -58,6 +60,7 @@ export class SignupRunner {
     const started = Date.now();
     let page: Page | undefined;
     let net: NetworkTracker | undefined;
+    let authenticator: VirtualAuthenticator | undefined;
     const dialogs: string[] = [];
     // alert()/confirm() would block the page: keep the text (it may be the message) and close it.
     const onDialog = (dialog: Dialog): void => {
@@ -80,6 +83,8 @@ export class SignupRunner {
     try {
       deadline.check();
       page = await ctx.newPage();
+      // Before the page opens: a sign-up page may ask for the new passkey as soon as it loads.
+      if (req.passkey) authenticator = await VirtualAuthenticator.attach(ctx, page, []);
       await page.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}`);
       if (this.deps.blockResources ?? true) await page.route('**/*', blockHeavy);
       page.on('dialog', onDialog);
@@ -97,10 +102,19 @@ export class SignupRunner {
         secrets,
         step,
         document: mainDocument,
+        ...(authenticator ? { authenticator } : {}),
       };
       const done = await deadline.race(this.run(s, signal));
-      this.log.info({ url: safeUrl(req.url), ms: Date.now() - started }, 'signup succeeded');
-      return { ok: true, storageState: done.storageState, finalUrl: done.finalUrl, steps: [...steps] };
+      const passkey = authenticator ? await deadline.race(passkeyAfterSignup(s, done.finalUrl)) : undefined;
+      this.log.info({ url: safeUrl(req.url), ms: Date.now() - started, passkey: !!passkey }, 'signup succeeded');
+      return {
+        ok: true,
+        storageState: passkey?.storageState ?? done.storageState,
+        finalUrl: done.finalUrl,
+        steps: [...steps],
+        passwordTyped: !!s.passwordTyped,
+        ...(passkey ? { passkey: passkey.made } : {}),
+      };
     } catch (err) {
       if (signal?.aborted) throw err;
       if (err instanceof LoginTimeoutError) {
@@ -116,6 +130,7 @@ export class SignupRunner {
       page?.off('dialog', onDialog);
       page?.off('request', onRequest);
       net?.dispose();
+      await authenticator?.dispose();
       void page?.close().catch(() => {});
     }
   }
@@ -124,6 +139,8 @@ export class SignupRunner {
     await this.open(s);
     const located = await findSignupForm(s);
     const submitted = await submitSignupForm(s, located);
+    // A form whose submit itself asked for a new passkey made it on the sign-up page.
+    await noteNewPasskey(s, located.frame.url());
     let outcome: SignupOutcome = submitted.outcome;
     const sessionBase: SignupLook = submitted.sessionBase;
     for (let verified = 0; ; verified++) {

@@ -6,7 +6,10 @@ import { nextScanId, runInFrame } from '../engine/page-script.js';
 import { fillSignupForm } from './signup-filler.js';
 import { actionBases, lookNow, waitForSignupOutcome, type SignupLook, type SignupOutcome } from './signup-judge.js';
 import { SIGNUP_FIELD_KEYWORDS } from './signup-keywords.js';
-import { scanSignupPage, type SignupForm, type SignupPageScan } from './signup-scan.js';
+import { PASSKEY_KEYWORDS } from '../passkeys/passkey-keywords.js';
+import { CREATE_MS, waitForCredential } from '../passkeys/passkey-on-site.js';
+import type { StoredPasskey } from '../passkeys/passkey-types.js';
+import { scanSignupPage, type SignupForm, type SignupPageScan, type SignupScanArgs } from './signup-scan.js';
 import { SignupFlowError, type SignupContext } from './signup-types.js';
 
 export interface LocatedSignupForm {
@@ -28,10 +31,10 @@ async function scanFrames(
   const scans = await Promise.all(
     s.page.frames().map(async (frame) => ({
       frame,
-      scan: await runInFrame<{ kw: typeof SIGNUP_FIELD_KEYWORDS }, SignupPageScan>(
+      scan: await runInFrame<SignupScanArgs, SignupPageScan>(
         frame,
         scanSignupPage,
-        { kw: SIGNUP_FIELD_KEYWORDS },
+        { kw: SIGNUP_FIELD_KEYWORDS, ...(s.req.passkey ? { passkey: PASSKEY_KEYWORDS } : {}) },
         id,
       ),
     })),
@@ -106,6 +109,20 @@ export async function findSignupForm(s: SignupContext): Promise<LocatedSignupFor
   }
 }
 
+/** After the passkey control's click: the credential the page asked for, or none once the page went quiet. */
+async function waitForNewPasskey(s: SignupContext): Promise<StoredPasskey | undefined> {
+  const clicked = Date.now();
+  for (;;) {
+    const made = await waitForCredential(s.authenticator!, 0);
+    const waited = Date.now() - clicked;
+    // The ceremony is a request for options, the authenticator's answer, a request to verify: a page quiet for
+    // a second after the click is not asking for a passkey (it showed an error, or needs something else).
+    if (made || waited > Math.min(CREATE_MS, s.deadline.remaining()) || (waited > 1500 && s.net.isQuiet(1000)))
+      return made;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
 /**
  * Fills the form and submits it (button, then Enter, then requestSubmit when nothing happened), then
  * judges the page. `sessionBase` is the look before the first submit.
@@ -136,7 +153,12 @@ export async function submitSignupForm(
     heading: form.heading,
     notes: form.notes,
   };
-  const modes = form.submit ? (['button', 'enter', 'request'] as const) : (['enter', 'request'] as const);
+  // A passkey form is sent by its passkey control: the site asks the authenticator for a new credential.
+  const modes = form.passkey
+    ? (['passkey'] as const)
+    : form.submit
+      ? (['button', 'enter', 'request'] as const)
+      : (['enter', 'request'] as const);
   let sessionBase: SignupLook | undefined;
   let outcome: SignupOutcome = { kind: 'unsubmitted' };
   for (const mode of modes) {
@@ -145,10 +167,18 @@ export async function submitSignupForm(
     sessionBase ??= before;
     const bases = actionBases(s);
     try {
-      s.step(await s.filler.submit(frame, candidate, markedLocator(frame, watch.id), mode));
+      if (mode === 'passkey') {
+        await s.filler.clickMarked(frame, form.passkey!.id);
+        s.step(`clicked the passkey control '${form.passkey!.text}'`);
+      } else s.step(await s.filler.submit(frame, candidate, markedLocator(frame, watch.id), mode));
     } catch {
       s.deadline.check();
       s.step(`submit by ${mode} reported an error; checking the page`);
+    }
+    if (mode === 'passkey' && s.authenticator) {
+      const made = await waitForNewPasskey(s);
+      if (made) s.madePasskey = { passkey: made, madeOn: frame.url() };
+      s.step(made ? 'the authenticator made a passkey for the site' : 'the page did not ask for a new passkey');
     }
     outcome = await waitForSignupOutcome(s, before, bases, sessionBase);
     if (outcome.kind !== 'unsubmitted') break;

@@ -1,6 +1,7 @@
 import { markedLocator } from '../engine/form-finder.js';
 import type { LoginEngine } from '../login-engine.js';
 import { safeUrl, type SessionStorageState } from '../login-types.js';
+import { newPasskeyUse } from './signup-passkey.js';
 import { SignupFlowError, type SignupContext } from './signup-types.js';
 
 const NAVIGATION_WAIT_MS = 10_000;
@@ -42,15 +43,18 @@ export async function signInAfterSignup(
   s.step(why);
   const url = await loginUrl(s);
   s.deadline.extend(s.req.timeoutMs);
+  // A passkey-only account (the form had no password) signs in with the passkey it was just given.
+  const passkey = !s.passwordTyped && s.madePasskey ? newPasskeyUse(s.madePasskey.passkey) : undefined;
   const result = await login.login(
     s.ctx,
     {
       url,
       username: s.req.username,
-      password: s.req.password,
+      password: passkey ? '' : s.req.password,
       additionalFields: s.req.additionalFields,
       timeoutMs: s.req.timeoutMs,
-      method: 'password',
+      method: passkey ? 'passkey' : 'password',
+      ...(passkey ? { passkeys: passkey } : {}),
       codes: s.req.codes,
       codeTimeoutMs: s.req.codeTimeoutMs,
       ...(s.req.secretOrigins ? { secretOrigins: s.req.secretOrigins } : {}),

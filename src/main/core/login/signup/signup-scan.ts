@@ -19,6 +19,8 @@ export interface SignupForm {
   /** Its visible fields in document order, passwords included. */
   fields: SignupField[];
   submit?: ScannedButton;
+  /** A passkey sign-up: the form's "Create a passkey" / "Sign up with a passkey" control (clicked instead of submit). */
+  passkey?: ScannedButton;
 }
 
 export interface SignupPageScan {
@@ -33,6 +35,11 @@ export interface SignupPageScan {
 
 export interface SignupScanArgs {
   kw: Record<SignupFieldKeyword, string>;
+  /**
+   * A passkey sign-up (passkeys/passkey-keywords.ts): a control naming a passkey anchors a form as a password
+   * field does, so a form with no password ("Email" + "Create a passkey") counts too.
+   */
+  passkey?: { passkey: string; manage: string };
 }
 
 /**
@@ -70,6 +77,14 @@ export function scanSignupPage(args: SignupScanArgs, h: DomHelpers): SignupPageS
       shown(el),
   );
   const passwords = fields.filter((el) => el.tagName === 'INPUT' && inputType(el) === 'password');
+  const passkeyRe = args.passkey && new RegExp(args.passkey.passkey, 'i');
+  const manageRe = args.passkey && new RegExp(args.passkey.manage, 'i');
+  const isPasskeyControl = (el: Element): boolean => {
+    if (!passkeyRe || !manageRe || !el.matches(h.CLICKABLE) || !h.isVisible(el)) return false;
+    const label = `${h.clickableText(el)} ${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('title') ?? ''}`;
+    return passkeyRe.test(label) && !manageRe.test(label) && label.length <= 120;
+  };
+  const passkeyControls = passkeyRe ? all.filter(isPasskeyControl) : [];
 
   const roleOf = (el: Element): SignupFieldRole => {
     const t = inputType(el);
@@ -120,14 +135,19 @@ export function scanSignupPage(args: SignupScanArgs, h: DomHelpers): SignupPageS
   };
 
   const DIALOG = 'dialog,[role=dialog],[aria-modal=true]';
-  /** The password's form, or the nearest container that also holds a button and another field. */
+  /** The password's (or passkey control's) form, or the nearest container that also holds a button and another field. */
   const scopeFor = (pw: Element): Element => {
     const form = (pw as HTMLInputElement).form;
     if (form) return form;
+    const isButton = pw.matches(h.CLICKABLE);
     let node: Element = h.parentOf(pw) ?? document.body;
     for (let i = 0; i < 10; i++) {
       const others = fields.some((f) => f !== pw && inputType(f) !== 'password' && h.containsDeep(node, f));
-      if (node.matches(DIALOG) || (others && node.querySelector('button,input[type=submit],[role=button]'))) break;
+      if (
+        node.matches(DIALOG) ||
+        (others && (isButton || node.querySelector('button,input[type=submit],[role=button]')))
+      )
+        break;
       const parent = h.parentOf(node);
       if (!parent || parent === document.documentElement) break;
       node = parent;
@@ -173,14 +193,22 @@ export function scanSignupPage(args: SignupScanArgs, h: DomHelpers): SignupPageS
   const forms: SignupForm[] = [];
   const rejected: string[] = [];
   const seen = new Set<Element>();
-  for (const pw of passwords) {
-    const scope = scopeFor(pw);
+  for (const anchor of [...passwords, ...passkeyControls]) {
+    const scope = scopeFor(anchor);
     if (seen.has(scope)) continue;
     seen.add(scope);
     const inScope = fields.filter((f) => h.containsDeep(scope, f) || (f as HTMLInputElement).form === scope);
     const pws = inScope.filter((f) => inputType(f) === 'password');
+    const inForm = (el: Element) => h.containsDeep(scope, el) || (el as HTMLButtonElement).form === scope;
+    const passkeyEl = passkeyControls.find(inForm);
+    // A passkey form needs a field to fill: a lone "Sign in with a passkey" button is not a sign-up.
+    if (!pws.length && !inScope.some((f) => !isCheckable(f))) continue;
     const notes: string[] = [];
     let score = 0;
+    if (passkeyEl && !pws.length) {
+      score += 3;
+      notes.push(`passkey control '${h.clickableText(passkeyEl)}'`);
+    }
     if (pws.some((p) => h.autocomplete(p).includes('new-password'))) {
       score += 5;
       notes.push('new-password field');
@@ -202,15 +230,21 @@ export function scanSignupPage(args: SignupScanArgs, h: DomHelpers): SignupPageS
     const infos = inScope.slice(0, 40).map(fieldInfo);
     if (infos.some((f) => f.role === 'terms')) score += 2;
     if (infos.some((f) => f.role === 'firstName' || f.role === 'lastName' || f.role === 'fullName')) score += 2;
-    const submit = pickSubmit(scope, pws[pws.length - 1]);
+    const submit = pickSubmit(scope, pws[pws.length - 1] ?? anchor);
     if (submit && re.signup.test(submit.text)) {
       score += 4;
       notes.push(`button '${submit.text}'`);
     } else if (submit && re.login.test(submit.text)) score -= 5;
-    if (score >= 4) forms.push({ score, heading, notes, fields: infos, submit });
+    const passkey = passkeyEl && {
+      id: h.mark(passkeyEl),
+      text: h.clickableText(passkeyEl),
+      score: 0,
+      isLink: passkeyEl.tagName === 'A',
+    };
+    if (score >= 4) forms.push({ score, heading, notes, fields: infos, submit, ...(passkey ? { passkey } : {}) });
     else
       rejected.push(
-        `skipped a password form${heading ? ` under heading '${heading}'` : ''} (a login form, score ${score})`,
+        `skipped a ${pws.length ? 'password' : 'passkey'} form${heading ? ` under heading '${heading}'` : ''} (a login form, score ${score})`,
       );
   }
   forms.sort((a, b) => b.score - a.score);

@@ -7,10 +7,16 @@ import type { NetworkTracker } from '../engine/network-tracker.js';
 import type { OutcomeDetector } from '../engine/outcome-detector.js';
 import type { LoginFailureReason } from '../../../../shared/errors.js';
 import type { SessionStorageState } from '../login-types.js';
+import type { StoredPasskey } from '../passkeys/passkey-types.js';
+import type { VirtualAuthenticator } from '../passkeys/virtual-authenticator.js';
 import { loginEmailAddress } from '../codes/code-sources.js';
 
-/** Why a sign-up failed: a login reason (a CAPTCHA, the code wait, the log-in after it) or one of its own. */
-export type SignupFailureReason = LoginFailureReason | 'user_exists' | 'signup_rejected' | 'signup_form_not_found';
+/**
+ * Why a sign-up failed: a login reason (a CAPTCHA, the code wait, the log-in after it) or one of its own
+ * (`passkey_not_offered`: a passkey sign-up on a site that showed no way to make one).
+ */
+export type SignupFailureReason =
+  LoginFailureReason | 'user_exists' | 'signup_rejected' | 'signup_form_not_found' | 'passkey_not_offered';
 
 export interface SignupRequest {
   /** The sign-up page, or a login page that links to one. */
@@ -30,10 +36,30 @@ export interface SignupRequest {
   onStep?: (line: string) => void;
   /** A saved login's origins: the only pages its secrets may be typed on (EngineLoginRequest.secretOrigins). */
   secretOrigins?: readonly string[];
+  /**
+   * Sign up with a passkey (loginMethod "passkey"): an empty virtual authenticator is on the page before it
+   * opens, and the sign-up ends with a passkey the site registered (signup-passkey.ts).
+   */
+  passkey?: boolean;
+}
+
+/** The passkey a passkey sign-up made, with the page it was made on. */
+export interface SignupPasskey {
+  passkey: StoredPasskey;
+  /** The page's URL at the ceremony: its origin is where the passkey is used. */
+  madeOn: string;
 }
 
 export type SignupResult =
-  | { ok: true; storageState: SessionStorageState; finalUrl: string; steps: string[] }
+  | {
+      ok: true;
+      storageState: SessionStorageState;
+      finalUrl: string;
+      steps: string[];
+      /** Whether the form had a password field (the password is the account's, to keep). */
+      passwordTyped: boolean;
+      passkey?: SignupPasskey;
+    }
   | { ok: false; reason: SignupFailureReason; message: string; steps: string[] };
 
 /** Thrown inside the sign-up flow to end it with a definite failure; converted to a SignupResult. */
@@ -67,4 +93,10 @@ export interface SignupContext {
   step(s: string): void;
   /** How the page's current document was requested (a POST result cannot be opened again). */
   document: { method: string };
+  /** A passkey sign-up's authenticator, on `page` since before it opened. */
+  authenticator?: VirtualAuthenticator;
+  /** The passkey the sign-up made, once the authenticator holds it (one object: a later login moves its counter). */
+  madePasskey?: SignupPasskey;
+  /** Set once a password field of the sign-up form got the password. */
+  passwordTyped?: boolean;
 }

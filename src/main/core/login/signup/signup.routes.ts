@@ -2,7 +2,7 @@ import type { FeatureRoutes } from '../../http/route.js';
 import { loginIdHeader } from '../login-id-header.js';
 import type { LoginCore } from '../login.feature.js';
 
-/** POST /api/signup: account creation with email verification. */
+/** POST /api/signup: account creation with email verification, with a password or a passkey. */
 export function signupRoutes(core: LoginCore) {
   return {
     signup: async ({ body, auth, reply, req }) => {

@@ -1,20 +1,12 @@
-import type { Page } from 'playwright-core';
 import { LOGIN_FAILURE_STATUS } from '../../../../shared/errors.js';
 import { AppError } from '../../errors.js';
 import { noopLogSink, type LogSink } from '../../logger.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS, LoginEngine } from '../login-engine.js';
 import type { ContextProvider } from '../login.service.js';
-import { safeUrl } from '../login-types.js';
 import type { Vault, VaultCaller } from './vault.js';
-import { findPasskeyControls, passkeyControlLocator } from '../passkeys/passkey-buttons.js';
-import { rpIdFitsOrigins, type StoredPasskey } from '../passkeys/passkey-types.js';
-import { findSettingsLinks, waitForQuietPage } from '../passkeys/settings-pages.js';
+import { createPasskeyOnSite } from '../passkeys/passkey-on-site.js';
+import { rpIdFitsOrigins } from '../passkeys/passkey-types.js';
 import { VirtualAuthenticator } from '../passkeys/virtual-authenticator.js';
-
-/** Pages looked at for an "add a passkey" control: where the login landed, then settings pages linked from it. */
-const MAX_PAGES = 5;
-/** How long the authenticator is given to make the credential after the click. */
-const CREATE_MS = 10_000;
 
 export interface PasskeyCreated {
   rp_id: string;
@@ -87,7 +79,16 @@ export class PasskeyCreator {
           const page = await ctx.newPage();
           const authenticator = await VirtualAuthenticator.attach(ctx, page, []);
           try {
-            const passkey = await this.createOnSite(page, authenticator, result.finalUrl);
+            const { passkey, looked } = await createPasskeyOnSite(page, authenticator, result.finalUrl, (line) =>
+              this.log.debug({ step: line }, 'passkey: create'),
+            );
+            if (!passkey)
+              throw new AppError(
+                422,
+                'passkey_flow_not_found',
+                `No "create a passkey" control found after signing in (looked at ${looked.length} page(s): ${looked.join(', ')}).`,
+                { pages: looked },
+              );
             if (!rpIdFitsOrigins(passkey.rpId, origins))
               throw new AppError(
                 422,
@@ -104,49 +105,4 @@ export class PasskeyCreator {
       new URL(req.domain).origin,
     );
   }
-
-  /** The page after the login, then settings pages linked from it, until a "create a passkey" control makes one. */
-  private async createOnSite(page: Page, authenticator: VirtualAuthenticator, start: string): Promise<StoredPasskey> {
-    const queue = [start];
-    const seen = new Set<string>();
-    const tried = new Set<string>();
-    while (queue.length && seen.size < MAX_PAGES) {
-      const url = queue.shift()!;
-      if (seen.has(url)) continue;
-      seen.add(url);
-      await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }).catch(() => undefined);
-      await waitForQuietPage(page);
-      for (const control of (await findPasskeyControls(page)).filter((c) => c.kind === 'create')) {
-        if (tried.has(control.text)) continue;
-        tried.add(control.text);
-        this.log.debug({ url: safeUrl(page.url()), control: control.text }, 'passkey: clicking create');
-        await passkeyControlLocator(control)
-          .click({ timeout: 5000 })
-          .catch(() => undefined);
-        const made = await waitForCredential(authenticator);
-        if (made) {
-          // The page posts the new credential to the site: let that finish before the browser goes.
-          await waitForQuietPage(page);
-          return made;
-        }
-      }
-      for (const link of await findSettingsLinks(page)) if (!seen.has(link)) queue.push(link);
-    }
-    throw new AppError(
-      422,
-      'passkey_flow_not_found',
-      `No "create a passkey" control found after signing in (looked at ${seen.size} page(s): ${[...seen].map(safeUrl).join(', ')}).`,
-      { pages: [...seen].map(safeUrl) },
-    );
-  }
-}
-
-async function waitForCredential(authenticator: VirtualAuthenticator): Promise<StoredPasskey | undefined> {
-  const until = Date.now() + CREATE_MS;
-  while (Date.now() < until) {
-    const [made] = await authenticator.created(new Set());
-    if (made) return made;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  return undefined;
 }
