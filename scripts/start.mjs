@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -44,5 +45,11 @@ if (reason === null) {
   run(electronBinary().path, ['.', ...args]);
 } else {
   process.stderr.write(`Electron cannot run here: ${reason}. Starting the headless API server instead.\n`);
-  run(process.execPath, ['--import', 'tsx', path.join(root, 'src', 'main', 'headless.ts'), ...args]);
+  run(process.execPath, [
+    ...SERVER_NODE_FLAGS,
+    '--import',
+    'tsx',
+    path.join(root, 'src', 'main', 'headless.ts'),
+    ...args,
+  ]);
 }

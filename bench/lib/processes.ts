@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { firstRunKey, spawnServer, type ServerProcess } from '../../test/helpers/spawn.js';
 import type { FixtureSite, SiteName } from '../../test/fixtures/sites/index.js';
 import { tempDir } from '../../test/helpers/temp-dir.js';
@@ -15,13 +16,20 @@ export interface BenchServer {
 }
 
 /** The headless server in its own process, rate limit raised out of the way (it still runs), `config` merged in. */
-export async function startBenchServer(config: Record<string, unknown> = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  config: Record<string, unknown> = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<BenchServer> {
   const dataDir = tempDir();
   fs.writeFileSync(
     path.join(dataDir, 'config.json'),
     JSON.stringify({ server: { rateLimit: { perKeyPerSecond: 1e6, perKeyBurst: 1e6 } }, ...config }),
   );
-  const server = await spawnServer(['--port', '0', '--data-dir', dataDir]);
+  // Started as `npm start` starts it: with the server's Node flags.
+  const server = await spawnServer(['--port', '0', '--data-dir', dataDir], {
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...SERVER_NODE_FLAGS].filter(Boolean).join(' '),
+    ...env,
+  });
   return {
     server,
     key: firstRunKey(server),

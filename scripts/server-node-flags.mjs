@@ -1,0 +1,8 @@
+// Node flags of the headless API server: `npm start` (scripts/start.mjs) and `npm run serve` (package.json, checked
+// equal by test/unit/scripts/server-node-flags.test.ts) pass them, and the benches start the server with them.
+//
+// The young generation capped at 8 MB semi-spaces: on a machine with plenty of memory V8 lets it grow to 128 MB, and
+// a busy API server (every request makes short-lived objects) fills all of it — the server of 8 logins at once had a
+// PSS of 271 MB, 211 MB with the cap (bench/mixed-load.bench.ts); scavenges of a small live set stay cheap. It must be
+// on the command line: V8 sizes the heap at start (v8.setFlagsFromString later had no effect).
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
