@@ -370,8 +370,5 @@ describe.skipIf(!hasKeyring)('sessions from the person’s own browsers (Chromiu
   });
 });
 
-// Debian's firefox-esr (153) installs here, but no Firefox profile holding a real session could be made headlessly:
-// Playwright drives only its own patched Firefox build, not Debian's, and a headless firefox-esr opened on a page that
-// posts the fixture site's login form wrote no cookie to cookies.sqlite (tried: --headless --profile DIR file://…).
-// The Firefox reader (profile-cookies.ts: moz_cookies, profiles.ini discovery) is therefore untested here, and no
-// placeholder test stands in for it (README "Sessions from your own browsers" says so).
+// Firefox profiles (made by Debian's firefox-esr over WebDriver BiDi, no Playwright) are tested in
+// firefox-profile.test.ts.

@@ -56,11 +56,19 @@ export const CHROMIUM_FAMILY: readonly ChromiumFamily[] = [
   },
 ];
 
-/** Firefox's directory holding profiles.ini, per OS, relative to the home directory. */
-export const FIREFOX_DIRS: Record<Platform, string> = {
-  linux: '.mozilla/firefox',
-  darwin: macSupport('Firefox'),
-  win32: path.join('AppData', 'Roaming', 'Mozilla', 'Firefox'),
+/**
+ * Firefox's directories holding profiles.ini, per OS, relative to the home directory. Linux: the classic ~/.mozilla,
+ * the XDG ~/.config/mozilla that Firefox ≥ 147 uses when ~/.mozilla does not exist, and the Snap and Flatpak homes.
+ */
+export const FIREFOX_DIRS: Record<Platform, readonly string[]> = {
+  linux: [
+    '.mozilla/firefox',
+    '.config/mozilla/firefox',
+    'snap/firefox/common/.mozilla/firefox',
+    '.var/app/org.mozilla.firefox/.mozilla/firefox',
+  ],
+  darwin: [macSupport('Firefox')],
+  win32: [path.join('AppData', 'Roaming', 'Mozilla', 'Firefox')],
 };
 
 export function currentPlatform(): Platform {

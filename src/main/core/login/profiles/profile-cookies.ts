@@ -156,10 +156,26 @@ export function firefoxCookies(db: Database.Database, hostnames: string[]): Play
     .filter((c) => c.expires > now);
 }
 
+/**
+ * The origins a Firefox profile holds cookies for. moz_cookies keeps no port: a cookie is sent to every port of its
+ * host, and `schemeMap` (nsICookie: 1 http, 2 https) names the schemes that set it (older profiles: isSecure).
+ */
 export function firefoxOrigins(db: Database.Database): string[] {
-  const rows = db.prepare('SELECT DISTINCT host, isSecure FROM moz_cookies').all() as Pick<
-    FirefoxRow,
-    'host' | 'isSecure'
-  >[];
-  return [...new Set(rows.map((r) => hostOrigin(r.isSecure ? 'https' : 'http', r.host, '')))].filter(Boolean).sort();
+  const columns = new Set(
+    (db.prepare('PRAGMA table_info(moz_cookies)').all() as { name: string }[]).map((c) => c.name),
+  );
+  const rows = db
+    .prepare(
+      columns.has('schemeMap')
+        ? 'SELECT DISTINCT host, isSecure, schemeMap FROM moz_cookies'
+        : 'SELECT DISTINCT host, isSecure FROM moz_cookies',
+    )
+    .all() as (Pick<FirefoxRow, 'host' | 'isSecure'> & { schemeMap?: number })[];
+  const origins = new Set<string>();
+  for (const r of rows) {
+    const map = r.schemeMap ?? 0;
+    const schemes = map & 3 ? [map & 1 ? 'http' : '', map & 2 ? 'https' : ''] : [r.isSecure ? 'https' : 'http'];
+    for (const scheme of schemes.filter(Boolean)) origins.add(hostOrigin(scheme, r.host, ''));
+  }
+  return [...origins].filter(Boolean).sort();
 }

@@ -116,7 +116,7 @@ export function discoverProfiles(roots: readonly string[], platform: Platform): 
   for (const home of roots) {
     for (const family of CHROMIUM_FAMILY)
       found.push(...chromiumProfiles(family, path.join(home, family.dirs[platform])));
-    found.push(...firefoxProfiles(path.join(home, FIREFOX_DIRS[platform])));
+    for (const dir of FIREFOX_DIRS[platform]) found.push(...firefoxProfiles(path.join(home, dir)));
   }
   const seen = new Set<string>();
   return found.filter((p) => !seen.has(p.id) && seen.add(p.id));

@@ -1,10 +1,12 @@
-// Reads one profile's session for some sites: its cookies (decrypted with the key the OS keeps for the browser) and,
-// for Chromium, its localStorage, as a Playwright storageState per site. Always from a copy of the files.
+// Reads one profile's session for some sites: its cookies (Chromium: decrypted with the key the OS keeps for the
+// browser) and its localStorage (Chromium: LevelDB; Firefox: firefox-storage.ts), as a Playwright storageState per
+// site. Always from a copy of the files.
 import type { StorageState } from '../../../../shared/login.schema.js';
 import { AppError } from '../../errors.js';
 import type { Platform } from './browser-kinds.js';
 import { ChromiumDecryptor, type ChromiumKeys } from './chromium-crypto.js';
 import { chromiumLocalStorage } from './chromium-local-storage.js';
+import { firefoxLocalStorage, firefoxStorageOrigins } from './firefox-storage.js';
 import { linuxSafeStoragePassword, macSafeStoragePassword, windowsCookieKey } from './os-keys.js';
 import { readSqliteCopy } from './profile-copy.js';
 import {
@@ -42,9 +44,21 @@ function chromiumKeys(profile: FoundProfile, platform: Platform): ChromiumKeys {
 
 /** The origins the profile holds cookies for (from a copy of its cookie database). */
 export function profileOrigins(profile: FoundProfile): string[] {
-  return readSqliteCopy(profile.cookiesFile, profile.name, (db) =>
-    profile.browser === 'firefox' ? firefoxOrigins(db) : chromiumOrigins(db),
-  );
+  if (profile.browser !== 'firefox') return readSqliteCopy(profile.cookiesFile, profile.name, chromiumOrigins);
+  const cookieOrigins = readSqliteCopy(profile.cookiesFile, profile.name, firefoxOrigins);
+  // Firefox's cookies name no port, its localStorage directories do: a cookie host's origins with localStorage
+  // (scheme and host alike) stand for it with their ports, so the listed origin is the one the site runs on.
+  const stored = firefoxStorageOrigins(profile.path);
+  const origins = new Set<string>();
+  for (const origin of cookieOrigins) {
+    const { protocol, hostname } = new URL(origin);
+    const sameHost = stored.filter((s) => {
+      const u = new URL(s);
+      return u.protocol === protocol && u.hostname === hostname;
+    });
+    for (const o of sameHost.length ? sameHost : [origin]) origins.add(o);
+  }
+  return [...origins].sort();
 }
 
 /** Each site's state; a site the profile holds nothing for is a 404 naming it (before anything is returned). */
@@ -55,6 +69,7 @@ export async function readSiteStates(profile: FoundProfile, sites: string[], pla
   let storage: { origin: string; localStorage: { name: string; value: string }[] }[] = [];
   if (profile.browser === 'firefox') {
     cookies = readSqliteCopy(profile.cookiesFile, profile.name, (db) => firefoxCookies(db, hosts));
+    storage = firefoxLocalStorage(profile.path, profile.name, origins);
   } else {
     const { rows, metaVersion } = readSqliteCopy(profile.cookiesFile, profile.name, (db) => ({
       rows: chromiumRows(db, hosts),
