@@ -6,6 +6,8 @@ import { rememberedTheme, resolveTheme } from './lib/theme';
 import './styles.css';
 import './results.css';
 import './features/settings/settings.css';
+// After the screens' sheets: the narrow-window layout overrides their widths.
+import './responsive.css';
 // Last: the dark palette overrides the light colours of the sheets above.
 import './theme.css';
 

@@ -8,7 +8,6 @@
 // dark, reflow at 320 CSS px and at 200% zoom, and screenshots (1280x800, 900x700, 640x800) into
 // test-results/screens/needs-you/.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,12 +17,11 @@ import type { FixtureSite } from '../fixtures/sites/index.js';
 import { launchTestBrowser, opensProtectedPage } from '../helpers/browser.js';
 import { LivePerson, PERSON_WAIT_MS, signInPastCaptcha, waitForEnd } from '../helpers/takeover-person.js';
 import { SHOTS_DIR } from './support/desktop-app.js';
+import { axeViolations, setScheme } from './support/layout-audit.js';
 import { nav, startRendererHarness, type OpenApp, type RendererHarness } from './support/renderer-harness.js';
 
 const SHOTS = path.join(SHOTS_DIR, 'needs-you');
 const SIDEBAR_PX = 232;
-/** axe-core (a devDependency), injected into the window and into the live page's frame for each check. */
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let h: RendererHarness;
 let captcha: FixtureSite;
@@ -85,31 +83,6 @@ const takeoverUrls = (app: OpenApp) =>
   app.bridge.sent
     .filter((s) => s.event === 'login:needs-person')
     .map((s) => (s.payload as { takeoverUrl: string }).takeoverUrl);
-
-async function setScheme(page: Page, scheme: 'light' | 'dark') {
-  await page.emulateMedia({ colorScheme: scheme });
-  await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-  await page.waitForFunction(
-    () => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running'),
-  );
-}
-
-/** axe-core over the window, the live page's frame included (axe reaches it with its own copy injected there). */
-async function axeViolations(page: Page): Promise<{ rule: string; nodes: string[] }[]> {
-  for (const frame of page.frames()) {
-    if (!(await frame.evaluate(() => 'axe' in window).catch(() => true))) await frame.evaluate(AXE);
-  }
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as {
-      violations: { id: string; impact: string; nodes: { target: unknown[]; failureSummary: string }[] }[];
-    };
-    return result.violations.map((v) => ({
-      rule: `${v.id} (${v.impact})`,
-      nodes: v.nodes.map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary}`),
-    }));
-  });
-}
 
 /**
  * Nothing of the banner or the panel sticks out of the content sideways (the screens' own layouts are judged by

@@ -80,7 +80,7 @@ describe('uploads: stored files, drop and paste', () => {
       ).toEqual(['clip.mp4', 'dropped.png', 'image.png']);
       expect(await stored.getByTestId('stored-upload').count()).toBe(listed.data.length);
       const dropped = listed.data.find((u) => u.file_name === 'dropped.png')!.s3_key;
-      await storedCard(page, 'dropped.png').getByRole('button', { name: 'Copy storage key of dropped.png' }).click();
+      await storedCard(page, 'dropped.png').getByRole('button', { name: 'Copy key of dropped.png' }).click();
       await expect.poll(() => bridge.copied).toEqual([dropped]);
       await screenshots(page, 'uploads-stored', stored);
 

@@ -102,7 +102,7 @@ describe('login: live steps, cancel, exports, session detail', () => {
       await result.waitFor({ timeout: 60_000 });
       const exports = result.getByTestId('session-exports');
 
-      await exports.getByRole('button', { name: 'Copy storageState JSON' }).click();
+      await exports.getByRole('button', { name: 'Copy JSON (storageState)' }).click();
       await expect.poll(() => bridge.copied.length).toBe(1);
       const state = StorageStateSchema.parse(JSON.parse(bridge.copied[0]));
       expect(state.cookies.length).toBeGreaterThan(0);
@@ -227,7 +227,7 @@ describe('generations: live progress, results, retry', () => {
       expect(fs.readFileSync(target)).toEqual(testVideo());
       await player.getByRole('button', { name: 'Show in folder' }).click();
       await expect.poll(() => bridge.shownInFolder).toEqual([target]);
-      await player.getByRole('button', { name: 'Copy video link' }).click();
+      await player.getByRole('button', { name: 'Copy link to the video' }).click();
       await expect.poll(() => bridge.copied.length).toBe(1);
       const link = await fetch(bridge.copied[0]);
       expect(link.status).toBe(200);

@@ -1,11 +1,10 @@
 // The Saved logins screen end to end: the built renderer in Chromium, every call through the IPC contract to a
 // real core over HTTP (the app's own dispatcher, Reveal / Copy / Test now answered by main's vault channels), a
 // fixture login site on 127.0.0.1 and the real OS keychain (scripts/with-keyring.sh). Only the clipboard is a
-// stand-in the test reads. Each view is checked with axe-core in light and dark, at 320 CSS px of content width,
+// stand-in the test reads. Each view is checked with axe-core in light and dark, in a window 320 CSS px wide,
 // and photographed (1280x800 and 900x700, light and dark) into /tmp/shots/saved-logins/ for people to look at.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,13 +18,10 @@ import {
   type RendererHarness,
 } from './support/renderer-harness.js';
 import { SHOTS_DIR } from './support/desktop-app.js';
+import { axeViolations, overflowsRight, setScheme } from './support/layout-audit.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const SHOTS = path.join(SHOTS_DIR, 'saved-logins');
-const SIDEBAR_PX = 232;
-
-/** axe-core (a devDependency), injected into the page for each check. */
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // A QR code of this otpauth URI (made with the qrcode package; '#' is a dark module), drawn by the page below.
 const QR_URI = 'otpauth://totp/Classic%20Shop:alice?secret=JBSWY3DPEHPK3PXP&issuer=Classic%20Shop';
@@ -107,15 +103,6 @@ async function openDetail(page: Page, label: string) {
   await page.getByTestId('saved-login-detail').waitFor();
 }
 
-async function setScheme(page: Page, scheme: 'light' | 'dark') {
-  await page.emulateMedia({ colorScheme: scheme });
-  await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-  // Colours fade to the new scheme (CSS transitions): judge and photograph them once they arrived.
-  await page.waitForFunction(
-    () => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running'),
-  );
-}
-
 /**
  * The view as it stands: no axe-core violation in light and dark, no sideways scrolling when the content is
  * 320 CSS px wide, and screenshots at 1280x800 and 900x700 in both schemes (scrolled to `show`).
@@ -123,18 +110,7 @@ async function setScheme(page: Page, scheme: 'light' | 'dark') {
 async function inspect(page: Page, name: string, show?: Locator, opts: { reflow?: boolean } = {}) {
   for (const scheme of ['light', 'dark'] as const) {
     await setScheme(page, scheme);
-    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe;
-      const result = (await axe.run(document, { resultTypes: ['violations'] })) as {
-        violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[];
-      };
-      return result.violations.map((v) => ({
-        rule: `${v.id} (${v.impact})`,
-        nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
-      }));
-    });
-    expect(violations, `axe: ${name} in ${scheme}`).toEqual([]);
+    expect(await axeViolations(page), `axe: ${name} in ${scheme}`).toEqual([]);
   }
   if (opts.reflow !== false) await reflows(page, name);
   for (const [width, height] of [
@@ -155,22 +131,10 @@ async function inspect(page: Page, name: string, show?: Locator, opts: { reflow?
   await setScheme(page, 'light');
 }
 
-/** No sideways scrolling when the content (right of the sidebar) is 320 CSS px wide. */
+/** No sideways scrolling in a window 320 CSS px wide (the sidebar folds behind its Menu button there). */
 async function reflows(page: Page, name: string) {
-  await page.setViewportSize({ width: SIDEBAR_PX + 320, height: 700 });
-  const sideways = await page.evaluate(() => {
-    const main = document.getElementById('main')!;
-    const edge = main.getBoundingClientRect().right;
-    // What sticks out, to name it in the failure; visually hidden parts (clipped, for screen readers) do not.
-    const clipped = (el: Element | null): boolean =>
-      !!el && el !== main && (getComputedStyle(el).clip !== 'auto' || clipped(el.parentElement));
-    const out = [...main.querySelectorAll<HTMLElement>('*')]
-      .filter((el) => el.getBoundingClientRect().right > edge + 0.5 && !clipped(el))
-      .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').slice(0, 40)}"`);
-    return { by: main.scrollWidth - main.clientWidth, out };
-  });
-  expect(sideways, `${name}: scrolls sideways at 320 px`).toEqual({ by: 0, out: [] });
+  await page.setViewportSize({ width: 320, height: 700 });
+  expect(await overflowsRight(page, '#main'), `${name}: scrolls sideways at 320 px`).toEqual({ by: 0, out: [] });
 }
 
 /** A PNG drawn by the page: the QR code above, or (rows null) a picture with no QR code in it. */

@@ -99,11 +99,13 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   );
   return (
     <ListFrame rows={rows} load={props.load} empty={props.empty}>
-      {/* The box scrolls sideways in a narrow window: focusable, so a keyboard can scroll it too. */}
+      {/* The box scrolls sideways in a narrow window (the page does not): a named box that takes focus, so a
+          keyboard can scroll it and a screen reader says what it is. A group, not a region landmark: a landmark per
+          table would crowd the landmark list and repeat the names of the sections the tables are in. */}
       {bare ? (
         table
       ) : (
-        <div className="table-wrap" tabIndex={0}>
+        <div className="table-wrap" tabIndex={0} role="group" aria-label={label}>
           {table}
         </div>
       )}

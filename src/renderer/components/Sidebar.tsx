@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ApiStatus } from '../../shared/ipc-contract.js';
 import { modKeyName, SCREEN_ORDER } from '../lib/shortcuts';
 import type { Screen } from '../stores/nav.slice';
@@ -31,15 +31,42 @@ export function Sidebar({ onShowShortcuts }: { onShowShortcuts: () => void }) {
   const navigate = useAppStore((s) => s.navigate);
   const info = useAppStore((s) => s.appInfo);
   const groups = [...new Set(ITEMS.map((i) => i.group))];
+  // Below ~700 px the navigation folds behind a menu button (a disclosure); wider, the button is hidden by CSS
+  // and the navigation always shows, so `menuOpen` only matters in the narrow layout.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeMenu = (refocus: boolean) => {
+    setMenuOpen(false);
+    if (refocus) menuButton.current?.focus();
+  };
   return (
-    <aside className="sidebar">
+    <aside
+      className={`sidebar${menuOpen ? ' menu-open' : ''}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && menuOpen) {
+          e.stopPropagation();
+          closeMenu(true);
+        }
+      }}
+    >
       <div className="brand">
         <span className="brand-mark" aria-hidden="true">
           A
         </span>
         <span className="brand-name">Agent Studio</span>
+        <button
+          ref={menuButton}
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="sidebar-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <Icon name={menuOpen ? 'close' : 'menu'} />
+          Menu
+        </button>
       </div>
-      <nav aria-label="Main">
+      <nav aria-label="Main" id="sidebar-menu" className="sidebar-menu">
         {groups.map((group) => (
           <div key={group} className="nav-group">
             <p className="nav-group-title">{group}</p>
@@ -51,11 +78,16 @@ export function Sidebar({ onShowShortcuts }: { onShowShortcuts: () => void }) {
                     className={`nav-item${screen === item.screen ? ' active' : ''}`}
                     aria-current={screen === item.screen ? 'page' : undefined}
                     aria-keyshortcuts={shortcutOf(item.screen)?.replace('⌘', 'Meta').replace('Ctrl', 'Control')}
-                    title={shortcutOf(item.screen)}
-                    onClick={() => navigate(item.screen)}
+                    // The label too: with icons only, the tooltip is how the eye reads the item.
+                    title={shortcutOf(item.screen) ? `${item.label} (${shortcutOf(item.screen)})` : item.label}
+                    onClick={() => {
+                      navigate(item.screen);
+                      closeMenu(false);
+                    }}
                   >
                     <Icon name={item.icon} className="nav-icon" />
-                    {item.label}
+                    {/* Hidden visually (not from screen readers) when the sidebar shows icons only. */}
+                    <span className="nav-label">{item.label}</span>
                   </button>
                 </li>
               ))}

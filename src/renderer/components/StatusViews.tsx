@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Icon } from './Icon';
 
 export function Spinner({ label = 'Loading' }: { label?: string }) {
   return <span className="spinner" role="status" aria-label={label} />;
@@ -16,8 +17,9 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 export function EmptyState({ title, children, testId }: { title: string; children?: ReactNode; testId?: string }) {
   return (
     <div className="empty-state" data-testid={testId}>
+      {/* An empty tray, not a ring: a ring reads as a spinner, as if something were still loading. */}
       <div className="empty-icon" aria-hidden="true">
-        ◌
+        <Icon name="inbox" size={22} />
       </div>
       <p className="empty-title">{title}</p>
       {children ? <div className="empty-body">{children}</div> : null}

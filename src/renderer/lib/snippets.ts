@@ -25,18 +25,28 @@ function loginBody(req: SessionRequest, password: string): Record<string, unknow
 /** A single-quoted shell word ('it'\''s'). */
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** curl that prints the storageState (a cached session when there is one) into state.json. */
+/**
+ * curl that writes the storageState (a cached session when there is one) into state.json. In a subshell (the
+ * person's own shell keeps its umask): the file is made readable by its owner only (umask 077, and chmod 600 for
+ * a state.json that already existed) before the session's cookies go into it. The password is spliced in from
+ * $PASSWORD with its `\` and `"` escaped for JSON, so any password makes a valid request body.
+ */
 export function curlSnippet(serverUrl: string | null, req: SessionRequest): string {
   const marker = '__PASSWORD__';
   const json = JSON.stringify(loginBody(req, marker));
-  // The password is spliced in from $PASSWORD by the shell: '..."password":"'"$PASSWORD"'"...'.
+  // '..."password":"'"$password_json"'"...': the shell joins the quoted JSON around the escaped password.
   const [before, after] = shellQuote(json).split(marker);
   return [
-    `curl -sS -X POST ${shellQuote(`${serverUrl ?? DEFAULT_SERVER_URL}/api/login`)} \\`,
-    `  -H "Authorization: Bearer $KEY" \\`,
-    `  -H 'Content-Type: application/json' \\`,
-    `  -d ${before}'"$PASSWORD"'${after} \\`,
-    `  -o state.json`,
+    `(`,
+    `  umask 077`,
+    `  touch state.json && chmod 600 state.json`,
+    `  password_json=$(printf '%s' "$PASSWORD" | sed -e 's/\\\\/\\\\\\\\/g' -e 's/"/\\\\"/g')`,
+    `  curl -sS -X POST ${shellQuote(`${serverUrl ?? DEFAULT_SERVER_URL}/api/login`)} \\`,
+    `    -H "Authorization: Bearer $KEY" \\`,
+    `    -H 'Content-Type: application/json' \\`,
+    `    -d ${before}'"$password_json"'${after} \\`,
+    `    -o state.json`,
+    `)`,
   ].join('\n');
 }
 

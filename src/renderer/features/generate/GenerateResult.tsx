@@ -19,10 +19,23 @@ export function GenerateResult({ result }: { result: GenerateResponse }) {
     void track(key.split(','));
   }, [key, track]);
 
+  // "Started" while any video is being made; once all are over, what became of them.
+  const tracked = ids.map((id) => generations.find((x) => x.id === id));
+  const over = tracked.every((g) => g && g.status !== 'generating');
+  const completed = tracked.filter((g) => g?.status === 'completed').length;
+  const summary = !over
+    ? { text: 'Started', tone: 'badge-accent' }
+    : completed === ids.length
+      ? { text: 'Done', tone: 'badge-success' }
+      : completed === 0
+        ? { text: 'Failed', tone: 'badge-danger' }
+        : { text: `Done: ${completed} of ${ids.length}`, tone: 'badge-warning' };
   return (
     <div className="result-panel" role="status" data-testid="generate-result">
       <div className="result-summary">
-        <span className="badge badge-accent">Started</span>
+        <span className={`badge ${summary.tone}`} data-testid="generate-summary">
+          {summary.text}
+        </span>
         <span>
           {ids.length} generation{ids.length === 1 ? '' : 's'} · {result.credits_charged} credits charged
         </span>

@@ -98,7 +98,7 @@ function GenerateForm({ template }: { template: Template }) {
   const [result, setResult] = useDraft<GenerateResponse | null>(`generate:${template.id}:result`, null);
   const formRef = useRef<HTMLFormElement>(null);
   const [invalidAttempt, setInvalidAttempt] = useState(0);
-  const resultRef = useScrollIntoView<HTMLDivElement>(result);
+  const resultRef = useScrollIntoView<HTMLDivElement>(result, { focus: true });
   useEffect(() => {
     if (invalidAttempt > 0) focusFirstInvalid(formRef.current);
   }, [invalidAttempt]);
@@ -234,7 +234,7 @@ function GenerateForm({ template }: { template: Template }) {
         </div>
       </form>
       {result ? (
-        <div ref={resultRef}>
+        <div ref={resultRef} tabIndex={-1} className="reveal-target" data-testid="generate-outcome">
           <GenerateResult result={result} />
         </div>
       ) : null}

@@ -72,7 +72,7 @@ export function GenerationPlayer({
               >
                 Show in folder
               </button>
-              <CopyButton text={g.video_url!} label="Copy video link" caption="Copy link" />
+              <CopyButton text={g.video_url!} label="Copy link to the video" caption="Copy link" />
             </>
           ) : null}
           {g.status !== 'generating' ? <RegenerateButton generation={g} onError={setError} /> : null}

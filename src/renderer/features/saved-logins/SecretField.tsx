@@ -99,7 +99,9 @@ export function SecretField({
           <button
             type="button"
             className={`btn btn-small ${removed ? 'btn-secondary' : 'btn-ghost-danger'}`}
-            aria-label={removed ? `Keep the saved ${label.toLowerCase()}` : `Remove the saved ${label.toLowerCase()}`}
+            aria-label={
+              removed ? `Keep it: the saved ${label.toLowerCase()}` : `Remove the saved ${label.toLowerCase()}`
+            }
             onClick={() => onRemovedChange(!removed)}
           >
             {removed ? 'Keep it' : 'Remove'}

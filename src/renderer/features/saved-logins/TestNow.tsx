@@ -32,6 +32,8 @@ export function TestNow({ saved }: { saved: SavedLogin }) {
   const [now, setNow] = useState(() => Date.now());
   const [cancelError, setCancelError] = useState<string | null>(null);
   const outcomeRef = useScrollIntoView<HTMLDivElement>(test && !running ? test.loginId : null);
+  // A started test brings its live steps into view and takes focus there (the button it came from is disabled).
+  const progressRef = useScrollIntoView<HTMLDivElement>(running ? test.loginId : null, { focus: true });
 
   useEffect(() => {
     if (!running) return;
@@ -72,7 +74,15 @@ export function TestNow({ saved }: { saved: SavedLogin }) {
         like an agent’s, and the use is logged.
       </p>
       {test ? (
-        <div className="login-progress" data-testid="test-progress" data-login-id={test.loginId}>
+        <div
+          ref={progressRef}
+          tabIndex={-1}
+          className="login-progress"
+          role="region"
+          aria-label="Test progress"
+          data-testid="test-progress"
+          data-login-id={test.loginId}
+        >
           <div className="login-progress-head">
             {running ? <Spinner label="Logging in" /> : null}
             <strong>{running ? 'Logging in…' : 'Steps'}</strong>
@@ -105,7 +115,8 @@ export function TestNow({ saved }: { saved: SavedLogin }) {
               </div>
             </div>
           ) : (
-            <div className="banner banner-error">
+            // Announced at once where the test was started (the polite live region below says success only).
+            <div className="banner banner-error" role="alert">
               <div>
                 <strong>{test.error ? 'The test did not run' : 'The login failed'}</strong>
                 <p>{outcomeText(test)}</p>
@@ -115,7 +126,7 @@ export function TestNow({ saved }: { saved: SavedLogin }) {
         </div>
       ) : null}
       <p className="sr-only" aria-live="polite" data-testid="test-announcement">
-        {test && !running ? outcomeText(test) : ''}
+        {test && !running && test.outcome?.ok ? outcomeText(test) : ''}
       </p>
     </section>
   );

@@ -36,7 +36,12 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
   const runLogin = useAppStore((s) => s.runLogin);
   const form = useFormErrors(LABELS);
   const [busy, setBusy] = useState(false);
-  const resultRef = useScrollIntoView<HTMLDivElement>(run?.status === 'succeeded' ? run.loginId : null);
+  // A started login brings its live steps into view with focus; its outcome (result or failure) is scrolled to
+  // when it arrives, inside the same panel, so the failure's alert is announced where the person is.
+  const outcomeRef = useScrollIntoView<HTMLDivElement>(
+    run ? `${run.loginId}:${run.status === 'running' ? 'started' : 'ended'}` : null,
+    { focus: true },
+  );
 
   useEffect(() => {
     if (methods.status === 'idle') void loadMethods();
@@ -212,13 +217,22 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
           {busy ? <span className="muted">A fresh login can take up to a minute.</span> : null}
         </div>
       </form>
-      <LoginProgress />
-      {error && !shownAsFields ? <ErrorBanner title={`Login failed (${error.code})`} message={error.message} /> : null}
-      {run?.status === 'succeeded' && run.result ? (
-        <div ref={resultRef}>
+      <div
+        ref={outcomeRef}
+        tabIndex={-1}
+        className="login-outcome"
+        role={run ? 'region' : undefined}
+        aria-label={run ? 'Login progress and outcome' : undefined}
+        data-testid="login-outcome"
+      >
+        <LoginProgress />
+        {error && !shownAsFields ? (
+          <ErrorBanner title={`Login failed (${error.code})`} message={error.message} />
+        ) : null}
+        {run?.status === 'succeeded' && run.result ? (
           <LoginResultView result={run.result} request={run.request} />
-        </div>
-      ) : null}
+        ) : null}
+      </div>
     </section>
   );
 }

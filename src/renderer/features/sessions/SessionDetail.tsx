@@ -148,7 +148,11 @@ export function SessionDetail({ session: s, onClose }: { session: SessionSummary
           Steps are kept for logins run from this window since it opened; this session was made by an agent or earlier.
         </p>
       )}
-      <SessionExports request={request} state={history?.result ?? null} />
+      <SessionExports
+        request={request}
+        state={history?.result ?? null}
+        label={`Use session ${hostOf(s.origin)} in an agent`}
+      />
     </section>
   );
 }

@@ -17,7 +17,16 @@ import { useAppStore } from '../../stores/app-store';
  * Hands a session to an agent: the storageState itself (copy, save as a file) when this window has it,
  * and snippets that fetch it from the app's API (the API key as $KEY, the password as $PASSWORD).
  */
-export function SessionExports({ request, state }: { request: SessionRequest; state: StorageState | null }) {
+export function SessionExports({
+  request,
+  state,
+  label = 'Use this session in an agent',
+}: {
+  request: SessionRequest;
+  state: StorageState | null;
+  /** The section's name; unique when a login's result and a session's detail show side by side. */
+  label?: string;
+}) {
   const serverUrl = useAppStore((s) => s.appInfo?.serverUrl ?? null);
   const [saved, setSaved] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -44,12 +53,12 @@ export function SessionExports({ request, state }: { request: SessionRequest; st
   const playwright = playwrightSnippet(serverUrl, request);
   const curl = curlSnippet(serverUrl, request);
   return (
-    <section className="exports" aria-label="Use this session in an agent" data-testid="session-exports">
+    <section className="exports" aria-label={label} data-testid="session-exports">
       <div className="exports-row">
         <span className="exports-title">Hand to an agent</span>
         {state ? (
           <>
-            <CopyButton text={storageStateJson(state)} label="Copy storageState JSON" caption="Copy JSON" />
+            <CopyButton text={storageStateJson(state)} label="Copy JSON (storageState)" caption="Copy JSON" />
             <button type="button" className="btn btn-secondary btn-small" onClick={() => void save()} disabled={saving}>
               {saving ? 'Saving…' : 'Save as file…'}
             </button>

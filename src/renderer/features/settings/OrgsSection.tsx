@@ -76,10 +76,11 @@ export function OrgsSection() {
             type="button"
             className="btn btn-secondary btn-small"
             aria-pressed={o.id === orgId}
-            aria-label={`Show ${o.name}`}
+            aria-label={`Show credits of ${o.name}`}
             onClick={() => void selectOrg(o.id)}
           >
-            {o.id === orgId ? 'Shown' : 'Show'}
+            {/* The pressed state says which one is shown; the words stay what the button does. */}
+            Show credits
           </button>
         )}
       />

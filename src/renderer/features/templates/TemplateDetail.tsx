@@ -8,11 +8,12 @@ import { useAppStore } from '../../stores/app-store';
 
 type InputVariable = Template['input_variables'][number];
 
+// Four columns, so the table fits the detail card at 1280 px (whether a value is needed and its limits go under
+// its type); in a narrower window the table scrolls inside its own box.
 const VARIABLE_COLUMNS: Column<InputVariable>[] = [
   { header: 'Key', cellClassName: 'mono', cell: (v) => v.key },
   {
     header: 'Label',
-    cellClassName: 'col-label',
     cell: (v) => (
       <>
         <div>{v.label}</div>
@@ -20,20 +21,23 @@ const VARIABLE_COLUMNS: Column<InputVariable>[] = [
       </>
     ),
   },
-  { header: 'Type', cell: (v) => <span className={`badge badge-type-${v.type}`}>{v.type}</span> },
-  { header: 'Required', cell: (v) => (v.required ? 'Yes' : 'No') },
-  { header: 'Limits / slot', cell: (v) => limitsOf(v) },
+  {
+    header: 'Type and limits',
+    cell: (v) => (
+      <>
+        <span className={`badge badge-type-${v.type}`}>{v.type}</span>
+        <div className="cell-sub">
+          {[v.required ? 'Required' : 'Optional', limitsOf(v)].filter(Boolean).join(' · ')}
+        </div>
+      </>
+    ),
+  },
   {
     header: 'Default',
     cellClassName: 'mono',
     cell: (v) =>
-      v.default_value ? (
-        <span className="truncate" title={v.default_value}>
-          {v.default_value}
-        </span>
-      ) : (
-        <NoValue />
-      ),
+      // Shown whole (wrapped), not cut: the default is what a generation gets when the input is left empty.
+      v.default_value ? <span className="cell-wrap">{v.default_value}</span> : <NoValue />,
   },
 ];
 
@@ -133,7 +137,7 @@ function limitsOf(v: InputVariable): string {
   if (v.min_length !== undefined) parts.push(`min ${v.min_length}`);
   if (v.max_length !== undefined) parts.push(`max ${v.max_length}`);
   if (v.slot) parts.push(`slot ${v.slot}`);
-  return parts.join(' · ') || '—';
+  return parts.join(' · ');
 }
 
 function highlightTokens(prompt: string) {

@@ -20,10 +20,21 @@ export function TemplatesScreen() {
   const selectedId = useAppStore((s) => s.selectedTemplateId);
   const selectTemplate = useAppStore((s) => s.selectTemplate);
   const [mode, setMode] = useState<Mode>({ kind: 'view' });
+  // A template just created: its list item is brought into view and takes the focus the closed form had.
+  const [created, setCreated] = useState<string | null>(null);
 
   useEffect(() => {
     void loadTemplates();
   }, [loadTemplates]);
+
+  useEffect(() => {
+    if (!created) return;
+    const item = document.querySelector<HTMLElement>(`[data-template-id="${CSS.escape(created)}"]`);
+    if (!item) return;
+    item.scrollIntoView({ block: 'nearest' });
+    item.focus({ preventScroll: true });
+    setCreated(null);
+  }, [created, templates.data]);
 
   const selected = templates.data.find((t) => t.id === selectedId) ?? null;
   const editing = mode.kind === 'edit' ? (templates.data.find((t) => t.id === mode.id) ?? null) : null;
@@ -77,6 +88,7 @@ export function TemplatesScreen() {
                 type="button"
                 className={`item${selectedId === t.id && mode.kind === 'view' ? ' selected' : ''}`}
                 aria-current={selectedId === t.id ? 'true' : undefined}
+                data-template-id={t.id}
                 onClick={() => {
                   selectTemplate(t.id);
                   setMode({ kind: 'view' });
@@ -112,6 +124,7 @@ export function TemplatesScreen() {
               onSaved={(t) => {
                 selectTemplate(t.id);
                 setMode({ kind: 'view' });
+                setCreated(t.id);
               }}
             />
           ) : mode.kind === 'edit' && editing ? (

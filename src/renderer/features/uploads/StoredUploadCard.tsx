@@ -33,7 +33,7 @@ export function StoredUploadCard({ upload: u }: { upload: UploadInfo }) {
           {u.s3_key}
         </code>
         <div className="stored-actions">
-          <CopyButton text={u.s3_key} label={`Copy storage key of ${name}`} caption="Copy key" />
+          <CopyButton text={u.s3_key} label={`Copy key of ${name}`} caption="Copy key" />
           <ConfirmButton
             label="Delete"
             ariaLabel={`Delete ${name}`}

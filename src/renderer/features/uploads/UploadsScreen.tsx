@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ErrorBanner, EmptyState } from '../../components/StatusViews';
 import { UploadList } from '../../components/UploadList';
 import { errorMessage } from '../../lib/api';
+import { useScrollIntoView } from '../../lib/use-scroll-into-view';
 import { useAppStore } from '../../stores/app-store';
 import type { UploadKind } from '../../stores/uploads.slice';
 import { StoredUploadCard } from './StoredUploadCard';
@@ -53,6 +54,8 @@ export function UploadsScreen() {
   // Finished uploads show in the stored list; this list keeps what is still going or failed.
   const pending = uploads.filter((u) => u.status !== 'done');
   const shown = kind === 'any' ? stored.data : stored.data.filter((u) => u.kind === kind);
+  // A started upload brings its row (progress, then its key or why it failed) into view, with focus.
+  const liveRef = useScrollIntoView<HTMLDivElement>(pending[0]?.file.token ?? null, { focus: true });
   const storedLoad: ListLoad = { state: stored, noun: 'uploads', onRetry: () => void loadStored() };
   return (
     <div className="page page-wide">
@@ -84,11 +87,19 @@ export function UploadsScreen() {
           </div>
         </DropZone>
         {error ? <ErrorBanner title="Could not upload" message={error} /> : null}
-        <UploadList
-          label="Uploads in progress"
-          items={pending}
-          onUpload={(u) => void upload(u.file.token).catch(() => undefined)}
-        />
+        <div
+          ref={liveRef}
+          tabIndex={-1}
+          className="reveal-target"
+          role={pending.length ? 'region' : undefined}
+          aria-label={pending.length ? 'Uploads in progress' : undefined}
+        >
+          <UploadList
+            label="Uploads in progress"
+            items={pending}
+            onUpload={(u) => void upload(u.file.token).catch(() => undefined)}
+          />
+        </div>
       </section>
       <section className="card" aria-labelledby="stored-title">
         <div className="card-header">
