@@ -123,6 +123,13 @@ export async function runCachedPathBench(): Promise<Record<string, unknown>> {
       logged.push(await cpuPerRequest(api.server.child.pid!, login));
       silent.push(await cpuPerRequest(quiet.server.child.pid!, quietLogin));
     }
+    // What each costs the server, against the floor's process (CPU per answer: fairly steady on a busy machine).
+    const cpu = {
+      cached_login_ms: round(percentile(logged, 50), 4),
+      bare_login_ms: round(await cpuPerRequest(bare.pid, bareLogin), 4),
+      templates_ms: round(await cpuPerRequest(api.server.child.pid!, templates), 4),
+      bare_templates_ms: round(await cpuPerRequest(bare.pid, bareTemplates), 4),
+    };
     const cpuLogged = percentile(logged, 50);
     const cpuSilent = percentile(silent, 50);
     const logShare = (cpuLogged - cpuSilent) / cpuLogged;
@@ -146,6 +153,7 @@ export async function runCachedPathBench(): Promise<Record<string, unknown>> {
         pass: serial.p50Ms <= 0.5,
       },
       templates: { ...templateList, target_ratio: 0.8, pass: templateList.ratio >= 0.8 },
+      server_cpu_per_answer: cpu,
       request_log_cpu: {
         cpu_ms_per_cached_login: round(cpuLogged, 4),
         cpu_ms_per_cached_login_log_off: round(cpuSilent, 4),
