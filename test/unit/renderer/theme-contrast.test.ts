@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
+import { contrast } from '../../helpers/contrast.js';
 
 /** The custom properties of the first rule whose selector is `selector` in a CSS file. */
 function tokens(file: string, selector: string): Record<string, string> {
@@ -14,20 +15,6 @@ function tokens(file: string, selector: string): Record<string, string> {
   const block = css.slice(start, css.indexOf('}', start));
   return Object.fromEntries([...block.matchAll(/--([\w-]+):\s*(#[0-9a-f]{6})\s*;/gi)].map((m) => [m[1], m[2]]));
 }
-
-const channel = (v: number) => {
-  const c = v / 255;
-  return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-};
-const luminance = (hex: string) => {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-};
-/** WCAG 2 contrast ratio of two #rrggbb colours. */
-const contrast = (a: string, b: string) => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-};
 
 const light = tokens('styles.css', ':root');
 const dark = { ...light, ...tokens('theme.css', ":root[data-theme='dark']") };

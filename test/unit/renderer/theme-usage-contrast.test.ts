@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
+import { contrast } from '../../helpers/contrast.js';
 
 const RENDERER = path.join(REPO_ROOT, 'src/renderer');
 const DARK = `[data-theme='dark']`;
@@ -88,19 +89,6 @@ function resolve(value: string | undefined, theme: Theme): string | null {
 /** The colour in a `border`/`outline` shorthand (`1px solid var(--x)`). */
 const colourIn = (shorthand: string | undefined) =>
   shorthand?.match(/(var\(--[\w-]+\)|#[0-9a-f]{6}|#[0-9a-f]{3})/i)?.[1];
-
-const channel = (v: number) => {
-  const c = v / 255;
-  return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-};
-const luminance = (hex: string) => {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-};
-const contrast = (a: string, b: string) => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-};
 
 /** Surfaces a rule without its own background is painted on, by the part of the window it styles. */
 function surfacesOf(selector: string, theme: Theme): string[] {
