@@ -21,6 +21,14 @@ export default tseslint.config(
     rules: { 'layers/boundaries': 'error' },
   },
   {
+    // The Electron shell calls APIs that return promises where older Electron returned values (clipboard,
+    // dialogs, loadURL): one left un-awaited says "done" too early and its failure is an unhandled rejection.
+    // Type-aware, so only here (the shell is small); `void` marks a promise deliberately left to run.
+    files: ['src/main/electron/**/*.ts', 'src/main/index.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     // which folder of the core may import which: the allow-list in scripts/core-deps.mjs
     files: ['src/main/core/**/*.{ts,tsx}'],
     plugins: { layers: layersPlugin },

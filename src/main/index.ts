@@ -14,6 +14,9 @@ import { notifyFinishedGenerations, notifyLoginsNeedingPerson } from './electron
 import { hardenContents, hardenSession } from './electron/security.js';
 import { openSettings, type SettingsStore } from './electron/settings.js';
 
+/** electron-builder.yml's appId, put in at build time (electron.vite.config.ts): the installer's id, declared once. */
+declare const __AGENT_STUDIO_APP_ID__: string;
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
 const rendererUrl = devServerUrl ?? `${APP_ORIGIN}/index.html`;
@@ -83,7 +86,7 @@ function themeStore(settings: SettingsStore): ThemeStore {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  shell.install();
+  shell.install(__AGENT_STUDIO_APP_ID__);
   boot().catch((err) => {
     dialog.showErrorBox('Agent Studio failed', (err as Error).stack ?? String(err));
     app.exit(1);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
@@ -23,10 +24,20 @@ export function handleAppProtocol(rendererDir: string): void {
     const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
     const file = path.resolve(root, `.${rel}`);
     if (file !== root && !file.startsWith(root + path.sep)) return new Response('Not found', { status: 404 });
+    // net.fetch of a missing file:// rejects (a network error in the page); a missing file is a 404.
+    if (!(await isFile(file))) return new Response('Not found', { status: 404 });
     const res = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(res.headers);
     headers.set('Content-Security-Policy', CSP);
     headers.set('X-Content-Type-Options', 'nosniff');
     return new Response(res.body, { status: res.status, headers });
   });
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await fs.promises.stat(file)).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,7 @@
 // The app's life around the core: one instance, the main window, the tray, the missing-tools notice,
 // and a quit that waits for the core to close (bounded). index.ts builds the core and the IPC.
 import path from 'node:path';
-import { app, BrowserWindow, type Tray } from 'electron';
+import { app, BrowserWindow, powerMonitor } from 'electron';
 import type { CoreHost } from '../core/desktop/core-host.js';
 import { resolveResourcesDir } from '../core/video/resources.js';
 import { closeWithin } from './close-within.js';
@@ -10,7 +10,7 @@ import type { RunningCore } from './lifecycle.js';
 import { createMainWindow } from './main-window.js';
 import type { SettingsStore } from './settings.js';
 import { findMissingTools, isNewNotice, withPackageManagerPath } from './system-tools.js';
-import { createAppTray } from './tray.js';
+import { createAppTray, type AppTray } from './tray.js';
 
 /** The core closes its server, browsers and renders within this, or the app quits without it. */
 export const CORE_CLOSE_TIMEOUT_MS = 10_000;
@@ -25,7 +25,8 @@ export function useDataDirFromEnv(env: NodeJS.ProcessEnv = process.env): void {
 
 export class DesktopShell {
   private window: BrowserWindow | null = null;
-  private tray: Tray | null = null;
+  /** Made once for the app's life (tray.ts says why); a core restart only updates it. */
+  private tray: AppTray | null = null;
   private host: CoreHost<RunningCore> | null = null;
   private settings: SettingsStore | null = null;
   /** 'closing' while the core closes after a quit request; 'closed' lets the next quit through. */
@@ -35,8 +36,12 @@ export class DesktopShell {
 
   readonly mainWindow = (): BrowserWindow | null => this.window;
 
-  /** Call once this process holds the single-instance lock, before the app is ready. */
-  install(): void {
+  /**
+   * Call once this process holds the single-instance lock, before the app is ready. `appId` is the installer's
+   * (electron-builder.yml appId): Windows files the app's notifications and taskbar entry under it.
+   */
+  install(appId: string): void {
+    if (process.platform === 'win32') app.setAppUserModelId(appId);
     // A second launch (or a click on the Dock icon) brings this window back instead.
     app.on('second-instance', () => this.showWindow());
     app.on('activate', () => this.showWindow());
@@ -60,10 +65,14 @@ export class DesktopShell {
     this.showTray(running);
     // A restart (new port, new settings) may change the API address the tray shows and copies.
     host.onChange((next) => {
-      if (this.shutdown !== 'no') return;
-      this.tray?.destroy();
-      this.tray = null;
-      this.showTray(next);
+      if (this.shutdown === 'no') this.tray?.setApiUrl(next.info.serverUrl);
+    });
+    // Linux and macOS shut down without before-quit: delay the shutdown and quit the usual way (core closed).
+    // (Electron passes an event whose preventDefault delays the shutdown; its typings declare no argument.)
+    powerMonitor.on('shutdown', (...args: unknown[]) => {
+      if (this.shutdown === 'closed') return;
+      (args[0] as Electron.Event | undefined)?.preventDefault();
+      app.quit();
     });
     this.noticeMissingTools(running, settings).catch((err: Error) =>
       running.core.log.warn({ err: err.message }, 'desktop: missing-tools check failed'),
@@ -81,6 +90,7 @@ export class DesktopShell {
         setKeepRunning: (on) => settings.update({ keepRunningInTray: on }),
         openWindow: () => this.showWindow(),
         quit: () => app.quit(),
+        copyFailed: (err) => this.host?.current().core.log.warn({ err: err.message }, 'desktop: copy failed'),
       });
     } catch (err) {
       // No tray: closing the window quits as it would with the setting off.
@@ -103,6 +113,9 @@ export class DesktopShell {
       url: this.opts.rendererUrl,
       settings: this.settings,
     });
+    // Windows logoff or shutdown ends the process without before-quit: close the core while there is time. Windows
+    // tells only windows, so with the window closed to the tray the app ends without this (README, Quit).
+    win.on('session-end', () => this.closeCoreThenQuit());
     win.on('closed', () => {
       if (this.window === win) this.window = null;
     });
@@ -112,7 +125,12 @@ export class DesktopShell {
   private beforeQuit(event: Electron.Event): void {
     if (this.shutdown === 'closed' || !this.host) return;
     event.preventDefault();
-    if (this.shutdown === 'closing') return;
+    this.closeCoreThenQuit();
+  }
+
+  /** Once: hides the app, closes the core (bounded), then lets the quit through. */
+  private closeCoreThenQuit(): void {
+    if (this.shutdown !== 'no' || !this.host) return;
     this.shutdown = 'closing';
     // Look gone at once; the windows close (and save their state) when the quit goes through.
     this.tray?.destroy();

@@ -22,6 +22,8 @@ export interface GenerationNotifierOptions {
 /** Returns the function that stops the notices. */
 export function notifyFinishedGenerations(opts: GenerationNotifierOptions): () => void {
   const { host } = opts;
+  // Kept referenced until clicked or closed: a notification that is garbage-collected loses its click.
+  const shown = new Set<Notification>();
 
   const describe = async (id: string, status: FinishedGeneration['status']): Promise<FinishedGeneration> => {
     const got = await callHttpChannel(host.api, IPC_CONTRACT['generations:get'], { params: { id } });
@@ -49,9 +51,14 @@ export function notifyFinishedGenerations(opts: GenerationNotifierOptions): () =
         .then((g) => {
           const notice = generationNotice(g, { windowFocused, enabled });
           if (!notice) return;
-          const shown = new Notification({ title: notice.title, body: notice.body });
-          shown.on('click', () => opts.showWindow());
-          shown.show();
+          const note = new Notification({ title: notice.title, body: notice.body });
+          shown.add(note);
+          note.on('click', () => {
+            shown.delete(note);
+            opts.showWindow();
+          });
+          note.on('close', () => shown.delete(note));
+          note.show();
         })
         .catch((err: Error) => running.core.log.warn({ err: err.message }, 'desktop: notification failed'));
     }),
@@ -73,7 +80,10 @@ export function notifyLoginsNeedingPerson(opts: GenerationNotifierOptions): () =
       const note = new Notification({ title: notice.title, body: notice.body });
       // Kept referenced until closed: a notification that is garbage-collected loses its click.
       shown.add(note);
-      note.on('click', () => opts.showWindow());
+      note.on('click', () => {
+        shown.delete(note);
+        opts.showWindow();
+      });
       note.on('close', () => shown.delete(note));
       note.show();
     }),

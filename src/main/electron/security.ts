@@ -16,7 +16,15 @@ export async function openExternalLink(url: string): Promise<boolean> {
   return true;
 }
 
-/** Session-wide rules: the app's CSP on its documents, every permission denied. */
+/**
+ * The one permission the app's own pages get: the video player's full-screen button (requestFullscreen).
+ * Everything else (camera, notifications, clipboard, geolocation, ...) is denied, and so is every other page.
+ */
+export function allowsPermission(permission: string, requestingUrl: string, isTrusted: TrustedUrl): boolean {
+  return permission === 'fullscreen' && isTrusted(requestingUrl);
+}
+
+/** Session-wide rules: the app's CSP on its documents, every permission but full screen denied. */
 export function hardenSession(opts: { dev: boolean; isTrusted: TrustedUrl }): void {
   const ses = session.defaultSession;
   const policy = opts.dev ? DEV_CSP : CSP;
@@ -27,8 +35,12 @@ export function hardenSession(opts: { dev: boolean; isTrusted: TrustedUrl }): vo
     if (details.resourceType === 'subFrame' && !opts.isTrusted(details.url)) return callback({});
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } });
   });
-  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  ses.setPermissionCheckHandler(() => false);
+  ses.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(allowsPermission(permission, details.requestingUrl, opts.isTrusted)),
+  );
+  ses.setPermissionCheckHandler((_wc, permission, requestingOrigin) =>
+    allowsPermission(permission, requestingOrigin, opts.isTrusted),
+  );
   ses.setDevicePermissionHandler(() => false);
 }
 

@@ -4,12 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import { DebugLogger } from 'builder-util';
+import { minimatch } from 'minimatch';
 import type { Configuration, TargetConfiguration } from 'app-builder-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
 
 const ROOT = REPO_ROOT;
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
   main: string;
   build?: unknown;
   dependencies: Record<string, string>;
@@ -47,13 +49,70 @@ describe('electron-builder.yml', () => {
     expect(pkg.scripts.dist).toBe('electron-vite build && electron-builder --publish never');
   });
 
-  it('builds dmg and zip for both Mac architectures, nsis for Windows, AppImage and deb for Linux', () => {
+  it('builds dmg and zip for both Mac architectures, nsis for Windows, deb (first) and AppImage for Linux', () => {
     expect(targets(config.mac?.target)).toEqual([
       { target: 'dmg', arch: ['x64', 'arm64'] },
       { target: 'zip', arch: ['x64', 'arm64'] },
     ]);
     expect(targets(config.win?.target).map((t) => t.target)).toEqual(['nsis']);
-    expect(targets(config.linux?.target).map((t) => t.target)).toEqual(['AppImage', 'deb']);
+    // The .deb first: the AppImage does not start on Ubuntu 24.04+ (README, Installers).
+    expect(targets(config.linux?.target).map((t) => t.target)).toEqual(['deb', 'AppImage']);
+  });
+
+  it('flips the Electron fuses that let another local program run code as the app', () => {
+    // Each key is one electron-builder 26 knows (its schema refuses others, and so does validateConfiguration).
+    const scheme = JSON.parse(
+      fs.readFileSync(path.join(ROOT, 'node_modules', 'app-builder-lib', 'scheme.json'), 'utf8'),
+    ) as {
+      properties: Record<string, unknown>;
+      definitions: { FuseOptionsV1: { properties: Record<string, unknown> } };
+    };
+    expect(scheme.properties).toHaveProperty('electronFuses');
+    const known = Object.keys(scheme.definitions.FuseOptionsV1.properties);
+    expect(known).toEqual(expect.arrayContaining(Object.keys(config.electronFuses ?? {})));
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      // Unsigned Apple-silicon builds would not start with the signature the flip invalidated.
+      resetAdHocDarwinSignature: true,
+    });
+  });
+
+  it('names every installer without spaces, as the README lists them (GitHub renames assets with spaces)', () => {
+    const names = [
+      config.mac?.artifactName,
+      config.dmg?.artifactName,
+      config.nsis?.artifactName,
+      config.linux?.artifactName,
+    ];
+    for (const name of names) {
+      expect(name).toBeTypeOf('string');
+      expect(name).not.toMatch(/ |\$\{productName\}/);
+    }
+    expect(pkg.name).toMatch(/^[a-z0-9-]+$/);
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const expected = {
+      mac: `${pkg.name}-<version>-{x64,arm64}-mac.zip`,
+      dmg: `${pkg.name}-<version>-{x64,arm64}.dmg`,
+      nsis: `${pkg.name}-setup-<version>.exe`,
+      deb: `${pkg.name}-<version>-amd64.deb`,
+      appImage: `${pkg.name}-<version>-x86_64.AppImage`,
+    };
+    for (const name of Object.values(expected)) expect(readme).toContain(`\`${name}\``);
+    const asReadme = (template: string | null | undefined, arch: string, ext: string) =>
+      template!
+        .replace('${name}', pkg.name)
+        .replace('${version}', '<version>')
+        .replace('${arch}', arch)
+        .replace('${ext}', ext);
+    expect(asReadme(config.mac?.artifactName, '{x64,arm64}', 'zip')).toBe(expected.mac);
+    expect(asReadme(config.dmg?.artifactName, '{x64,arm64}', 'dmg')).toBe(expected.dmg);
+    expect(asReadme(config.nsis?.artifactName, 'x64', 'exe')).toBe(expected.nsis);
+    expect(asReadme(config.linux?.artifactName, 'amd64', 'deb')).toBe(expected.deb);
+    expect(asReadme(config.linux?.artifactName, 'x86_64', 'AppImage')).toBe(expected.appImage);
   });
 
   it('signs macOS builds with the hardened runtime and an entitlements file that lets V8 run', () => {
@@ -90,6 +149,38 @@ describe('electron-builder.yml', () => {
     expect(config.extraResources).toEqual([{ from: 'resources', to: 'resources', filter: ['**/*'] }]);
     for (const sub of ['templates', 'characters', 'fonts', 'icons'])
       expect(fs.readdirSync(path.join(ROOT, 'resources', sub)).length, `resources/${sub}`).toBeGreaterThan(0);
+  });
+
+  it("leaves the other systems' native prebuilds out of each installer", () => {
+    const patterns = ([] as unknown[])
+      .concat(config.files ?? [])
+      .flatMap((set) =>
+        typeof set === 'string' ? [set] : ([] as string[]).concat((set as { filter?: string[] }).filter ?? []),
+      )
+      .filter((p) => p.includes('prebuilds'));
+    expect(patterns.length).toBeGreaterThan(0);
+    const prebuilds = ['better-sqlite3', 'classic-level'].flatMap((pkgName) =>
+      fs
+        .readdirSync(path.join(ROOT, 'node_modules', pkgName, 'prebuilds'), { withFileTypes: true })
+        .flatMap((entry) =>
+          entry.isDirectory()
+            ? fs
+                .readdirSync(path.join(entry.parentPath, entry.name))
+                .map((f) => `node_modules/${pkgName}/prebuilds/${entry.name}/${f}`)
+            : [`node_modules/${pkgName}/prebuilds/${entry.name}`],
+        ),
+    );
+    for (const platform of ['darwin', 'win32', 'linux']) {
+      // electron-builder expands ${platform} to the building OS and matches with minimatch ({ dot: true }).
+      const excluded = (file: string) =>
+        patterns.some((p) => minimatch(file, p.slice(1).replace('${platform}', platform), { dot: true }));
+      const kept = prebuilds.filter((file) => !excluded(file));
+      expect(kept.length, platform).toBeGreaterThan(0);
+      for (const file of kept)
+        expect(path.basename(path.dirname(file)) + '/' + path.basename(file)).toContain(platform);
+      for (const file of prebuilds.filter(excluded))
+        expect(file.replace(/.*prebuilds\//, '')).not.toMatch(new RegExp(`^${platform}-`));
+    }
   });
 
   it('has a 512x512 app icon, and tray icons for Windows/Linux and the macOS menu bar', () => {

@@ -48,7 +48,7 @@ type RevealableSecret = z.infer<typeof RevealableSecretSchema>;
 export function vaultChannels(opts: {
   host: { current(): HostedCore };
   /** Puts a secret on the OS clipboard (and takes it off again after a while). */
-  copySecret: (text: string) => void;
+  copySecret: (text: string) => void | Promise<void>;
   /** The save dialog (Export passkeys): the file the person picks, or null. */
   chooseSavePath: DesktopFileOs['chooseSavePath'];
 }): Pick<LocalHandlers, VaultChannelName> {
@@ -83,7 +83,7 @@ export function vaultChannels(opts: {
     'credentials:copySecret': async ({ id, secret }) => {
       const value = await secretOf(id, secret);
       if (!value.ok) return value;
-      opts.copySecret(value.value);
+      await opts.copySecret(value.value);
       return { ok: true, value: { copied: true } };
     },
     'credentials:exportPasskeys': async ({ id }) => {

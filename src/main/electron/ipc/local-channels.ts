@@ -2,6 +2,7 @@
 // picker, opening a link in the OS browser, the clipboard, the data folder) plus the desktop-only
 // administration and settings, whose logic lives in the core (desktop/admin-channels.ts,
 // desktop/settings-channels.ts). Everything else goes to the core's HTTP API.
+import path from 'node:path';
 import { clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
 import { adminChannels } from '../../core/desktop/admin-channels.js';
 import type { CoreHost } from '../../core/desktop/core-host.js';
@@ -19,38 +20,63 @@ import { openExternalLink } from '../security.js';
 /** How long a copied secret stays on the clipboard (as password managers do). */
 const SECRET_ON_CLIPBOARD_MS = 30_000;
 
-/** Copies a secret and takes it off the clipboard again after a while, unless something else was copied since. */
-function copySecret(text: string): void {
-  clipboard.writeText(text);
+/**
+ * Copies a secret and takes it off the clipboard again after a while, unless something else was copied since.
+ * Resolves once the write is done (rejects when the OS refuses it), so "copied" is only said after it.
+ */
+async function copySecret(text: string): Promise<void> {
+  await clipboard.writeText(text);
   setTimeout(() => {
-    void Promise.resolve(clipboard.readText()).then((now) => {
-      if (now === text) clipboard.clear();
-    });
+    // Reading back can fail (another program holds the clipboard): the secret then stays until overwritten.
+    clipboard.readText().then(
+      (now) => {
+        if (now === text) clipboard.clear();
+      },
+      () => undefined,
+    );
   }, SECRET_ON_CLIPBOARD_MS).unref();
 }
 
 const REFUSED_LINK =
   'Only https:// links to public host names (no IP address, port or credentials) open in the browser.';
 
-async function chooseFile(kind: UploadKind, win: BrowserWindow | null): Promise<string | null> {
+/** The folder of the last file picked or saved (this run): the next open or save dialog starts there. */
+class LastFolder {
+  private folder: string | undefined;
+  get(): string | undefined {
+    return this.folder;
+  }
+  remember(file: string | null | undefined): void {
+    if (file) this.folder = path.dirname(file);
+  }
+}
+
+async function chooseFile(kind: UploadKind, win: BrowserWindow | null, last: LastFolder): Promise<string | null> {
   const name = kind === 'any' ? 'Images, videos and audio' : `${kind[0].toUpperCase()}${kind.slice(1)} files`;
   const options: OpenDialogOptions = {
     title: 'Choose a file to upload',
+    defaultPath: last.get(),
     properties: ['openFile'],
     filters: [{ name, extensions: uploadExtensions(kind) }],
   };
   const res = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
-  return res.canceled ? null : (res.filePaths[0] ?? null);
+  const file = res.canceled ? null : (res.filePaths[0] ?? null);
+  last.remember(file);
+  return file;
 }
 
 /** The save dialog (over the window) and the file manager, for core/desktop/results-channels.ts. */
-function fileOs(mainWindow: () => BrowserWindow | null): DesktopFileOs {
+function fileOs(mainWindow: () => BrowserWindow | null, last: LastFolder): DesktopFileOs {
   return {
     async chooseSavePath({ title, defaultName, extensions }) {
-      const options = { title, defaultPath: defaultName, filters: [{ name: extensions.join(', '), extensions }] };
+      const folder = last.get();
+      const defaultPath = folder ? path.join(folder, defaultName) : defaultName;
+      const options = { title, defaultPath, filters: [{ name: extensions.join(', '), extensions }] };
       const win = mainWindow();
       const res = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
-      return res.canceled || !res.filePath ? null : res.filePath;
+      if (res.canceled || !res.filePath) return null;
+      last.remember(res.filePath);
+      return res.filePath;
     },
     showItemInFolder: (file) => shell.showItemInFolder(file),
   };
@@ -62,15 +88,21 @@ export function localChannels(opts: {
   theme: ThemeStore;
   mainWindow(): BrowserWindow | null;
 }): LocalHandlers {
+  const last = new LastFolder();
+  const os = fileOs(opts.mainWindow, last);
   return {
     'app:getInfo': async () => ({ ok: true, value: opts.host.current().info }),
     'app:openExternal': async ({ url }) =>
       (await openExternalLink(url))
         ? { ok: true, value: { opened: true } }
         : { ok: false, error: { code: 'validation_error', message: REFUSED_LINK } },
-    'uploads:pickFile': async (args) => opts.files.pick(await chooseFile(args?.kind ?? 'any', opts.mainWindow())),
+    'uploads:pickFile': async (args) => opts.files.pick(await chooseFile(args?.kind ?? 'any', opts.mainWindow(), last)),
     'app:copyText': async ({ text }) => {
-      clipboard.writeText(text);
+      try {
+        await clipboard.writeText(text);
+      } catch (err) {
+        return { ok: false, error: { code: 'copy_failed', message: `Could not copy: ${(err as Error).message}` } };
+      }
       return { ok: true, value: { copied: true } };
     },
     // A folder path the app itself chose, never one from the page.
@@ -81,13 +113,13 @@ export function localChannels(opts: {
         : { ok: true, value: { opened: true } };
     },
     ...adminChannels(opts.host),
-    ...vaultChannels({ host: opts.host, copySecret, chooseSavePath: fileOs(opts.mainWindow).chooseSavePath }),
+    ...vaultChannels({ host: opts.host, copySecret, chooseSavePath: os.chooseSavePath }),
     ...profilesChannels({ host: opts.host, profiles: browserProfiles }),
     ...settingsChannels({ host: opts.host, theme: opts.theme }),
     ...resultsChannels({
       api: opts.host.api,
       files: opts.files,
-      os: fileOs(opts.mainWindow),
+      os,
       blobs: () => opts.host.current().core.video.blobs,
     }),
   };

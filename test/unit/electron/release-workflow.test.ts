@@ -1,0 +1,60 @@
+// .github/workflows/release.yml, read as GitHub reads it: every job has a time limit, Electron's downloads are
+// cached, and the uploaded artifacts have names without spaces (the installers' own names: electron-builder.yml).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
+
+// js-yaml comes with electron-builder (it reads electron-builder.yml with it); it ships no types.
+const { load } = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, string>;
+}
+interface Job {
+  'timeout-minutes'?: number;
+  steps: Step[];
+}
+
+const workflow = load(fs.readFileSync(path.join(REPO_ROOT, '.github', 'workflows', 'release.yml'), 'utf8')) as {
+  jobs: Record<string, Job>;
+};
+
+describe('the release workflow', () => {
+  it('limits every job in time', () => {
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      expect(job['timeout-minutes'], name).toBeGreaterThan(0);
+      expect(job['timeout-minutes'], name).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it("caches Electron's and electron-builder's downloads in the folder both are pointed at, before npm ci", () => {
+    const steps = workflow.jobs.dist!.steps;
+    const setup = steps.findIndex((s) => s.run?.includes('electron_config_cache='));
+    const cache = steps.findIndex((s) => s.uses?.startsWith('actions/cache@'));
+    const install = steps.findIndex((s) => s.run === 'npm ci');
+    expect(setup).toBeGreaterThanOrEqual(0);
+    expect(steps[setup]!.run).toContain('ELECTRON_BUILDER_CACHE=');
+    expect(cache).toBeGreaterThan(setup);
+    expect(install).toBeGreaterThan(cache);
+    const folder = steps[cache]!.with!.path!;
+    for (const variable of ['electron_config_cache', 'ELECTRON_BUILDER_CACHE'])
+      expect(steps[setup]!.run).toMatch(new RegExp(`${variable}=${folder.replace(/[$.{}]/g, '\\$&')}/`));
+    expect(steps[cache]!.with!.key).toContain("hashFiles('package-lock.json'");
+  });
+
+  it('uploads artifacts with names without spaces, and fails the build on an installer name with one', () => {
+    const upload = workflow.jobs.dist!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    for (const os of ['macOS', 'Windows', 'Linux']) {
+      const name = upload!.with!.name!.replace(/\$\{\{\s*runner\.os\s*\}\}/g, os);
+      expect(name).toMatch(/^[\w.-]+$/);
+      expect(readme).toContain(`\`${name}\``);
+    }
+    expect(workflow.jobs.dist!.steps.some((s) => s.name === 'Installer names have no spaces')).toBe(true);
+  });
+});
