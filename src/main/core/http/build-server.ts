@@ -95,9 +95,9 @@ export async function buildServer(core: ServerDeps, opts: BuildServerOptions): P
 
   // While shutting down, in-flight answers close their connection, so keep-alive sockets do not
   // hold the process open after the last request finished.
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (shutdown.closing) reply.header('Connection', 'close');
-    return payload;
+    done(null, payload);
   });
   app.decorate('shutdown', shutdown);
   // server.close() closes the keep-alive sockets that are idle at that moment; one still finishing a
@@ -115,8 +115,8 @@ export async function buildServer(core: ServerDeps, opts: BuildServerOptions): P
     });
   });
 
-  app.addHook('onResponse', async (req, reply) => {
-    if (req.routeOptions.url === API_ROUTES.health.path) return;
+  app.addHook('onResponse', (req, reply, done) => {
+    if (req.routeOptions.url === API_ROUTES.health.path) return done();
     core.log.info(
       {
         method: req.method,
@@ -127,6 +127,7 @@ export async function buildServer(core: ServerDeps, opts: BuildServerOptions): P
       },
       'request',
     );
+    done();
   });
 
   registerRoutes(app, opts.routes(app));

@@ -59,19 +59,20 @@ export function registerAuth(app: FastifyInstance, opts: AuthOptions): void {
   );
   app.decorateRequest('auth', null);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook, not an async one: no promise per request on the hot path.
+  app.addHook('onRequest', (req, reply, done) => {
     const scope = req.routeOptions.config?.scope;
-    if (!scope && !req.routeOptions.config?.keyOnly) return;
+    if (!scope && !req.routeOptions.config?.keyOnly) return done();
     const auth = opts.keys.authenticate(bearerKey(req.headers.authorization));
     if (!auth) {
       const r = anonymous.take('anonymous');
-      if (!r.allowed) throw tooMany(r.retryAfterSec);
-      throw unauthorized();
+      return done(r.allowed ? unauthorized() : tooMany(r.retryAfterSec));
     }
     const r = perKey.take(auth.keyId);
     setRateHeaders(reply, perKey.burst, r);
-    if (!r.allowed) throw tooMany(r.retryAfterSec);
-    if (scope && !hasScope(auth.scopes, scope)) throw refusal(auth.scopes, scope);
+    if (!r.allowed) return done(tooMany(r.retryAfterSec));
+    if (scope && !hasScope(auth.scopes, scope)) return done(refusal(auth.scopes, scope));
     req.auth = auth;
+    done();
   });
 }
