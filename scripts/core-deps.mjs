@@ -21,7 +21,12 @@ const KERNEL = ['errors.ts', 'ids.ts', 'logger.ts', 'events.ts', 'child-process.
 /** Low level: imports the kernel and, where a real dependency exists, each other. */
 const LOW = ['config', 'db', 'secrets', 'net', 'tenancy', 'jobs'];
 /** Leaf files of login's root folder (they import no other part of login but codes): any part of login may use them. */
-const LOGIN_LEAVES = ['login/login-types.ts', 'login/auth-cookies.ts', 'login/passkeys/passkey-types.ts'];
+const LOGIN_LEAVES = [
+  'login/login-types.ts',
+  'login/auth-cookies.ts',
+  'login/passkeys/passkey-types.ts',
+  'login/browser-resolver.ts',
+];
 /** What a feature (login, video) may use outside itself. */
 const FEATURE_BASE = [...KERNEL, ...LOW, 'base-core.ts', 'http'];
 
@@ -56,6 +61,8 @@ export const CORE_DEPS = {
   // passkeys: the virtual authenticator (CDP WebAuthn) and the page heuristics for passkey controls and settings pages
   'login/passkeys': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
   'login/auth-cookies.ts': KERNEL,
+  // where the browser is on this computer: the login feature launches it, Settings says which one it found
+  'login/browser-resolver.ts': KERNEL,
   'login/codes': [...KERNEL, ...LOW], // never login/mailboxes: the mailboxes feed the codes, not the reverse
   'login/engine': [...KERNEL, ...LOW, ...LOGIN_LEAVES], // never routes, lifecycle, signup, mailboxes
   'login/steps': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/codes', 'login/passkeys'],
@@ -163,7 +170,8 @@ export const CORE_DEPS = {
 
   // in-process clients of the API: http, the core's types, the low level; never a feature, and no feature imports them
   mcp: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'video/uploads/media-sniffer.ts'],
-  desktop: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http'],
+  // (browser-resolver: Settings says which browser "Find one automatically" finds; a pure function of the disk)
+  desktop: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'login/browser-resolver.ts'],
 
   // composition
   'create-core.ts': ['*'],

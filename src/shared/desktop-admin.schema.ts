@@ -112,6 +112,14 @@ export const DesktopSettingsSchema = z.object({
   /** Settings an environment variable fixes (`server.port` -> `AGENT_STUDIO_PORT`): edit the variable instead. */
   lockedByEnv: z.record(z.string(), z.string()),
   theme: ThemeSchema,
+  /**
+   * The browser "Find one automatically" finds on this computer now (a Playwright-installed one first, then
+   * Chrome, Chromium, Edge or Brave), or null with why none was found.
+   */
+  autoBrowser: z.union([
+    z.object({ found: z.literal(true), path: z.string(), source: z.enum(['playwright', 'system']) }),
+    z.object({ found: z.literal(false), problem: z.string() }),
+  ]),
 });
 export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 

@@ -80,6 +80,7 @@ export const IPC_CONTRACT = {
   'generations:list': { kind: 'http', route: 'listGenerations' },
   'generations:get': { kind: 'http', route: 'getGeneration' },
   'generations:cancel': { kind: 'http', route: 'cancelGeneration' },
+  'generations:delete': { kind: 'http', route: 'deleteGeneration' },
 
   /** The organization's balance and latest ledger entries. */
   'credits:get': { kind: 'http', route: 'credits' },

@@ -77,4 +77,9 @@ export const SETTINGS_CHANNELS = {
   /** Any organization's balance and latest ledger entries. */
   'orgs:credits': { kind: 'local', args: OrgRefArgsSchema, result: CreditsSchema },
   'orgs:grantCredits': { kind: 'local', args: CreditGrantArgsSchema, result: CreditsSchema },
+  /**
+   * Makes the window work in this organization: its own desktop key (kept in the secret store) becomes the
+   * window's, and the core restarts to use it. The page reloads afterwards: every list belongs to one organization.
+   */
+  'orgs:useInWindow': { kind: 'local', args: OrgRefArgsSchema, result: OrgSummarySchema },
 } as const satisfies Record<string, Channel>;

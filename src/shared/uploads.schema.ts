@@ -39,6 +39,13 @@ export const UploadInfoSchema = z
       .string()
       .nullable()
       .describe('Time-limited download URL (storage.urlTtlSec); null when the file cannot be served'),
+    used_by: z
+      .string()
+      .nullable()
+      .describe(
+        "What still uses the file (a character's reference image, a generation being made), or null. Deleting it answers " +
+          '409 upload_in_use while this is set.',
+      ),
   })
   .meta({ id: 'Upload' });
 export type UploadInfo = z.infer<typeof UploadInfoSchema>;

@@ -155,7 +155,7 @@ describe('renderer over the IPC path (contract + IPC dispatcher + in-process API
       const row = page.getByTestId('generation-row').first();
       await row.waitFor();
       expect(await row.innerText()).toContain('Cinematic scene from text');
-      const id = (await row.locator('.cell-sub').innerText()).trim();
+      const id = (await row.locator('.cell-sub.mono').innerText()).trim();
 
       // The page hears the core's events for its organization only.
       await page.evaluate(() => {

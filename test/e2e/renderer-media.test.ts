@@ -18,6 +18,7 @@ import {
   startRendererHarness,
   type RendererHarness,
 } from './support/renderer-harness.js';
+import { axeViolations, setScheme } from './support/layout-audit.js';
 
 let h: RendererHarness;
 beforeAll(async () => {
@@ -84,10 +85,16 @@ describe('uploads: stored files, drop and paste', () => {
       await expect.poll(() => bridge.copied).toEqual([dropped]);
       await screenshots(page, 'uploads-stored', stored);
 
+      // Delete asks first, with Cancel: cancelling keeps the file.
       await storedCard(page, 'dropped.png').getByRole('button', { name: 'Delete dropped.png' }).click();
-      await storedCard(page, 'dropped.png')
-        .getByRole('button', { name: /^Confirm/ })
-        .click();
+      expect(await storedCard(page, 'dropped.png').getByTestId('delete-question').innerText()).toBe(
+        'Nothing uses this file. Delete it for good?',
+      );
+      await storedCard(page, 'dropped.png').getByRole('button', { name: 'Cancel' }).click();
+      expect(await storedCard(page, 'dropped.png').getByTestId('delete-question').count()).toBe(0);
+      expect(await h.t.core.video.blobs.head(dropped)).not.toBeNull();
+      await storedCard(page, 'dropped.png').getByRole('button', { name: 'Delete dropped.png' }).click();
+      await storedCard(page, 'dropped.png').getByRole('button', { name: 'Delete now: dropped.png' }).click();
       await storedCard(page, 'dropped.png').waitFor({ state: 'detached' });
       expect(await h.t.core.video.blobs.head(dropped)).toBeNull();
       expect(problems).toEqual([]);
@@ -115,11 +122,30 @@ describe('uploads: stored files, drop and paste', () => {
       await alert.filter({ hasText: 'is not a file on this computer' }).waitFor();
       // A file that only claims to be a PNG: the service decodes it and refuses it.
       await dropFiles(page, zone, [{ name: 'fake.png', type: 'image/png', bytes: media.text() }]);
-      await page.getByTestId('upload-row').filter({ hasText: 'fake.png' }).getByText('Failed').waitFor();
+      const failed = page.getByTestId('upload-row').filter({ hasText: 'fake.png' });
+      await failed.getByText('Failed').waitFor();
+      // Said once, on its row, in words that agree with themselves (no banner repeating it).
+      await expect.poll(() => alert.count()).toBe(0);
+      const why = page.getByText(
+        /The file is not an image: its content is not in any image format this service reads\./,
+      );
+      expect(await why.count()).toBe(1);
+      expect(await failed.getByRole('alert').innerText()).toBe(
+        'The file is not an image: its content is not in any image format this service reads.',
+      );
+      // The failed row can be dismissed.
+      await failed.getByRole('button', { name: 'Dismiss fake.png' }).click();
+      await failed.waitFor({ state: 'detached' });
+      expect(await page.getByTestId('upload-row').count()).toBe(0);
 
       const card = page.getByTestId('stored-upload').filter({ hasText: key });
+      // Asked to delete, it says what uses the file before anything is tried.
       await card.getByRole('button', { name: /^Delete / }).click();
-      await card.getByRole('button', { name: /^Confirm/ }).click();
+      expect(await card.getByTestId('delete-question').innerText()).toBe(
+        'It is used by the character "Uses a file": it cannot be deleted until it is removed there.',
+      );
+      await audit(page, 'uploads-delete-in-use');
+      await card.getByRole('button', { name: /^Delete now: / }).click();
       const refused = card.getByRole('alert').filter({ hasText: 'Not deleted' });
       await refused.waitFor();
       expect(await refused.innerText()).toContain('upload_in_use');
@@ -274,3 +300,11 @@ const bridgeChannels = (page: Parameters<typeof nav>[0]) =>
   page.evaluate(() =>
     (window as unknown as { __bridgeCalls: { channel: string }[] }).__bridgeCalls.map((c) => c.channel),
   );
+
+/** axe-core over the page in both colour schemes: zero violations of any impact. */
+async function audit(page: Parameters<typeof nav>[0], what: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await setScheme(page, scheme);
+    expect(await axeViolations(page), `axe: ${what} in ${scheme}`).toEqual([]);
+  }
+}

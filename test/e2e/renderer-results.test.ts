@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageStateSchema } from '../../src/shared/login.schema.js';
 import { startSite } from '../fixtures/sites/index.js';
 import { media } from '../helpers/media-fixtures.js';
+import { axeViolations, overflowsRight, setScheme } from './support/layout-audit.js';
 import {
   nav,
   screenshots,
@@ -229,6 +230,11 @@ describe('generations: live progress, results, retry', () => {
       await expect.poll(() => bridge.shownInFolder).toEqual([target]);
       await player.getByRole('button', { name: 'Copy link to the video' }).click();
       await expect.poll(() => bridge.copied.length).toBe(1);
+      // The link is signed for a short time, and the player says until when (to the second).
+      const expiry = await player.getByTestId('link-expiry').innerText();
+      expect(expiry).toMatch(
+        /^The video link expires at .*\d{1,2}:\d{2}:\d{2}.* \(in \d+ min\): copy it again after that/,
+      );
       const link = await fetch(bridge.copied[0]);
       expect(link.status).toBe(200);
       expect(link.headers.get('content-type')).toBe('video/mp4');
@@ -237,7 +243,7 @@ describe('generations: live progress, results, retry', () => {
       // Made again with the same inputs: a new generation, selected, with the same prompt.
       await player.getByRole('button', { name: `Regenerate ${id}` }).click();
       await expect.poll(() => page.getByTestId('generation-row').count()).toBe(2);
-      const newest = (await page.getByTestId('generation-row').first().locator('.cell-sub').innerText()).trim();
+      const newest = (await page.getByTestId('generation-row').first().locator('.cell-sub.mono').innerText()).trim();
       expect(newest).not.toBe(id);
       const [a, b] = await Promise.all(
         [id, newest].map(
@@ -250,6 +256,64 @@ describe('generations: live progress, results, retry', () => {
       await context.close();
     }
   }, 120_000);
+
+  it('tells generations of one template apart (prompt, inputs, time to the second) and deletes one', async () => {
+    const created = await h.t.request('/api/templates', {
+      method: 'POST',
+      json: {
+        title: 'Twins',
+        category: 'text-to-video',
+        duration_sec: 4,
+        input_variables: [
+          { key: 'topic', label: 'Topic', type: 'text', required: true },
+          { key: 'mood', label: 'Mood', type: 'text', default_value: 'calm' },
+        ],
+        prompt_template: 'A short film about {{topic}} in a {{mood}} mood',
+      },
+    });
+    const templateId = ((await created.json()) as { id: string }).id;
+    const ids: Record<string, string> = {};
+    for (const topic of ['owls', 'harbour cranes']) {
+      const gen = await h.t.request(`/api/templates/${templateId}/generate`, {
+        method: 'POST',
+        json: { variables: { topic } },
+      });
+      ids[topic] = ((await gen.json()) as { generations: { generation_id: string }[] }).generations[0].generation_id;
+      await h.t.request(`/api/generations/${ids[topic]}/cancel`, { method: 'POST' });
+    }
+    const { page, context, problems } = await h.openApp();
+    try {
+      await nav(page, 'Generations').click();
+      const row = (topic: string) => page.getByTestId('generation-row').filter({ hasText: ids[topic] });
+      await row('owls').waitFor();
+      expect(await row('owls').getByTestId('generation-prompt').innerText()).toBe(
+        'A short film about owls in a calm mood',
+      );
+      expect(await row('harbour cranes').getByTestId('generation-prompt').innerText()).toBe(
+        'A short film about harbour cranes in a calm mood',
+      );
+      // Only what the request gave: the default mood is the same for both, so it is left out.
+      expect(await row('owls').getByTestId('generation-inputs').innerText()).toBe('topic: “owls”');
+      expect(await row('owls').getByTestId('generation-created').innerText()).toMatch(/\d{1,2}:\d{2}:\d{2}/);
+      await screenshots(page, 'generations-told-apart');
+      for (const scheme of ['light', 'dark'] as const) {
+        await setScheme(page, scheme);
+        expect(await axeViolations(page), `axe: generations in ${scheme}`).toEqual([]);
+        expect(await overflowsRight(page), `overflow in ${scheme}`).toEqual({ by: 0, out: [] });
+      }
+
+      // Deleted from the window, over the same route as the API (two clicks: a double-click cannot do it).
+      const owls = row('owls');
+      await owls.getByRole('button', { name: `Delete ${ids.owls}` }).click();
+      await owls.getByRole('button', { name: `Delete now: Delete ${ids.owls}` }).click();
+      await owls.waitFor({ state: 'detached' });
+      expect((await h.t.request(`/api/generations/${ids.owls}`)).status).toBe(404);
+      expect(await row('harbour cranes').count()).toBe(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('says why a video cannot be saved, and shows the service’s error when a retry is refused', async () => {
     const created = await h.t.request('/api/templates', {

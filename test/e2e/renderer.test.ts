@@ -271,6 +271,13 @@ describe('renderer over the real HTTP API', () => {
       await shot(page, 'characters-form');
       await form.getByRole('button', { name: 'Create character' }).click();
       await list.getByText('Robin Tester').waitFor();
+      // The form closes; a confirmation takes its place, with a way to open the new character.
+      const confirmation = page.getByTestId('character-created');
+      expect(await confirmation.getByRole('status').innerText()).toMatch(
+        /^Created “Robin Tester”: it is in the library/,
+      );
+      await confirmation.getByRole('button', { name: 'Open it' }).click();
+      await page.getByTestId('character-detail').getByRole('heading', { name: 'Robin Tester' }).waitFor();
 
       await search.fill('robin');
       await expect.poll(() => list.getByTestId('character-card').count()).toBe(1);
@@ -320,7 +327,7 @@ describe('renderer over the real HTTP API', () => {
       await row.waitFor();
       expect(await row.innerText()).toContain('Cinematic scene from text');
       expect(await row.getByTestId('status-badge').innerText()).toBe('generating');
-      const id = (await row.locator('.cell-sub').innerText()).trim();
+      const id = (await row.locator('.cell-sub.mono').innerText()).trim();
 
       // Rendering is paused in this server (jobs.renderConcurrency 0, so the screen's states can be seen
       // one by one): play the render job's part through the same service calls and events it makes, with

@@ -8,10 +8,13 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
+import { STARTER_CREDITS } from '../../src/main/core/create-core.js';
+import { passwordAccount } from '../../src/main/core/login/mailboxes/mailboxes.service.js';
 import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
 import { startDovecot, type Dovecot } from '../helpers/dovecot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { buildRenderer } from './support/build-renderer.js';
+import { axeViolations, setScheme } from './support/layout-audit.js';
 import { openWindow, SHOTS_DIR, startDesktopApp, type DesktopApp } from './support/desktop-app.js';
 import { startRendererServer, type RendererServer } from './support/renderer-server.js';
 
@@ -136,11 +139,27 @@ describe('Settings over the IPC contract and a real core', () => {
     }
   });
 
+  it('“Find one automatically” says which browser it found', async () => {
+    const { page, context } = await openSettings();
+    try {
+      const browser = page.getByRole('form', { name: 'Browser and concurrency' });
+      const auto = browser.locator('label.choice').filter({ hasText: 'Find one automatically' });
+      const { path: found } = resolveBrowserExecutable({});
+      expect(await auto.locator('.choice-hint').innerText()).toMatch(
+        new RegExp(
+          `^Found: ${found.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(installed (by Playwright|on this computer)\\)`,
+        ),
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lists organizations with their credits, adds credits and creates an organization', async () => {
     const { page, context } = await openSettings();
     try {
       const orgs = section(page, 'Organizations and credits');
-      const mine = orgs.getByTestId('org-row').filter({ hasText: 'this window' });
+      const mine = orgs.getByTestId('org-row').filter({ has: page.locator('.badge', { hasText: 'this window' }) });
       await mine.waitFor();
       const before = core().credits.balance(desktopOrg());
       expect(await mine.getByTestId('org-balance').innerText()).toBe(String(before));
@@ -166,6 +185,57 @@ describe('Settings over the IPC contract and a real core', () => {
         core().orgs.findByName('Acme Robots')!.id,
       );
       await shot(page, 'settings-orgs');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a new organization starts with starter credits, and the window switches to it and back (no dead end)', async () => {
+    const { page, context } = await openSettings();
+    const first = desktopOrg();
+    try {
+      const orgs = section(page, 'Organizations and credits');
+      await orgs.getByLabel('New organization').fill('Beta Lab');
+      await orgs.getByRole('button', { name: 'Create organization' }).click();
+      const beta = orgs.getByTestId('org-row').filter({ hasText: 'Beta Lab' });
+      await beta.waitFor();
+      const betaId = core().orgs.findByName('Beta Lab')!.id;
+      expect(core().credits.balance(betaId)).toBe(STARTER_CREDITS);
+      expect(await beta.getByTestId('org-balance').innerText()).toBe(String(STARTER_CREDITS));
+      expect(await orgs.getByRole('status').filter({ hasText: 'Created “Beta Lab”' }).innerText()).toMatch(
+        new RegExp(`with ${STARTER_CREDITS} credits\\. Press Use in this window`),
+      );
+      for (const scheme of ['light', 'dark'] as const) {
+        await setScheme(page, scheme);
+        expect(await axeViolations(page), `axe: organizations in ${scheme}`).toEqual([]);
+      }
+
+      // The window works in Beta Lab after the core restarted with that organization's own key.
+      const keysBefore = core().keys.list(first).length;
+      // The page reloads once the core serves the other organization: every list was the old one's.
+      await Promise.all([
+        page.waitForEvent('load', { timeout: 30_000 }),
+        beta.getByRole('button', { name: 'Use in this window: Beta Lab' }).click(),
+      ]);
+      expect(desktopOrg()).toBe(betaId);
+      await nav(page, 'Settings').click();
+      const mine = section(page, 'Organizations and credits')
+        .getByTestId('org-row')
+        .filter({ has: page.locator('.badge', { hasText: 'this window' }) });
+      await expect.poll(() => mine.innerText(), { timeout: 20_000 }).toContain('Beta Lab');
+      expect(await mine.getByTestId('org-balance').innerText()).toBe(String(STARTER_CREDITS));
+
+      // And back: the first organization's key is reused, not a new one made.
+      const back = section(page, 'Organizations and credits')
+        .getByTestId('org-row')
+        .filter({ hasText: core().orgs.get(first)!.name })
+        .first();
+      await Promise.all([
+        page.waitForEvent('load', { timeout: 30_000 }),
+        back.getByRole('button', { name: /^Use in this window: / }).click(),
+      ]);
+      expect(desktopOrg()).toBe(first);
+      expect(core().keys.list(first).length).toBe(keysBefore);
     } finally {
       await context.close();
     }
@@ -215,38 +285,60 @@ describe('Settings over the IPC contract and a real core', () => {
     }
   });
 
-  it('adds a mailbox, tests it against Dovecot (works, then a wrong password) and removes it', async () => {
+  it('checks a mailbox before saving it (a wrong password and a dead server are refused on their field), tests and removes it', async () => {
     const { page, context } = await openSettings();
     try {
       const mailboxes = section(page, 'Mailboxes');
-      const add = async (name: string, password: string, withoutTls = false) => {
-        const form = mailboxes.getByRole('form', { name: 'Add a mailbox' });
+      const form = mailboxes.getByRole('form', { name: 'Add a mailbox' });
+      const fill = async (name: string, password: string, port = dovecot.port, withoutTls = false) => {
         await form.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
         await form.getByLabel('Addresses').fill(IMAP_USER.user);
         await form.getByLabel('IMAP server').fill(dovecot.host);
-        await form.getByRole('spinbutton', { name: 'Port', exact: true }).fill(String(dovecot.port));
+        await form.getByRole('spinbutton', { name: 'Port', exact: true }).fill(String(port));
         await form.getByLabel('TLS from the first byte').uncheck();
         // Shown only without TLS from the first byte: whether a server without STARTTLS may get the password.
         if (withoutTls) await form.getByLabel('Log in without TLS when the server offers no STARTTLS').check();
         await form.getByRole('textbox', { name: 'Username', exact: true }).fill(IMAP_USER.user);
         await form.locator('input[type=password]').fill(password);
         await form.getByRole('button', { name: 'Add mailbox' }).click();
-        await mailboxes.getByTestId('mailbox-row').filter({ hasText: name }).waitFor();
       };
-      await add('Work', IMAP_USER.password);
-      await add('Wrong', 'not-the-password', true);
+      const refusedOn = async (field: ReturnType<typeof form.locator>) => {
+        await expect.poll(() => field.getAttribute('aria-invalid'), { timeout: 20_000 }).toBe('true');
+        return form.locator('.field-invalid .field-error').innerText();
+      };
+
+      // A wrong password: not saved, and the Password field says why.
+      await fill('Wrong', 'not-the-password');
+      const wrongPassword = await refusedOn(form.locator('input[type=password]'));
+      expect(wrongPassword).toMatch(
+        /mailbox not saved: login failed: the server at .* rejected the username or password/i,
+      );
+      expect(wrongPassword).not.toContain('not-the-password');
+      // Nothing listens on the port: not saved, on the server field.
+      await fill('Dead', IMAP_USER.password, await freePort());
+      expect(await refusedOn(form.getByLabel('IMAP server'))).toMatch(
+        /mailbox not saved: could not connect to an IMAP server at/i,
+      );
+      await shot(page, 'settings-mailbox-refused');
+      expect(core().login.mailboxes.service.list(desktopOrg())).toEqual([]);
+
+      await fill('Work', IMAP_USER.password);
+      await mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Work' }).waitFor();
+      expect(await form.getByRole('status').innerText()).toMatch(/Added “Work”: connected and logged in/);
+      await fill('Lenient', IMAP_USER.password, dovecot.port, true);
+      await mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Lenient' }).waitFor();
       expect(
         core()
           .login.mailboxes.service.list(desktopOrg())
           .map((m) => [m.name, m.imap.allowInsecureAuth]),
       ).toEqual([
         ['Work', false],
-        ['Wrong', true],
+        ['Lenient', true],
       ]);
       expect(await mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Work' }).innerText()).toMatch(
         /\(STARTTLS\)/,
       );
-      expect(await mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Wrong' }).innerText()).toMatch(
+      expect(await mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Lenient' }).innerText()).toMatch(
         /STARTTLS when offered, else no TLS/,
       );
 
@@ -256,17 +348,22 @@ describe('Settings over the IPC contract and a real core', () => {
       await ok.waitFor({ timeout: 20_000 });
       expect(await ok.innerText()).toMatch(/^Works\s+connected/);
 
-      const wrong = mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Wrong' });
-      await wrong.getByRole('button', { name: 'Test mailbox Wrong' }).click();
-      const bad = wrong.getByTestId('mailbox-check');
+      // The password changed after saving (as when it is changed at the mail provider): Test says so.
+      const lenientId = core()
+        .login.mailboxes.service.list(desktopOrg())
+        .find((m) => m.name === 'Lenient')!.id;
+      await core().secrets.set(passwordAccount(lenientId), 'not-the-password');
+      const lenient = mailboxes.getByTestId('mailbox-row').filter({ hasText: 'Lenient' });
+      await lenient.getByRole('button', { name: 'Test mailbox Lenient' }).click();
+      const bad = lenient.getByTestId('mailbox-check');
       await bad.waitFor({ timeout: 20_000 });
       expect(await bad.innerText()).toMatch(/Problem\s+login failed/);
       expect(await bad.innerText()).not.toContain('not-the-password');
       await shot(page, 'settings-mailboxes');
 
-      await wrong.getByRole('button', { name: 'Remove mailbox Wrong' }).click();
-      await wrong.getByRole('button', { name: /^Remove now/ }).click();
-      await wrong.waitFor({ state: 'detached' });
+      await lenient.getByRole('button', { name: 'Remove mailbox Lenient' }).click();
+      await lenient.getByRole('button', { name: /^Remove now/ }).click();
+      await lenient.waitFor({ state: 'detached' });
       expect(
         core()
           .login.mailboxes.service.list(desktopOrg())

@@ -1,9 +1,10 @@
 import net from 'node:net';
 
 /**
- * An IMAP server on 127.0.0.1 (port 0) that only answers enough for a client to try LOGIN, refuses it,
- * and records the username and password it was given: proof of which password a process read from
- * its secret store, without a real mail server.
+ * An IMAP server on 127.0.0.1 (port 0) that only answers enough for a client to try LOGIN, refuses it
+ * (or, with `accept`, lets it in: saving a mailbox checks its login), and records the username and
+ * password it was given: proof of which password a process read from its secret store, without a real
+ * mail server.
  */
 export interface LoginRecorder {
   port: number;
@@ -14,7 +15,7 @@ export interface LoginRecorder {
 
 const unquote = (s: string) => (s.startsWith('"') ? s.slice(1, -1).replace(/\\(.)/g, '$1') : s);
 
-export async function startLoginRecorder(): Promise<LoginRecorder> {
+export async function startLoginRecorder(opts: { accept?: boolean } = {}): Promise<LoginRecorder> {
   const logins = new Map<string, string[]>();
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -34,7 +35,7 @@ export async function startLoginRecorder(): Promise<LoginRecorder> {
         if (login) {
           const user = unquote(login[1]);
           logins.set(user, [...(logins.get(user) ?? []), unquote(login[2])]);
-          socket.write(`${tag} NO [AUTHENTICATIONFAILED] recorded\r\n`);
+          socket.write(opts.accept ? `${tag} OK recorded\r\n` : `${tag} NO [AUTHENTICATIONFAILED] recorded\r\n`);
         } else if (command.toUpperCase() === 'CAPABILITY') {
           socket.write(`* CAPABILITY IMAP4rev1\r\n${tag} OK done\r\n`);
         } else if (command.toUpperCase() === 'LOGOUT') {

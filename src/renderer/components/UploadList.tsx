@@ -4,15 +4,20 @@ import { fileIconOf, Icon } from './Icon';
 import type { UploadItem } from '../stores/uploads.slice';
 import { ProgressBar } from './ProgressBar';
 
-/** Files picked or dropped and still uploading (or failed); `onUpload` starts one that is only picked. */
+/**
+ * Files picked or dropped and still uploading (or failed); `onUpload` starts one that is only picked,
+ * `onDismiss` removes a failed one from the list.
+ */
 export function UploadList({
   items,
   label,
   onUpload,
+  onDismiss,
 }: {
   items: readonly UploadItem[];
   label?: string;
   onUpload?: (item: UploadItem) => void;
+  onDismiss?: (item: UploadItem) => void;
 }) {
   return (
     <DataList
@@ -22,13 +27,19 @@ export function UploadList({
       itemKey={(u) => u.file.token}
       itemClassName="upload-row"
       itemTestId="upload-row"
-      renderItem={(u) => <UploadRow item={u} onUpload={onUpload ? () => onUpload(u) : undefined} />}
+      renderItem={(u) => (
+        <UploadRow
+          item={u}
+          onUpload={onUpload ? () => onUpload(u) : undefined}
+          onDismiss={onDismiss ? () => onDismiss(u) : undefined}
+        />
+      )}
     />
   );
 }
 
 /** One picked file: name, size, progress while uploading, storage key when done. */
-function UploadRow({ item, onUpload }: { item: UploadItem; onUpload?: () => void }) {
+function UploadRow({ item, onUpload, onDismiss }: { item: UploadItem; onUpload?: () => void; onDismiss?: () => void }) {
   const pct = item.file.size > 0 ? (item.loaded / item.file.size) * 100 : item.status === 'done' ? 100 : 0;
   return (
     <>
@@ -53,6 +64,16 @@ function UploadRow({ item, onUpload }: { item: UploadItem; onUpload?: () => void
           {item.status === 'uploading' ? <span className="muted">{Math.round(pct)}%</span> : null}
           {item.status === 'done' ? <span className="badge badge-success">Uploaded</span> : null}
           {item.status === 'failed' ? <span className="badge badge-danger">Failed</span> : null}
+          {item.status === 'failed' && onDismiss ? (
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              onClick={onDismiss}
+              aria-label={`Dismiss ${item.file.name}`}
+            >
+              Dismiss
+            </button>
+          ) : null}
         </div>
       </div>
       {item.status === 'uploading' || item.status === 'done' ? (

@@ -5,6 +5,20 @@ export function formatDate(ms: number | null | undefined): string {
   return dateTime.format(new Date(ms));
 }
 
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const timeSeconds = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
+/** Date and time to the second: rows made in the same minute still read apart. */
+export function formatDateSeconds(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  return dateTimeSeconds.format(new Date(ms));
+}
+
+/** The time of day to the second ("14:03:27"). */
+export function formatTimeSeconds(ms: number): string {
+  return timeSeconds.format(new Date(ms));
+}
+
 /** "in 3 h", "2 d ago"... for expiry columns. */
 export function formatRelative(ms: number | null | undefined, now = Date.now()): string {
   if (ms === null || ms === undefined) return '—';

@@ -48,6 +48,11 @@ export const createAdminSlice: StateCreator<AppState, [], [], AdminSlice> = (set
       await get().selectAdminOrg(org.id);
       return org;
     },
+    async switchWindowOrg(id) {
+      await invoke('orgs:useInWindow', { orgId: id });
+      // Every list in the store (sessions, templates, generations, credits…) was the old organization's.
+      window.location.reload();
+    },
     async loadKeys() {
       const id = orgId();
       if (!id) return;

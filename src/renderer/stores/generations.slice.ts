@@ -46,6 +46,13 @@ export const createGenerationsSlice: StateCreator<AppState, [], [], GenerationsS
       }));
       await get().loadBalance();
     },
+    async deleteGeneration(id) {
+      await invoke('generations:delete', { params: { id } });
+      set((s) => ({
+        generations: { ...s.generations, data: s.generations.data.filter((g) => g.id !== id) },
+        ...(s.selectedGenerationId === id ? { selectedGenerationId: null } : {}),
+      }));
+    },
     applyGenerationProgress(p) {
       if (!get().generations.data.some((g) => g.id === p.id)) return reloadSoon();
       set((s) => ({

@@ -123,6 +123,8 @@ export interface UploadsSlice {
   pickFile(kind: UploadKind, origin?: string): Promise<PickedFile | null>;
   upload(token: string): Promise<UploadedFile>;
   applyUploadProgress(p: UploadProgress): void;
+  /** Removes a row from the list (a failed upload the person has read). */
+  dismissUpload(token: string): void;
   /** Pick then upload in one go (Generate and Characters). Null when the pick is cancelled. */
   pickAndUpload(kind: UploadKind, origin: string): Promise<UploadedFile | null>;
   /** Files dropped or pasted into the window, uploaded one by one (each as a row with its progress). */
@@ -138,6 +140,8 @@ export interface GenerationsSlice {
   generations: Loadable<Generation[]>;
   loadGenerations(opts?: { quiet?: boolean }): Promise<void>;
   cancelGeneration(id: string): Promise<void>;
+  /** Deletes a finished generation and its files (DELETE /api/generations/:id). Throws ApiError. */
+  deleteGeneration(id: string): Promise<void>;
   /** Live progress pushed by the app: the row moves without waiting for the next poll. */
   applyGenerationProgress(p: IpcEventPayload<'generation:progress'>): void;
   /** A generation finished: reload the list (video and thumbnail URLs, refunds, the others' queue places). */
@@ -192,6 +196,8 @@ export interface AdminSlice {
   loadOrgs(): Promise<void>;
   selectAdminOrg(id: string): Promise<void>;
   createOrg(name: string): Promise<OrgSummary>;
+  /** Makes the window work in this organization (the core restarts), then reloads the page. Throws ApiError. */
+  switchWindowOrg(id: string): Promise<void>;
   loadKeys(): Promise<void>;
   /** The answer's `key` is the plaintext: show it once, keep it nowhere. */
   createKey(input: KeyCreateInput): Promise<CreatedKey>;

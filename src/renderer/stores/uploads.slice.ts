@@ -34,6 +34,9 @@ export const createUploadsSlice: StateCreator<AppState, [], [], UploadsSlice> = 
         throw err;
       }
     },
+    dismissUpload(token) {
+      set((s) => ({ uploads: s.uploads.filter((u) => u.file.token !== token) }));
+    },
     applyUploadProgress(p) {
       if (!p.id) return;
       const item = get().uploads.find((u) => u.file.token === p.id);

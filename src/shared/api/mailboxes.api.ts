@@ -17,16 +17,18 @@ export const MAILBOXES_API = defineApiRoutes({
     summary: 'Add an IMAP mailbox that login codes and sign-in links arrive in',
     description:
       'The password goes to the OS keychain (or the encrypted secrets file), never to the database or an answer. ' +
-      'Nothing is connected to here: check the settings with POST /api/mailboxes/{id}/test. 400 INVALID_REQUEST for bad input, ' +
-      'and for a host the outbound policy refuses (network.outbound). secure: false means STARTTLS, required before the ' +
-      'password is sent unless the host is loopback or allowInsecureAuth is true.',
+      'Saving checks the settings first: it connects and logs in (5 s to connect), and a mailbox that cannot be used is not ' +
+      'saved: 400 INVALID_REQUEST whose message starts "mailbox not saved:" with the cause, on the field to change ' +
+      '(imap.password: login refused; imap.host: nothing answered; imap.secure: no STARTTLS or TLS trouble). Also 400 for bad ' +
+      'input and for a host the outbound policy refuses (network.outbound). secure: false means STARTTLS, required before ' +
+      'the password is sent unless the host is loopback or allowInsecureAuth is true.',
     tags: ['mailboxes'],
     body: MailboxCreateSchema,
     responses: {
       201: { description: 'The mailbox (without its password)', schema: MailboxSchema },
       400: {
         description:
-          'INVALID_REQUEST: bad addresses or IMAP settings, or a refused host (details.issues lists the fields)',
+          'INVALID_REQUEST: bad addresses or IMAP settings, a refused host, or a login check that failed ("mailbox not saved: …"; details.issues lists the fields)',
       },
       503: { description: 'SECRETS_UNAVAILABLE: no secret store to keep the password in' },
     },

@@ -7,6 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STARTER_CREDITS } from '../../../src/main/core/create-core.js';
 import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js';
 import { checkApiHealth } from '../../../src/main/core/desktop/api-health.js';
 import { settingsChannels } from '../../../src/main/core/desktop/settings-channels.js';
@@ -160,17 +161,25 @@ describe('admin channels (keys, organizations, credits)', () => {
     });
   });
 
-  it('creates organizations (a taken name is a conflict on the name field) and grants credits', async () => {
+  it('creates organizations with starter credits (a taken name is a conflict on the name field) and grants credits', async () => {
     const org = value(await admin()['orgs:create']({ name: 'Second Org' }));
-    expect(org).toMatchObject({ name: 'Second Org', balance: 0, active_keys: 0, desktop: false });
+    // As the first organization at first run: a new one is usable at once.
+    expect(org).toMatchObject({ name: 'Second Org', balance: STARTER_CREDITS, active_keys: 0, desktop: false });
     expect(await admin()['orgs:create']({ name: 'Second Org' })).toMatchObject({
       ok: false,
       error: { code: 'conflict', details: { status: 409, field: 'name' } },
     });
     const credits = value(await admin()['orgs:grantCredits']({ orgId: org.id, amount: 40 }));
-    expect(credits).toMatchObject({ org_id: org.id, balance: 40, ledger: [{ amount: 40, kind: 'grant' }] });
+    expect(credits).toMatchObject({
+      org_id: org.id,
+      balance: STARTER_CREDITS + 40,
+      ledger: [
+        { amount: 40, kind: 'grant' },
+        { amount: STARTER_CREDITS, kind: 'grant' },
+      ],
+    });
     const orgs = value(await admin()['orgs:list'](undefined)).data;
-    expect(orgs.find((o) => o.id === org.id)?.balance).toBe(40);
+    expect(orgs.find((o) => o.id === org.id)?.balance).toBe(STARTER_CREDITS + 40);
     expect(orgs.filter((o) => o.desktop)).toHaveLength(1);
   });
 });

@@ -123,7 +123,8 @@ describe.each(BACKENDS)('server and CLI on one data dir, secrets in the $name', 
   };
 
   beforeAll(async () => {
-    imap = await startLoginRecorder();
+    // It lets logins in: adding a mailbox checks its login first.
+    imap = await startLoginRecorder({ accept: true });
     // Hundreds of requests in a few seconds: above the default per-key rate limit.
     const rateLimit = { perKeyPerSecond: 100_000, perKeyBurst: 100_000 };
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ server: { rateLimit } }));

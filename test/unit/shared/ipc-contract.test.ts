@@ -105,6 +105,7 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'generations:list': { good: { query: { status: 'generating' } }, bad: { query: { status: 'done' } } },
   'generations:get': { good: { params: { id: 'gen' } }, bad: { params: { id: '' } } },
   'generations:cancel': { good: { params: { id: 'gen' } }, bad: { id: 'gen' } },
+  'generations:delete': { good: { params: { id: 'gen' } }, bad: { id: 'gen' } },
   'credits:get': { good: {}, bad: { query: { org: 'x' } } },
   // Settings
   'login:methods': { good: {}, bad: { query: { all: true } } },
@@ -138,6 +139,7 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'orgs:list': { good: undefined, bad: { all: true } },
   'orgs:create': { good: { name: 'Acme Inc.' }, bad: { name: 'a/b' } },
   'orgs:credits': { good: { orgId: 'org_1' }, bad: undefined },
+  'orgs:useInWindow': { good: { orgId: 'org_1' }, bad: { orgId: 1 } },
   'orgs:grantCredits': { good: { orgId: 'org_1', amount: 100 }, bad: { orgId: 'org_1', amount: 0.5 } },
   // Results, exports and media
   'sessions:validate': { good: { params: { id: 'ses_1' } }, bad: { params: {} } },

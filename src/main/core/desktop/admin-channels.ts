@@ -5,13 +5,22 @@
 import type { IpcResult } from '../../../shared/errors.js';
 import type { ApiKeySummary, Credits, OrgSummary } from '../../../shared/ipc-contract.js';
 import { AppError } from '../errors.js';
+import { STARTER_CREDITS } from '../create-core.js';
 import type { ApiKeyInfo } from '../tenancy/api-keys.service.js';
-import type { HostedCore } from './core-host.js';
+import type { CoreHost } from './core-host.js';
+import { switchDesktopOrg } from './desktop-key.js';
 import { fail } from './http-channel.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
 
 export type AdminChannelName =
-  'keys:list' | 'keys:create' | 'keys:revoke' | 'orgs:list' | 'orgs:create' | 'orgs:credits' | 'orgs:grantCredits';
+  | 'keys:list'
+  | 'keys:create'
+  | 'keys:revoke'
+  | 'orgs:list'
+  | 'orgs:create'
+  | 'orgs:credits'
+  | 'orgs:grantCredits'
+  | 'orgs:useInWindow';
 
 const DAY_MS = 86_400_000;
 const LEDGER_ENTRIES = 50;
@@ -22,7 +31,7 @@ export function appErrorResult(err: unknown, field?: string): IpcResult<never> {
   return fail(err.code, err.message, { status: err.status, ...err.details, ...(field ? { field } : {}) });
 }
 
-export function adminChannels(host: { current(): HostedCore }): Pick<LocalHandlers, AdminChannelName> {
+export function adminChannels(host: Pick<CoreHost, 'current' | 'restart'>): Pick<LocalHandlers, AdminChannelName> {
   const core = () => host.current().core;
   const desktop = () => host.current().desktop;
   const noOrg = (orgId: string) => fail('not_found', `There is no organization ${orgId}.`, { status: 404 });
@@ -88,12 +97,31 @@ export function adminChannels(host: { current(): HostedCore }): Pick<LocalHandle
     }),
     'orgs:create': async ({ name }) => {
       try {
-        return { ok: true, value: orgSummary(core().orgs.create(name)) };
+        const org = core().orgs.create(name);
+        // As the first organization got at first run: a new one is usable at once, not a dead end at 0.
+        core().credits.grant(org.id, STARTER_CREDITS, 'starter credits');
+        return { ok: true, value: orgSummary(org) };
       } catch (err) {
         return appErrorResult(err, 'name');
       }
     },
     'orgs:credits': async ({ orgId }) => (core().orgs.get(orgId) ? { ok: true, value: credits(orgId) } : noOrg(orgId)),
+    'orgs:useInWindow': async ({ orgId }) => {
+      if (!core().orgs.get(orgId)) return noOrg(orgId);
+      if (desktop().orgId === orgId) return { ok: true, value: orgSummary(core().orgs.get(orgId)!) };
+      try {
+        await switchDesktopOrg(core(), orgId);
+      } catch (err) {
+        return fail(
+          'secrets_unavailable',
+          `The window could not switch: its key for that organization could not be kept in the secret store (${(err as Error).message}).`,
+          { status: 503 },
+        );
+      }
+      // The new core finds the organization's key (resolveDesktopKey) and serves the window in it.
+      await host.restart();
+      return { ok: true, value: orgSummary(core().orgs.get(orgId)!) };
+    },
     'orgs:grantCredits': async ({ orgId, amount }) => {
       if (!core().orgs.get(orgId)) return noOrg(orgId);
       try {

@@ -47,3 +47,26 @@ export async function resolveDesktopKey(core: Core): Promise<DesktopKey> {
   core.onDispose(() => core.keys.revoke(info.id));
   return { key, orgId: org.id, persisted: false, secretStoreError };
 }
+
+/** Where an organization's own desktop key is kept, so switching back to it reuses the key. */
+export const orgDesktopKeyAccount = (orgId: string) => `${DESKTOP_KEY_ACCOUNT}:${orgId}`;
+
+/**
+ * Makes `orgId` the window's organization from the next core start on: its desktop key (made once, full
+ * scope, kept in the secret store) becomes the one resolveDesktopKey finds. The key in use now is kept
+ * under its own organization first, so going back does not mint another. Throws when the secret store
+ * cannot be written (nothing changed then but perhaps a new, unused key).
+ */
+export async function switchDesktopOrg(core: Core, orgId: string): Promise<void> {
+  const orgOf = (key: string | null) => (key ? (core.keys.authenticate(key)?.orgId ?? null) : null);
+  const current = await core.secrets.get(DESKTOP_KEY_ACCOUNT);
+  const currentOrg = orgOf(current);
+  if (current && currentOrg && orgOf(await core.secrets.get(orgDesktopKeyAccount(currentOrg))) !== currentOrg)
+    await core.secrets.set(orgDesktopKeyAccount(currentOrg), current);
+  let key = await core.secrets.get(orgDesktopKeyAccount(orgId));
+  if (orgOf(key) !== orgId) {
+    key = core.keys.create(orgId, { name: 'desktop', scopes: ['*'] }).key;
+    await core.secrets.set(orgDesktopKeyAccount(orgId), key);
+  }
+  await core.secrets.set(DESKTOP_KEY_ACCOUNT, key!);
+}

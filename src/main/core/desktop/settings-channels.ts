@@ -3,6 +3,7 @@
 // agents' API answers. Plain Node: the Electron layer supplies the host and the theme store.
 import fs from 'node:fs';
 import type { DesktopSettings, Theme } from '../../../shared/desktop-admin.schema.js';
+import { resolveBrowserExecutable } from '../login/browser-resolver.js';
 import { checkApiHealth } from './api-health.js';
 import type { CoreHost, HostedCore } from './core-host.js';
 import {
@@ -72,7 +73,18 @@ export function settingsChannels(deps: SettingsChannelDeps): Pick<LocalHandlers,
       configFile: configFileOf(config.dataDir),
       lockedByEnv: lockedByEnv(env),
       theme: theme.get(),
+      autoBrowser: autoBrowser(),
     };
+  };
+
+  /** What the automatic search finds (the configured path left out: that is "This program"). */
+  const autoBrowser = (): DesktopSettings['autoBrowser'] => {
+    try {
+      const { path, source } = resolveBrowserExecutable({ env });
+      return { found: true, path, source: source === 'playwright' ? 'playwright' : 'system' };
+    } catch (err) {
+      return { found: false, problem: (err as Error).message };
+    }
   };
 
   return {

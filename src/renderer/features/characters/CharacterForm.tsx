@@ -4,7 +4,7 @@ import { Field } from '../../components/Field';
 import { useAppStore } from '../../stores/app-store';
 import { MAX_REFERENCE_IMAGES, ReferenceImages, type ReferenceImage } from './ReferenceImages';
 
-export function CharacterForm({ onCreated }: { onCreated: () => void }) {
+export function CharacterForm({ onCreated }: { onCreated: (created: { id: string; name: string }) => void }) {
   const createCharacter = useAppStore((s) => s.createCharacter);
   const uploads = useAppStore((s) => s.uploads);
   const [name, setName] = useState('');
@@ -24,7 +24,7 @@ export function CharacterForm({ onCreated }: { onCreated: () => void }) {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await createCharacter({
+      const created = await createCharacter({
         name: name.trim(),
         description: description.trim() || null,
         reference_image_keys: images.map((i) => i.key),
@@ -32,7 +32,7 @@ export function CharacterForm({ onCreated }: { onCreated: () => void }) {
       setName('');
       setDescription('');
       setImages([]);
-      onCreated();
+      onCreated(created);
     } catch (err) {
       setServerError(err);
     } finally {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { DataList } from '../../components/DataList';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState } from '../../components/StatusViews';
+import { EmptyState, Notice } from '../../components/StatusViews';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
@@ -16,6 +16,8 @@ export function CharactersScreen() {
   const [text, setText] = useState(characterQuery);
   const [showForm, setShowForm] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
+  // The confirmation of the last character made here (the form closes, so it says so in its place).
+  const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
   const opened = characters.data.find((c) => c.id === openId) ?? null;
 
   // Debounced search; 1 character is too short for the API, so it keeps the full list and says why.
@@ -36,14 +38,34 @@ export function CharactersScreen() {
           <button
             type="button"
             className="btn btn-primary"
-            onClick={() => setShowForm((v) => !v)}
+            onClick={() => {
+              setShowForm((v) => !v);
+              setCreated(null);
+            }}
             aria-expanded={showForm}
           >
             {showForm ? 'Close form' : 'New character'}
           </button>
         }
       />
-      {showForm ? <CharacterForm onCreated={() => setShowForm(false)} /> : null}
+      {showForm ? (
+        <CharacterForm
+          onCreated={(c) => {
+            setShowForm(false);
+            setCreated(c);
+          }}
+        />
+      ) : null}
+      {created ? (
+        <div data-testid="character-created">
+          <Notice tone="success">
+            Created “{created.name}”: it is in the library below.{' '}
+            <button type="button" className="btn btn-secondary btn-small" onClick={() => setOpenId(created.id)}>
+              Open it
+            </button>
+          </Notice>
+        </div>
+      ) : null}
       {opened ? <CharacterDetail key={opened.id} character={opened} onClose={() => setOpenId(null)} /> : null}
       <section className="card" aria-labelledby="characters-title">
         <div className="card-header">

@@ -6,7 +6,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { ProgressBar } from '../../components/ProgressBar';
 import { Spinner } from '../../components/StatusViews';
 import { invoke } from '../../lib/api';
-import { formatDate, formatSeconds } from '../../lib/format';
+import { formatDate, formatRelative, formatSeconds, formatTimeSeconds } from '../../lib/format';
 import { RegenerateButton } from './RegenerateButton';
 
 /** Where a generation stands while it waits or renders: its place in the queue, or its progress. */
@@ -81,6 +81,12 @@ export function GenerationPlayer({
           </button>
         </div>
       </div>
+      {playable && g.video_url_expires_at ? (
+        // The link is signed for a short time (video.urlTtl): a pasted link stops working after that.
+        <p className="field-hint" data-testid="link-expiry">
+          {`The video link expires at ${formatTimeSeconds(g.video_url_expires_at)} (${formatRelative(g.video_url_expires_at)}): copy it again after that, or save the video to keep it.`}
+        </p>
+      ) : null}
       {notice ? (
         <p className="field-hint" role="status">
           {notice}

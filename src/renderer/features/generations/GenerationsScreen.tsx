@@ -8,10 +8,12 @@ import { PageHeader } from '../../components/PageHeader';
 import { ProgressBar } from '../../components/ProgressBar';
 import { EmptyState } from '../../components/StatusViews';
 import { Thumbnail } from '../../components/Thumbnail';
-import { formatDate } from '../../lib/format';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { formatDateSeconds } from '../../lib/format';
 import { useItemAction } from '../../lib/use-item-action';
 import { useAppStore } from '../../stores/app-store';
 import { GenerationPlayer, progressText } from './GenerationPlayer';
+import { keyInputs, promptStart } from './generation-summary';
 import { RegenerateButton } from './RegenerateButton';
 
 const PROGRESS_TONE: Partial<Record<Generation['status'], 'danger' | 'success' | 'muted'>> = {
@@ -20,8 +22,14 @@ const PROGRESS_TONE: Partial<Record<Generation['status'], 'danger' | 'success' |
   canceled: 'muted',
 };
 
-/** The columns of the generations table; the template column names templates by their title. */
-function generationColumns(titleOf: (templateId: string) => string): Column<Generation>[] {
+/**
+ * The columns of the generations table. The template column names the template by its title and tells
+ * generations of one template apart: the prompt's start and the inputs the request gave.
+ */
+function generationColumns(
+  titleOf: (templateId: string) => string,
+  characterName: (id: string) => string | undefined,
+): Column<Generation>[] {
   return [
     {
       header: 'Preview',
@@ -34,6 +42,16 @@ function generationColumns(titleOf: (templateId: string) => string): Column<Gene
       cell: (g) => (
         <>
           <div className="cell-title">{titleOf(g.template_id)}</div>
+          {promptStart(g) ? (
+            <div className="cell-sub generation-prompt" data-testid="generation-prompt">
+              {promptStart(g)}
+            </div>
+          ) : null}
+          {keyInputs(g, characterName).length ? (
+            <div className="cell-sub" data-testid="generation-inputs">
+              {keyInputs(g, characterName).join(' · ')}
+            </div>
+          ) : null}
           <div className="cell-sub mono">{g.id}</div>
         </>
       ),
@@ -63,7 +81,7 @@ function generationColumns(titleOf: (templateId: string) => string): Column<Gene
         </div>
       ),
     },
-    { header: 'Created', cell: (g) => formatDate(g.created_at) },
+    { header: 'Created', cell: (g) => <span data-testid="generation-created">{formatDateSeconds(g.created_at)}</span> },
     { header: 'Credits', className: 'num', cell: (g) => g.credits_charged - g.credits_refunded },
   ];
 }
@@ -73,6 +91,8 @@ export function GenerationsScreen() {
   const load = useAppStore((s) => s.loadGenerations);
   const cancel = useAppStore((s) => s.cancelGeneration);
   const cancellation = useItemAction(cancel);
+  const deletion = useItemAction(useAppStore((s) => s.deleteGeneration));
+  const characters = useAppStore((s) => s.characters);
   const templates = useAppStore((s) => s.templates);
   const loadTemplates = useAppStore((s) => s.loadTemplates);
   const selectedId = useAppStore((s) => s.selectedGenerationId);
@@ -88,6 +108,7 @@ export function GenerationsScreen() {
   const active = generations.data.some((g) => g.status === 'generating');
 
   const titleOf = (id: string) => templates.data.find((t) => t.id === id)?.title ?? id;
+  const characterName = (id: string) => characters.data.find((c) => c.id === id)?.name;
   const selected = generations.data.find((g) => g.id === selectedId) ?? null;
 
   const generationsLoad: ListLoad = { state: generations, noun: 'generations', onRetry: () => void load() };
@@ -103,6 +124,7 @@ export function GenerationsScreen() {
         actions={<RefreshButton load={generationsLoad} />}
       />
       {cancellation.error ? <ApiErrorBanner title="Could not cancel" error={cancellation.error} /> : null}
+      {deletion.error ? <ApiErrorBanner title="The generation was not deleted" error={deletion.error} /> : null}
       {rowError ? <ApiErrorBanner title="The generation was not started" error={rowError} /> : null}
       {selected ? (
         <GenerationPlayer generation={selected} title={titleOf(selected.template_id)} onClose={() => select(null)} />
@@ -114,7 +136,7 @@ export function GenerationsScreen() {
           rowKey={(g) => g.id}
           rowTestId="generation-row"
           isSelected={(g) => g.id === selectedId}
-          columns={generationColumns(titleOf)}
+          columns={generationColumns(titleOf, characterName)}
           load={generationsLoad}
           empty={
             <EmptyState title="No generations yet" testId="generations-empty">
@@ -134,6 +156,15 @@ export function GenerationsScreen() {
                 </button>
               ) : null}
               {g.status !== 'generating' ? <RegenerateButton generation={g} onError={setRowError} /> : null}
+              {g.status !== 'generating' ? (
+                <ConfirmButton
+                  label="Delete"
+                  confirmLabel="Delete now"
+                  ariaLabel={`Delete ${g.id}`}
+                  busy={deletion.busyId === g.id}
+                  onConfirm={() => deletion.run(g.id)}
+                />
+              ) : null}
               {g.status === 'generating' ? (
                 <button
                   type="button"

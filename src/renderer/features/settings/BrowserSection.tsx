@@ -35,6 +35,13 @@ function draftOf(s: DesktopSettings): BrowserDraft {
   };
 }
 
+/** What the automatic search found on this computer, in words. */
+function autoHint(found: DesktopSettings['autoBrowser']): string {
+  if (!found.found) return `None found: ${found.problem}`;
+  const where = found.source === 'playwright' ? 'installed by Playwright' : 'installed on this computer';
+  return `Found: ${found.path} (${where}). Otherwise Chrome, Chromium, Edge or Brave, wherever they are installed.`;
+}
+
 const wholeIn = (text: string, min: number, max: number) => {
   const n = Number(text);
   return text.trim() !== '' && Number.isInteger(n) && n >= min && n <= max ? n : null;
@@ -98,7 +105,7 @@ export function BrowserSection({ settings }: { settings: DesktopSettings }) {
           <legend className="label-text">Browser</legend>
           {(
             [
-              ['auto', 'Find one automatically', 'Chrome, Chromium, Edge or Brave, wherever they are installed.'],
+              ['auto', 'Find one automatically', autoHint(settings.autoBrowser)],
               ['program', 'This program', 'The full path of a Chromium-family browser.'],
               [
                 'remote',

@@ -190,11 +190,11 @@ export function MailboxForm() {
       {form.failure ? <ApiErrorBanner title="The mailbox was not added" error={form.failure} /> : null}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Adding…' : 'Add mailbox'}
+          {busy ? 'Checking the server…' : 'Add mailbox'}
         </button>
         {added ? (
           <span className="muted" role="status">
-            Added “{added}”. Press Test to check it.
+            Added “{added}”: connected and logged in.
           </span>
         ) : null}
       </div>

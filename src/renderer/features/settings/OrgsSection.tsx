@@ -5,6 +5,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { EmptyState } from '../../components/StatusViews';
 import { formatDate } from '../../lib/format';
+import { useItemAction } from '../../lib/use-item-action';
 import { useDraft } from '../../lib/use-draft';
 import { useFormErrors } from '../../lib/use-form-errors';
 import { useAppStore } from '../../stores/app-store';
@@ -54,6 +55,7 @@ export function OrgsSection() {
   const selectOrg = useAppStore((s) => s.selectAdminOrg);
   const loadOrgs = useAppStore((s) => s.loadOrgs);
   const credits = useAppStore((s) => s.orgCredits);
+  const switching = useItemAction(useAppStore((s) => s.switchWindowOrg));
   const selected = orgs.data.find((o) => o.id === orgId) ?? null;
 
   return (
@@ -72,18 +74,37 @@ export function OrgsSection() {
         load={{ state: orgs, noun: 'organizations', onRetry: () => void loadOrgs() }}
         empty={<EmptyState title="No organizations" />}
         actions={(o) => (
-          <button
-            type="button"
-            className="btn btn-secondary btn-small"
-            aria-pressed={o.id === orgId}
-            aria-label={`Show credits of ${o.name}`}
-            onClick={() => void selectOrg(o.id)}
-          >
-            {/* The pressed state says which one is shown; the words stay what the button does. */}
-            Show credits
-          </button>
+          <>
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              aria-pressed={o.id === orgId}
+              aria-label={`Show credits of ${o.name}`}
+              onClick={() => void selectOrg(o.id)}
+            >
+              {/* The pressed state says which one is shown; the words stay what the button does. */}
+              Show credits
+            </button>
+            {o.desktop ? null : (
+              <button
+                type="button"
+                className="btn btn-secondary btn-small"
+                aria-label={`Use in this window: ${o.name}`}
+                disabled={switching.busyId !== null}
+                onClick={() => void switching.run(o.id)}
+              >
+                {switching.busyId === o.id ? 'Switching…' : 'Use in this window'}
+              </button>
+            )}
+          </>
         )}
       />
+      {switching.busyId ? (
+        <p className="field-hint" role="status">
+          Restarting the app’s core in the other organization…
+        </p>
+      ) : null}
+      {switching.error ? <ApiErrorBanner title="The window did not switch" error={switching.error} /> : null}
       {selected ? (
         <div className="org-detail" aria-label={`Credits of ${selected.name}`} role="region">
           <h3>Credits of {selected.name}</h3>
@@ -154,12 +175,15 @@ function NewOrgForm() {
   const [name, setName, clearName] = useDraft('settings:new-org', '');
   const form = useFormErrors({ name: 'Name' });
   const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<{ name: string; balance: number } | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    setCreated(null);
     if (!form.check(name.trim() === '' ? { name: 'Required' } : {})) return;
     setBusy(true);
     try {
-      await createOrg(name);
+      const org = await createOrg(name);
+      setCreated({ name: org.name, balance: org.balance });
       clearName();
     } catch (err) {
       form.fail(err);
@@ -169,7 +193,11 @@ function NewOrgForm() {
   };
   return (
     <form className="inline-form" ref={form.formRef} onSubmit={submit} noValidate aria-label="Create an organization">
-      <Field label="New organization" error={form.errors.name} hint="Its keys, data and credits are kept apart.">
+      <Field
+        label="New organization"
+        error={form.errors.name}
+        hint="Its keys, data and credits are kept apart. It starts with the same starter credits as the first one."
+      >
         <input
           value={name}
           maxLength={64}
@@ -183,6 +211,11 @@ function NewOrgForm() {
         {busy ? 'Creating…' : 'Create organization'}
       </button>
       {form.failure ? <ApiErrorBanner title="The organization was not created" error={form.failure} /> : null}
+      {created ? (
+        <p className="muted" role="status">
+          Created “{created.name}” with {created.balance} credits. Press Use in this window on its row to work in it.
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -23,6 +23,7 @@ export function UploadsScreen() {
   const pickFile = useAppStore((s) => s.pickFile);
   const upload = useAppStore((s) => s.upload);
   const uploadFiles = useAppStore((s) => s.uploadFiles);
+  const dismiss = useAppStore((s) => s.dismissUpload);
   const stored = useAppStore((s) => s.storedUploads);
   const loadStored = useAppStore((s) => s.loadStoredUploads);
   const [kind, setKind] = useState<UploadKind>('any');
@@ -44,10 +45,16 @@ export function UploadsScreen() {
   };
   const take = async (files: File[]) => {
     setError(null);
+    const before = new Set(useAppStore.getState().uploads.map((u) => u.file.token));
     try {
       await uploadFiles(files, 'uploads');
     } catch (err) {
-      setError(errorMessage(err));
+      // A file that got a row says why it failed there, once; the banner is for one that never got a row
+      // (not a file on this computer).
+      const onRow = useAppStore
+        .getState()
+        .uploads.some((u) => !before.has(u.file.token) && u.status === 'failed' && u.error !== null);
+      if (!onRow) setError(errorMessage(err));
     }
   };
 
@@ -98,6 +105,7 @@ export function UploadsScreen() {
             label="Uploads in progress"
             items={pending}
             onUpload={(u) => void upload(u.file.token).catch(() => undefined)}
+            onDismiss={(u) => dismiss(u.file.token)}
           />
         </div>
       </section>

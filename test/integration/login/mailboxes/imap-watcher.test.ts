@@ -9,6 +9,7 @@ import {
   type MailboxSubscriber,
 } from '../../../../src/main/core/login/mailboxes/index.js';
 import type { Mailbox } from '../../../../src/shared/mailboxes.schema.js';
+import { passwordAccount } from '../../../../src/main/core/login/mailboxes/mailboxes.service.js';
 import { buildMail, startDovecot, type Dovecot } from '../../../helpers/dovecot.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
 
@@ -33,12 +34,17 @@ async function setup(): Promise<Env> {
   const core = createCore(parseConfig({ dataDir: tempDir(), log: { level: 'info' } }));
   cleanup.push(() => core.dispose());
   const orgId = core.orgs.create('watch-org').id;
-  const mailbox = (password = PASSWORD, name = 'Work') =>
-    core.login.mailboxes.service.create(orgId, {
+  const mailbox = async (password = PASSWORD, name = 'Work') => {
+    // Saving checks the login: saved with the right password, then the store is given `password` (as when it
+    // was changed at the mail provider since).
+    const box = await core.login.mailboxes.service.create(orgId, {
       name,
       addresses: ['ada@example.com'],
-      imap: { host: '127.0.0.1', port: dovecot.port, secure: false, username: 'ada', password },
+      imap: { host: '127.0.0.1', port: dovecot.port, secure: false, username: 'ada', password: PASSWORD },
     });
+    if (password !== PASSWORD) await core.secrets.set(passwordAccount(box.id), password);
+    return box;
+  };
   return { dovecot, core, orgId, mailbox };
 }
 

@@ -7,7 +7,8 @@ import { MailboxError, MailboxesService, MailboxWatchers } from '../../../../src
 import { MailboxesRepo } from '../../../../src/main/core/login/mailboxes/mailboxes.repo.js';
 import { passwordAccount } from '../../../../src/main/core/login/mailboxes/mailboxes.service.js';
 import type { OutboundPolicy } from '../../../../src/main/core/net/outbound-policy.js';
-import { MailboxSchema, type Mailbox } from '../../../../src/shared/mailboxes.schema.js';
+import type { Mailbox } from '../../../../src/shared/mailboxes.schema.js';
+import { startDovecot } from '../../../helpers/dovecot.js';
 import { errorShapeProblem } from '../../../helpers/error-shape.js';
 import { namedPolicy, type NameTable } from '../../../helpers/outbound-names.js';
 import { runCli } from '../../../helpers/spawn.js';
@@ -200,23 +201,57 @@ describe('/api/mailboxes: no password in clear, hosts the policy refuses are a 4
     expect(JSON.stringify(r.json)).not.toContain(PASSWORD);
   };
 
-  it('on add: plain IMAP (secure: false) is STARTTLS, accepted for any host; allowInsecureAuth is kept as given', async () => {
-    const s = await server();
-    for (const host of ['10.0.0.5', '192.168.1.20', '8.8.8.8', 'fd00::5', '127.0.0.1', '::1', 'localhost']) {
-      const r = await add(s, { host, secure: false });
-      expect(r.status, host).toBe(201);
-      expect(MailboxSchema.parse(r.json).imap).toMatchObject({ host, secure: false, allowInsecureAuth: false });
-    }
-    const allowed = await add(s, { host: '10.0.0.5', secure: false, allowInsecureAuth: true });
-    expect(allowed.status, JSON.stringify(allowed.json)).toBe(201);
-    expect(MailboxSchema.parse(allowed.json).imap).toEqual({
-      host: '10.0.0.5',
-      port: 143,
-      secure: false,
-      username: 'ada',
-      allowInsecureAuth: true,
+  /** The service as the route runs it, with the resolver hook: imap.corp.test stands for 10.0.0.5. */
+  const serviceOf = (s: TestServer) =>
+    new MailboxesService({
+      repo: new MailboxesRepo(s.core.db),
+      secrets: s.core.secrets,
+      log: pino({ level: 'silent' }),
+      outbound: policy(),
     });
-    expect((await add(s, { host: '10.0.0.5', port: 993, secure: true })).status).toBe(201);
+  const refusal = (err: unknown) => {
+    expect(err).toBeInstanceOf(AppError);
+    const { status, code, details, message } = err as AppError;
+    expect({ status, code }).toEqual({ status: 400, code: 'validation_error' });
+    expect(message).not.toContain(PASSWORD);
+    return { path: (details as { issues: { path: string }[] }).issues[0].path, message };
+  };
+
+  it('on add: the login is checked first; no STARTTLS is refused on imap.secure (no password sent), allowInsecureAuth logs in', async () => {
+    const s = await server();
+    const fake = await fakeImap();
+    const service = serviceOf(s);
+    const add = (over: Record<string, unknown> = {}) =>
+      service
+        .create(s.orgId, {
+          addresses: ['ada@example.com'],
+          imap: {
+            host: 'imap.corp.test',
+            port: fake.port,
+            secure: false,
+            username: 'ada',
+            password: PASSWORD,
+            ...over,
+          },
+        })
+        .catch((e: unknown) => e);
+
+    const plain = refusal(await add());
+    expect(plain.path).toBe('imap.secure');
+    expect(plain.message).toMatch(
+      /mailbox not saved: the server at .* offers no STARTTLS, so the password was not sent/,
+    );
+    expect(fake.logins).toBe(0);
+    expect(sentPassword(fake)).toBe(false);
+
+    // With leave to log in without TLS the password is tried: the fake refuses it, so it is a 400 on the password.
+    const insecure = refusal(await add({ allowInsecureAuth: true }));
+    expect(insecure).toEqual({
+      path: 'imap.password',
+      message: `Invalid body: imap.password: mailbox not saved: login failed: the server at imap.corp.test:${fake.port} rejected the username or password`,
+    });
+    expect(fake.logins).toBe(1);
+    expect(service.list(s.orgId)).toEqual([]);
   });
 
   it('on add: a host the policy refuses is a 400 on imap.host, whatever secure says', async () => {
@@ -228,60 +263,50 @@ describe('/api/mailboxes: no password in clear, hosts the policy refuses are a 4
       expectInvalid(await add(strict, { host, secure: true, port: 993 }), 'imap.host', /public-only/);
   });
 
-  it('on test: a server that offers no STARTTLS is a 400 on imap.secure, and gets no password', async () => {
+  it('on test: a saved mailbox whose server no longer offers STARTTLS is a 400 on imap.secure, and gets no password', async () => {
     const s = await server();
     const fake = await fakeImap();
-    // The service as the route runs it, with the resolver hook: imap.corp.test stands for 10.0.0.5.
-    const service = new MailboxesService({
-      repo: new MailboxesRepo(s.core.db),
-      secrets: s.core.secrets,
-      log: pino({ level: 'silent' }),
-      outbound: policy(),
-    });
-    const created = await service.create(s.orgId, {
-      addresses: ['ada@example.com'],
-      imap: { host: 'imap.corp.test', port: fake.port, secure: false, username: 'ada', password: PASSWORD },
-    });
-    const err = await service.test(created).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AppError);
-    const { status, code, details, message } = err as AppError;
-    expect({ status, code, details }).toMatchObject({ status: 400, details: { issues: [{ path: 'imap.secure' }] } });
-    expect(code).toBe('validation_error');
-    expect(message).toMatch(/offers no STARTTLS, so the password was not sent/);
+    const service = serviceOf(s);
+    // Saved when its server still offered STARTTLS (written as create would: the password first, then the row).
+    const saved = { ...mailbox('imap.corp.test', fake.port), orgId: s.orgId };
+    await s.core.secrets.set(passwordAccount(saved.id), PASSWORD);
+    new MailboxesRepo(s.core.db).insert(saved);
+    const refused = refusal(await service.test(saved).catch((e: unknown) => e));
+    expect(refused.path).toBe('imap.secure');
+    expect(refused.message).toMatch(/offers no STARTTLS, so the password was not sent/);
     expect(fake.logins).toBe(0);
     expect(sentPassword(fake)).toBe(false);
   });
 
-  it('the CLI adds plain IMAP (STARTTLS required) and, with --allow-insecure-auth, says so in the list', async () => {
+  it('the CLI checks the login before saving: a refused one is not saved and says why (never the password)', async () => {
     const s = await server();
-    const args = (...extra: string[]) => [
-      'mailboxes',
-      'add',
-      '--address',
-      'ada@example.com',
-      '--host',
-      '10.0.0.5',
-      '--port',
-      '143',
-      '--username',
-      'ada',
-      '--org',
-      'test-org',
-      '--data-dir',
-      s.dataDir,
-      ...extra,
-    ];
-    const starttls = runCli(args(), { MAILBOX_PASSWORD: PASSWORD });
-    expect(starttls.status, starttls.stderr).toBe(0);
-    const added = runCli(args('--allow-insecure-auth'), { MAILBOX_PASSWORD: PASSWORD });
-    expect(added.status, added.stderr).toBe(0);
-    const id = added.stdout.trim().split('\n').pop()!;
-    expect(await s.core.secrets.get(passwordAccount(id))).toBe(PASSWORD);
-    const list = runCli(['mailboxes', 'list', '--data-dir', s.dataDir]);
-    expect(list.stdout).toContain(`${id}  test-org  ada@example.com  ada@example.com  ada@10.0.0.5:143 insecure-auth`);
-    const plain = starttls.stdout.trim().split('\n').pop()!;
-    expect(list.stdout).toMatch(
-      new RegExp(`${plain}  test-org  ada@example.com  ada@example.com  ada@10\\.0\\.0\\.5:143\\n`),
+    // A real server in its own process: the CLI runs synchronously, so a fake in this process could not answer.
+    const dovecot = await startDovecot({ users: [{ user: 'ada', password: 'the-right-one' }] });
+    cleanup.push(() => dovecot.close());
+    const added = runCli(
+      [
+        'mailboxes',
+        'add',
+        '--address',
+        'ada@example.com',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(dovecot.port),
+        '--username',
+        'ada',
+        '--org',
+        'test-org',
+        '--data-dir',
+        s.dataDir,
+      ],
+      { MAILBOX_PASSWORD: PASSWORD },
     );
+    expect(added.status, added.stderr).toBe(2);
+    expect(added.stderr).toContain(
+      `mailbox not saved: login failed: the server at 127.0.0.1:${dovecot.port} rejected the username or password`,
+    );
+    expect(added.stdout + added.stderr).not.toContain(PASSWORD);
+    expect(s.core.login.mailboxes.service.list(s.orgId)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { passwordAccount } from '../../../../src/main/core/login/mailboxes/mailboxes.service.js';
 import {
   MailboxListSchema,
@@ -27,6 +27,15 @@ async function server(): Promise<TestServer> {
   return s;
 }
 
+/** The IMAP server the mailboxes of most tests are saved against (saving checks the login). */
+let shared: Dovecot;
+beforeAll(async () => {
+  shared = await startDovecot({ users: [{ user: 'ada', password: PASSWORD }] });
+}, 60_000);
+afterAll(async () => {
+  await shared?.close();
+});
+
 async function dovecot(): Promise<Dovecot> {
   const d = await startDovecot({ users: [{ user: 'ada', password: PASSWORD }] });
   cleanup.push(() => d.close());
@@ -46,7 +55,7 @@ function closedPort(): Promise<number> {
 const body = (over: Record<string, unknown> = {}, imap: Record<string, unknown> = {}) => ({
   name: 'Work',
   addresses: ['ada@example.com'],
-  imap: { host: '127.0.0.1', port: 143, username: 'ada', password: PASSWORD, ...imap },
+  imap: { host: '127.0.0.1', port: shared.port, username: 'ada', password: PASSWORD, ...imap },
   ...over,
 });
 
@@ -79,7 +88,7 @@ describe('/api/mailboxes', () => {
     const s = await server();
     const created = await create(
       s,
-      body({ name: undefined, addresses: ['Ada@Example.com', '*@Corp.Example', 'ada@example.com'] }, { port: 993 }),
+      body({ name: undefined, addresses: ['Ada@Example.com', '*@Corp.Example', 'ada@example.com'] }),
     );
     expect(created.status, created.text).toBe(201);
     expect(created.text).not.toContain(PASSWORD);
@@ -87,13 +96,14 @@ describe('/api/mailboxes', () => {
     expect(m).toMatchObject({
       name: 'ada@example.com', // default: the first address
       addresses: ['ada@example.com', '*@corp.example'], // lower-cased, without duplicates
-      imap: { host: '127.0.0.1', port: 993, secure: true, username: 'ada', allowInsecureAuth: false }, // secure by default on 993
+      // secure: false by default on any port but 993 (STARTTLS, not required on loopback)
+      imap: { host: '127.0.0.1', port: shared.port, secure: false, username: 'ada', allowInsecureAuth: false },
     });
     expect(m.id).toMatch(/^mbx_[A-Za-z0-9]{16}$/);
     expect(Object.keys(JSON.parse(created.text)).sort()).toEqual(['addresses', 'created_at', 'id', 'imap', 'name']);
     expect(await s.core.secrets.get(passwordAccount(m.id))).toBe(PASSWORD);
 
-    const plain = await create(s, body({ name: 'Plain' }, { port: 143 }));
+    const plain = await create(s, body({ name: 'Plain' }));
     const p = MailboxSchema.parse(JSON.parse(plain.text));
     expect(p.imap.secure).toBe(false);
 
@@ -228,24 +238,50 @@ describe('/api/mailboxes', () => {
     expect(good.message).toBe(`connected to 127.0.0.1:${d.port}, logged in as ada and opened INBOX`);
     expect(good.ms).toBeGreaterThanOrEqual(0);
 
-    const wrong = await check(await add({ password: 'wrong-Pw-55' }));
+    // Saving checks the login first: a wrong password, a closed port and TLS against a plain port are not
+    // saved, with the check's words on the field to change. For loopback every network failure reads the same
+    // (README Security, outbound requests): it cannot be used to map what listens where.
+    const refused = async (imap: Record<string, unknown>, field: string, message: string) => {
+      const r = await create(s, body({}, { port: d.port, secure: false, ...imap }));
+      const json = (await expectLoginError(new Response(r.text, { status: r.status }), 400, 'INVALID_REQUEST')) as {
+        message: string;
+      };
+      expect(json).toMatchObject({ details: { issues: [{ path: field }] } });
+      expect(json.message).toBe(`Invalid body: ${field}: mailbox not saved: ${message}`);
+      expect(r.text).not.toContain(PASSWORD);
+      expect(r.text).not.toContain('wrong-Pw-55');
+    };
+    const before = s.core.login.mailboxes.service.list(s.orgId).length;
+    await refused(
+      { password: 'wrong-Pw-55' },
+      'imap.password',
+      `login failed: the server at 127.0.0.1:${d.port} rejected the username or password`,
+    );
+    const port = await closedPort();
+    await refused({ port }, 'imap.host', `could not connect to an IMAP server at 127.0.0.1:${port}`);
+    await refused({ secure: true }, 'imap.host', `could not connect to an IMAP server at 127.0.0.1:${d.port}`);
+    expect(s.core.login.mailboxes.service.list(s.orgId)).toHaveLength(before);
+
+    // After saving, the check tells what changed since: the password (changed at the provider)...
+    const changed = await add({});
+    await s.core.secrets.set(passwordAccount(changed.id), 'wrong-Pw-55');
+    const wrong = await check(changed);
     expect(wrong.ok).toBe(false);
     expect(wrong.message).toBe(`login failed: the server at 127.0.0.1:${d.port} rejected the username or password`);
     expect(wrong.messages).toBeUndefined();
-
-    // A closed port and a port that does not speak TLS read the same on loopback (README Security,
-    // outbound requests): the test cannot be used to map what listens where. The log has the reason.
-    const port = await closedPort();
-    const closed = await check(await add({ port }));
-    expect(closed).toMatchObject({ ok: false, message: `could not connect to an IMAP server at 127.0.0.1:${port}` });
-
-    const tls = await check(await add({ secure: true }));
-    expect(tls).toMatchObject({ ok: false, message: `could not connect to an IMAP server at 127.0.0.1:${d.port}` });
 
     // The secret is gone (removed behind the API's back): a clear answer, not a 500.
     const orphan = await add({});
     await s.core.secrets.delete(passwordAccount(orphan.id));
     expect(await check(orphan)).toMatchObject({ ok: false, message: expect.stringMatching(/password is missing/) });
+
+    // ...and a server that went away.
+    const gone = await add({});
+    await d.stop();
+    expect(await check(gone)).toMatchObject({
+      ok: false,
+      message: `could not connect to an IMAP server at 127.0.0.1:${d.port}`,
+    });
 
     await s.core.logger.flush();
     expectPasswordNotOnDisk(s.dataDir, PASSWORD);
@@ -267,7 +303,7 @@ describe('/api/mailboxes', () => {
         '--host',
         '127.0.0.1',
         '--port',
-        '993',
+        String(shared.port),
         '--username',
         'ada',
         '--name',
@@ -288,14 +324,16 @@ describe('/api/mailboxes', () => {
         id,
         name: 'From CLI',
         addresses: ['ada@example.com', '*@corp.example'],
-        imap: { host: '127.0.0.1', port: 993, secure: true, username: 'ada', allowInsecureAuth: false },
+        imap: { host: '127.0.0.1', port: shared.port, secure: false, username: 'ada', allowInsecureAuth: false },
       }),
     ]);
     expect(await s.core.secrets.get(passwordAccount(id))).toBe(PASSWORD);
 
     const list = runCli(['mailboxes', 'list', ...args]);
     expect(list.status, list.stderr).toBe(0);
-    expect(list.stdout).toContain(`${id}  test-org  From CLI  ada@example.com,*@corp.example  ada@127.0.0.1:993 tls`);
+    expect(list.stdout).toContain(
+      `${id}  test-org  From CLI  ada@example.com,*@corp.example  ada@127.0.0.1:${shared.port}`,
+    );
 
     const noPassword = runCli(
       [

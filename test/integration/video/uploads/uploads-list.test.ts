@@ -43,6 +43,7 @@ describe('GET /api/uploads', () => {
       source: 'presign',
       created_at: expect.any(Number),
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/files\/uploads\/.+\?.*sig=/),
+      used_by: null,
     });
     const served = await fetch(r.body.data[1].url);
     expect(served.status).toBe(200);
@@ -129,6 +130,14 @@ describe('DELETE /api/uploads/:key', () => {
     expect(r.status).toBe(409);
     expect(r.body).toEqual({ error: 'upload_in_use', message: expect.stringContaining('the character "Keeper"') });
     expect(await s.core.video.blobs.head(key)).not.toBeNull();
+    // The list says so before anyone tries (the desktop's Delete asks with it).
+    const usedBy = async () =>
+      Object.fromEntries(
+        (
+          (await call(s, '/api/uploads', { key: org.key })).body.data as { s3_key: string; used_by: string | null }[]
+        ).map((u) => [u.s3_key, u.used_by]),
+      );
+    expect(await usedBy()).toEqual({ [key]: 'the character "Keeper"', [spare]: null });
 
     const patched = await call(s, `/api/characters/${character.body.id}`, {
       method: 'PATCH',
@@ -136,6 +145,7 @@ describe('DELETE /api/uploads/:key', () => {
       json: { reference_image_keys: [spare] },
     });
     expect(patched.status).toBe(200);
+    expect(await usedBy()).toEqual({ [key]: null, [spare]: 'the character "Keeper"' });
     expect((await del(key, org.key)).status).toBe(204);
   });
 

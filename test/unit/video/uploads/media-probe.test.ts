@@ -80,7 +80,7 @@ describe('MediaProbe (ffprobe)', () => {
       'The file is not a video: its content is image/png.',
     );
     await expect(probe.expect(file(media.text(500)), 'audio')).rejects.toThrow(
-      'The file is not an audio file: its content is not a recognised image, video or audio format.',
+      'The file is not an audio file: its content is not in any audio format this service reads.',
     );
   });
 

@@ -45,7 +45,7 @@ describe('media sniffer', () => {
     expect(sniff(media.png().subarray(0, 4))).toBeNull();
     expect(notOfKindMessage('image', media.mp4())).toBe('The file is not an image: its content is video/mp4.');
     expect(notOfKindMessage('video', media.text())).toMatch(
-      /^The file is not a video: its content is not a recognised/,
+      /^The file is not a video: its content is not in any video format this service reads\./,
     );
     expect(notOfKindMessage('audio', Buffer.alloc(0))).toMatch(/empty/);
   });

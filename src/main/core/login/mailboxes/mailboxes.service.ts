@@ -7,7 +7,7 @@ import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { addressMatches } from './address-match.js';
 import { closeQuietly, openImapClient, type ImapSession } from './imap-session.js';
-import { describeImapFailure, MailboxError, type ImapStage } from './mailbox-error.js';
+import { describeImapFailure, MailboxError, type ImapStage, type MailboxErrorKind } from './mailbox-error.js';
 import type { MailboxesRepo, StoredMailbox } from './mailboxes.repo.js';
 
 /** The secret-store account of a mailbox's password (the store itself is namespaced per installation). */
@@ -26,6 +26,14 @@ export interface MailboxesServiceDeps {
 /** A 400 INVALID_REQUEST naming the field, as the schemas' own answers do. */
 const invalid = (path: string, message: string) =>
   badRequest(`Invalid body: ${path}: ${message}`, { issues: [{ path, message }] });
+
+/** Which setting a failed login check is about: where the person should look first. */
+function fieldToChange(kind: MailboxErrorKind, err: unknown, secure: boolean): string {
+  if (kind === 'auth') return 'imap.password';
+  if (kind === 'unreachable') return 'imap.host';
+  if (kind === 'refused') return outboundRefusal(err) ? 'imap.host' : 'imap.secure'; // no STARTTLS offered
+  return secure ? 'imap.secure' : 'imap.port'; // TLS trouble, or a port that speaks something else
+}
 
 /** The API's view of a mailbox: no organization id, and there is never a password to leave out. */
 export function publicMailbox(m: StoredMailbox): Mailbox {
@@ -55,7 +63,11 @@ export class MailboxesService {
     if (refused) throw invalid('imap.host', refused.reason);
   }
 
-  /** Stores the password first: a row never exists without its secret. Nothing is connected to yet. */
+  /**
+   * Checks the settings by connecting and logging in (connectTimeoutMs, 5 s by default), then stores the
+   * password first: a row never exists without its secret. A mailbox that cannot be used is not saved: a 400
+   * naming the field and the cause (see checkLogin), so it does not fail later at the next email-code login.
+   */
   async create(orgId: string, input: MailboxCreate): Promise<Mailbox> {
     const addresses = [...new Set(input.addresses.map((a) => a.toLowerCase()))];
     const mailbox: StoredMailbox = {
@@ -73,6 +85,7 @@ export class MailboxesService {
       created_at: this.now(),
     };
     this.checkSettings(mailbox.imap);
+    await this.checkLogin(mailbox, input.imap.password);
     await this.deps.secrets.set(passwordAccount(mailbox.id), input.imap.password);
     try {
       this.deps.repo.insert(mailbox);
@@ -85,6 +98,32 @@ export class MailboxesService {
       'mailbox added',
     );
     return publicMailbox(mailbox);
+  }
+
+  /**
+   * Connects and logs in with settings not saved yet, then logs out. A failure is a 400 INVALID_REQUEST whose
+   * message says the mailbox was not saved and why (the same words as the check), on the field to change:
+   * imap.password for a refused login, imap.host when nothing answered, imap.secure / imap.port for TLS or
+   * protocol trouble. Never the password.
+   */
+  private async checkLogin(mailbox: StoredMailbox, password: string): Promise<void> {
+    let session: ImapSession | null = null;
+    try {
+      session = await openImapClient(mailbox, password, {
+        idle: false,
+        connectTimeoutMs: this.deps.connectTimeoutMs,
+        outbound: this.outbound,
+      });
+      await session.client.connect();
+    } catch (err) {
+      const target = { ...mailbox.imap, publicHost: session?.publicHost };
+      const { kind, problem } = describeImapFailure(err, target, password, 'connect');
+      const code = (err as { code?: unknown }).code;
+      this.deps.log.info({ orgId: mailbox.orgId, kind, problem, code }, 'mailbox not saved: its check failed');
+      throw invalid(fieldToChange(kind, err, mailbox.imap.secure), `mailbox not saved: ${problem}`);
+    } finally {
+      if (session) await closeQuietly(session.client);
+    }
   }
 
   list(orgId: string): Mailbox[] {

@@ -154,7 +154,7 @@ export class MediaProbe {
         `The file is not ${article}: it starts like ${outcome.type} but does not decode (damaged, truncated or something else).`,
       );
     }
-    throw badRequest(`The file is not ${article}: its content is not a recognised image, video or audio format.`);
+    throw badRequest(`The file is not ${article}: its content is not in any ${kind} format this service reads.`);
   }
 
   private run(path: string): Promise<ProbeOutcome> {

@@ -69,5 +69,5 @@ export function notOfKindMessage(kind: MediaKind, head: Buffer): string {
   if (head.length === 0) return `The file is empty, so it is not ${KIND_ARTICLE[kind]}.`;
   return found
     ? `The file is not ${KIND_ARTICLE[kind]}: its content is ${found.type}.`
-    : `The file is not ${KIND_ARTICLE[kind]}: its content is not a recognised image, video or audio format.`;
+    : `The file is not ${KIND_ARTICLE[kind]}: its content is not in any ${kind} format this service reads.`;
 }

@@ -142,6 +142,7 @@ export class UploadsService {
       source: row.source,
       created_at: row.created_at,
       url: await this.downloadUrl(row.s3_key, row.file_name, baseUrl),
+      used_by: this.deps.usedBy?.(row.org_id, row.s3_key) ?? null,
     };
   }
 
