@@ -51,18 +51,23 @@ export function notifyFinishedGenerations(opts: GenerationNotifierOptions): () =
         .then((g) => {
           const notice = generationNotice(g, { windowFocused, enabled });
           if (!notice) return;
-          const note = new Notification({ title: notice.title, body: notice.body });
-          shown.add(note);
-          note.on('click', () => {
-            shown.delete(note);
-            opts.showWindow();
-          });
-          note.on('close', () => shown.delete(note));
-          note.show();
+          showKept(shown, notice, opts.showWindow);
         })
         .catch((err: Error) => running.core.log.warn({ err: err.message }, 'desktop: notification failed'));
     }),
   );
+}
+
+/** Shows a notice whose click brings the window; kept referenced until closed (one garbage-collected loses its click). */
+function showKept(shown: Set<Notification>, notice: { title: string; body: string }, showWindow: () => void): void {
+  const note = new Notification({ title: notice.title, body: notice.body });
+  shown.add(note);
+  note.on('click', () => {
+    shown.delete(note);
+    showWindow();
+  });
+  note.on('close', () => shown.delete(note));
+  note.show();
 }
 
 /**
@@ -77,15 +82,7 @@ export function notifyLoginsNeedingPerson(opts: GenerationNotifierOptions): () =
       const win = opts.mainWindow();
       if (win && !win.isDestroyed() && win.isVisible() && win.isFocused()) return;
       const notice = loginNotice(e.site, e.reason);
-      const note = new Notification({ title: notice.title, body: notice.body });
-      // Kept referenced until closed: a notification that is garbage-collected loses its click.
-      shown.add(note);
-      note.on('click', () => {
-        shown.delete(note);
-        opts.showWindow();
-      });
-      note.on('close', () => shown.delete(note));
-      note.show();
+      showKept(shown, notice, opts.showWindow);
     }),
   );
 }

@@ -107,23 +107,37 @@ export class MailboxesService {
    * protocol trouble. Never the password.
    */
   private async checkLogin(mailbox: StoredMailbox, password: string): Promise<void> {
-    let session: ImapSession | null = null;
+    const held: { session?: ImapSession } = {};
     try {
-      session = await openImapClient(mailbox, password, {
-        idle: false,
-        connectTimeoutMs: this.deps.connectTimeoutMs,
-        outbound: this.outbound,
-      });
-      await session.client.connect();
+      await this.connect(mailbox, password, held);
     } catch (err) {
-      const target = { ...mailbox.imap, publicHost: session?.publicHost };
+      const target = { ...mailbox.imap, publicHost: held.session?.publicHost };
       const { kind, problem } = describeImapFailure(err, target, password, 'connect');
       const code = (err as { code?: unknown }).code;
       this.deps.log.info({ orgId: mailbox.orgId, kind, problem, code }, 'mailbox not saved: its check failed');
       throw invalid(fieldToChange(kind, err, mailbox.imap.secure), `mailbox not saved: ${problem}`);
     } finally {
-      if (session) await closeQuietly(session.client);
+      if (held.session) await closeQuietly(held.session.client);
     }
+  }
+
+  /**
+   * An IMAP client for the mailbox, connected and logged in; the caller closes it. `held.session` is set before the
+   * login, so a failed one can still be closed and its public host named.
+   */
+  private async connect(
+    mailbox: Mailbox | StoredMailbox,
+    password: string,
+    held: { session?: ImapSession },
+  ): Promise<ImapSession> {
+    const session = await openImapClient(mailbox, password, {
+      idle: false,
+      connectTimeoutMs: this.deps.connectTimeoutMs,
+      outbound: this.outbound,
+    });
+    held.session = session;
+    await session.client.connect();
+    return session;
   }
 
   list(orgId: string): Mailbox[] {
@@ -191,17 +205,12 @@ export class MailboxesService {
       if (err instanceof MailboxError) return { ok: false, message: err.problem, ms: ms() };
       throw err; // the secret store is unavailable: a 503 that says how to reach it
     }
-    let session: ImapSession | null = null;
+    const held: { session?: ImapSession } = {};
     let stage: ImapStage = 'connect';
     try {
-      session = await openImapClient(mailbox, password, {
-        idle: false,
-        connectTimeoutMs: this.deps.connectTimeoutMs,
-        outbound: this.outbound,
-      });
-      await session.client.connect();
+      const connected = await this.connect(mailbox, password, held);
       stage = 'open';
-      const inbox = await session.client.mailboxOpen('INBOX', { readOnly: true });
+      const inbox = await connected.client.mailboxOpen('INBOX', { readOnly: true });
       const { host, port, username } = mailbox.imap;
       return {
         ok: true,
@@ -210,7 +219,7 @@ export class MailboxesService {
         messages: inbox.exists,
       };
     } catch (err) {
-      const target = { ...mailbox.imap, publicHost: session?.publicHost };
+      const target = { ...mailbox.imap, publicHost: held.session?.publicHost };
       const { kind, problem } = describeImapFailure(err, target, password, stage);
       // The code is for the person reading the log; the answer may hide it (see describeImapFailure).
       const code = (err as { code?: unknown }).code;
@@ -218,7 +227,7 @@ export class MailboxesService {
       if (kind === 'refused') throw invalid(outboundRefusal(err) ? 'imap.host' : 'imap.secure', problem);
       return { ok: false, message: problem, ms: ms() };
     } finally {
-      if (session) await closeQuietly(session.client);
+      if (held.session) await closeQuietly(held.session.client);
     }
   }
 }
