@@ -44,6 +44,13 @@ const MIN_GAP_MS = 25;
 const STRONG = { PATIENCE_MS: 1500, LEAVING_MS: 500, LEAVING_PATIENCE_MS: 6000, BRIDGE_MS: 500 } as const;
 /** Weak evidence (only the password field went away): the network quiet longer, a longer confirmation. */
 const WEAK = { QUIET_MS: 400, CONFIRM_MS: 300 } as const;
+/**
+ * A form that reacted to the submit (button disabled, "Signing in…") whose request has not shown up
+ * yet is waited for this long before the submit is called unanswered and tried another way: on a
+ * busy machine an out-of-process frame can send its request seconds late, and a second submit then
+ * is a second login attempt (a wrong password counted twice towards a lockout).
+ */
+const REACTED_PATIENCE_MS = 10_000;
 
 export type OutcomePhase = 'password' | 'identifier' | 'code' | 'link';
 
@@ -189,6 +196,12 @@ export class OutcomeDetector {
       const navigated = net.navigationCount() > opts.navBase || after.url !== before.url;
       // Nothing navigated and no request left the page: the submit never happened.
       const noTraffic = !navigated && net.requestCount() === opts.requestBase;
+      const formReacted =
+        after.signals.watchedFormState !== null &&
+        before.signals.watchedFormState !== null &&
+        after.signals.watchedFormState !== before.signals.watchedFormState;
+      // Submitted by the look of the form; its request is late. Not unanswered yet.
+      const awaitingRequest = noTraffic && formReacted && elapsed < REACTED_PATIENCE_MS;
       const cookies = this.authCookieChanges(before, after);
       const { names: storage, storedIn } = this.authStorageChanges(before, after);
       // A Log out control (or logout link) the page did not have before: the site's own signed-in UI.
@@ -207,7 +220,7 @@ export class OutcomeDetector {
         if (fresh.length) return this.invalid(strong[0] ?? fresh[0], evidence);
         if (!stillThere && net.isSettled(400, start) && elapsed > 300)
           return { kind: 'advanced', evidence: ['identifier step left', ...evidence] };
-        if (net.isSettled(1200, start) && elapsed > 1500 && net.msSinceNavigation() > 800) {
+        if (net.isSettled(1200, start) && elapsed > 1500 && net.msSinceNavigation() > 800 && !awaitingRequest) {
           return s.watchedState === 'visible-filled' && noTraffic
             ? { kind: 'unsubmitted' }
             : { kind: 'advanced', evidence };
@@ -287,7 +300,13 @@ export class OutcomeDetector {
         continue;
       }
       candidate = undefined;
-      if (!formGone && net.isSettled(1200, start) && elapsed > 1500 && net.msSinceNavigation() > 1000) {
+      if (
+        !formGone &&
+        net.isSettled(1200, start) &&
+        elapsed > 1500 &&
+        net.msSinceNavigation() > 1000 &&
+        !awaitingRequest
+      ) {
         if (storage.length)
           return {
             kind: 'success',

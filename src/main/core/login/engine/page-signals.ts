@@ -22,6 +22,12 @@ export interface PageSignals {
   /** Visible password fields that are not new-password fields. */
   loginPasswords: number;
   watchedState: 'absent' | 'hidden' | 'visible-empty' | 'visible-filled';
+  /**
+   * How the form around the watched field looks, values left out (its controls' disabled / busy
+   * state, button labels, which elements are there and shown): a page that reacted to a submit (a disabled
+   * button, "Signing in…", a spinner) changes it before its request may show up. null: no field.
+   */
+  watchedFormState: string | null;
   /** Required or invalid fields blocking native form submission (names/labels only). */
   invalidFields: string[];
   bodyTextLength: number;
@@ -254,10 +260,32 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
   }
 
   let watchedState: PageSignals['watchedState'] = 'absent';
+  let watchedFormState: string | null = null;
+  // The form (or, for a form-less widget, the nearest container with a button) and what its
+  // controls show; a checksum, so no text leaves the page.
+  const formState = (field: HTMLInputElement): string => {
+    let root: Element = field.form ?? field;
+    while (!field.form && root.parentElement && !root.querySelector('button,[role=button],input[type=submit]'))
+      root = root.parentElement;
+    // Classes are left out: focus and hover styling change them without any submit.
+    const parts: string[] = [root.getAttribute('aria-busy') ?? ''];
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      const c = el as HTMLButtonElement;
+      parts.push(
+        `${el.tagName}|${c.disabled ? 'd' : ''}|${el.getAttribute('aria-busy') ?? ''}|${el.getAttribute('aria-disabled') ?? ''}|${visible(el) ? 'v' : ''}`,
+      );
+      if (el.matches('button,[role=button],input[type=submit],input[type=button]')) parts.push(h.clickableText(el));
+    }
+    let sum = 0;
+    const text = parts.join('\n');
+    for (let j = 0; j < text.length; j++) sum = (sum * 31 + text.charCodeAt(j)) | 0;
+    return `${parts.length}:${sum}`;
+  };
   if (args.watchMarker) {
     const w = all.find((el) => el.getAttribute('data-agent-studio-login') === args.watchMarker) as
       HTMLInputElement | undefined;
     if (w) watchedState = !visible(w) ? 'hidden' : w.value ? 'visible-filled' : 'visible-empty';
+    if (w) watchedFormState = formState(w);
   }
 
   // A signed-in page: a visible Log out / Sign out control, or a logout link anywhere (menus hide it).
@@ -319,6 +347,7 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     observed,
     loginPasswords,
     watchedState,
+    watchedFormState,
     invalidFields: invalidFields.slice(0, 10),
     bodyTextLength: bodyText.length,
     stayPrompt,

@@ -78,6 +78,7 @@ export async function takeSnapshot(deps: SnapshotDeps, watchMarker?: string): Pr
     observed: [],
     loginPasswords: 0,
     watchedState: 'absent',
+    watchedFormState: null,
     invalidFields: [],
     bodyTextLength: 0,
     readyState: 'loading',
@@ -102,6 +103,7 @@ export async function takeSnapshot(deps: SnapshotDeps, watchMarker?: string): Pr
     merged.invalidFields.push(...s.invalidFields);
     merged.bodyTextLength += s.bodyTextLength;
     if (rank[s.watchedState] > rank[merged.watchedState]) merged.watchedState = s.watchedState;
+    merged.watchedFormState ??= s.watchedFormState;
     for (const [origin, key, sum, area] of s.storage) storage.set(`${origin}|${area}|${key}`, sum);
   }
   const cookies = cookieMap(allCookies);
