@@ -21,12 +21,6 @@ import {
   outcomeText,
   viewerStateText,
 } from '../../../../src/main/core/login/takeover/live-page/takeover-text.js';
-import {
-  cdpKeyEvent,
-  cdpMouseEvent,
-  cdpWheelEvent,
-  virtualKeyCode,
-} from '../../../../src/main/core/login/takeover/live-page/takeover-cdp.js';
 import { TAKEOVER_JS } from '../../../../src/main/core/login/takeover/live-page/takeover.client.js.js';
 import { TAKEOVER_CSS } from '../../../../src/main/core/login/takeover/live-page/takeover.css.js';
 import {
@@ -302,65 +296,5 @@ describe('the page and its script', () => {
     expect(html).toContain('<title>Sign in &lt;to&gt; &quot;x&quot;</title>');
     expect(html).not.toMatch(/<script>|<style|style="|\son[a-z]+=/i);
     expect(TAKEOVER_CSS).toContain('prefers-color-scheme: dark');
-  });
-});
-
-describe('the server side: messages as CDP parameters', () => {
-  it('gives every key its virtual key code, and Enter its "\\r"', () => {
-    expect(virtualKeyCode('a', 'KeyA')).toBe(65);
-    expect(virtualKeyCode('A', 'KeyA')).toBe(65);
-    expect(virtualKeyCode('7', 'Digit7')).toBe(55);
-    expect(virtualKeyCode('7', 'Numpad7')).toBe(103);
-    expect(virtualKeyCode('ArrowLeft', 'Numpad4')).toBe(37);
-    expect(virtualKeyCode('Backspace', 'Backspace')).toBe(8);
-    expect(virtualKeyCode('F12', 'F12')).toBe(123);
-    expect(virtualKeyCode(' ', 'Space')).toBe(32);
-    expect(virtualKeyCode('-', 'Minus')).toBe(189);
-    expect(virtualKeyCode('Meta', 'MetaRight')).toBe(92);
-    expect(virtualKeyCode('é', '')).toBe(0);
-    expect(cdpKeyEvent(keyMessage('Enter', 'Enter', 'down', 0))).toMatchObject({
-      type: 'keyDown',
-      text: '\r',
-      windowsVirtualKeyCode: 13,
-    });
-    expect(cdpKeyEvent(keyMessage('a', 'KeyA', 'down', 2))).toMatchObject({ type: 'rawKeyDown', modifiers: 2 });
-    expect(cdpKeyEvent(keyMessage('a', 'KeyA', 'down', 2))).not.toHaveProperty('text');
-    expect(cdpKeyEvent(keyMessage('b', 'KeyB', 'down', 0))).toMatchObject({
-      type: 'keyDown',
-      text: 'b',
-      unmodifiedText: 'b',
-    });
-    expect(cdpKeyEvent(keyMessage('Shift', 'ShiftRight', 'up', 0))).toMatchObject({ type: 'keyUp', location: 2 });
-    expect(cdpKeyEvent(keyMessage('1', 'Numpad1', 'down', 0))).toMatchObject({ location: 3, isKeypad: true });
-  });
-
-  it('maps mouse and wheel messages', () => {
-    const base = { type: 'mouse', x: 5, y: 6, modifiers: 8 } as const;
-    expect(cdpMouseEvent({ ...base, action: 'down', button: 'left', clickCount: 2 })).toEqual({
-      type: 'mousePressed',
-      x: 5,
-      y: 6,
-      button: 'left',
-      buttons: 1,
-      clickCount: 2,
-      modifiers: 8,
-    });
-    expect(cdpMouseEvent({ ...base, action: 'move', button: 'right', clickCount: 0 })).toMatchObject({
-      type: 'mouseMoved',
-      buttons: 2,
-      clickCount: 0,
-    });
-    expect(cdpMouseEvent({ ...base, action: 'up', button: 'left', clickCount: 1 })).toMatchObject({
-      type: 'mouseReleased',
-      buttons: 0,
-    });
-    expect(cdpWheelEvent({ type: 'wheel', x: 1, y: 2, deltaX: 0, deltaY: 120, modifiers: 0 })).toEqual({
-      type: 'mouseWheel',
-      x: 1,
-      y: 2,
-      deltaX: 0,
-      deltaY: 120,
-      modifiers: 0,
-    });
   });
 });
