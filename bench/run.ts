@@ -27,6 +27,8 @@ async function main() {
     await optional('takeover.bench.ts', 'runTakeoverBench'),
     await optional('cached-path.bench.ts', 'runCachedPathBench'),
     await optional('mixed-load.bench.ts', 'runMixedLoadBench'),
+    await optional('draft-preview.bench.ts', 'runDraftPreviewBench'),
+    await optional('render-batch.bench.ts', 'runRenderBatchBench'),
   ])
     if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');
