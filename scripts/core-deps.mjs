@@ -126,10 +126,17 @@ export const CORE_DEPS = {
   // video: never login, mcp, desktop, create-core.ts, routes.ts, run-server.ts
   'video/resources.ts': KERNEL,
   'video/generations/pricing.ts': KERNEL,
+  // what renders a template or generation (local renderer or hosted provider), as templates and generations show it
+  'video/generations/renderer.ts': KERNEL,
   // what a file is, from its first bytes: the API's uploads and MCP's upload_file detect types alike
   'video/uploads/media-sniffer.ts': KERNEL,
   'video/webhooks': [...FEATURE_BASE, 'webhooks', 'video/resources.ts'],
-  'video/templates': [...FEATURE_BASE, 'video/resources.ts', 'video/generations/pricing.ts'],
+  'video/templates': [
+    ...FEATURE_BASE,
+    'video/resources.ts',
+    'video/generations/pricing.ts',
+    'video/generations/renderer.ts',
+  ],
   'video/uploads': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads/media-sniffer.ts'],
   // no route modules, no http
   'video/pipeline': [...KERNEL, ...LOW, 'video/resources.ts', 'video/uploads', 'video/uploads/media-sniffer.ts'],
@@ -139,6 +146,7 @@ export const CORE_DEPS = {
     'webhooks',
     'video/resources.ts',
     'video/generations/pricing.ts',
+    'video/generations/renderer.ts',
     'video/characters',
     'video/pipeline',
     'video/templates',

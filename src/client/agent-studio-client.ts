@@ -38,6 +38,8 @@ export type TemplateWriteInput = BodyOf<'createTemplate'>;
 export type TemplatePatchInput = BodyOf<'updateTemplate'>;
 export type GenerateInput = BodyOf<'generate'>;
 export type CreateGenerationInput = BodyOf<'createGeneration'>;
+/** One row of a batch generate: one video. */
+export type GenerateBatchRowInput = NonNullable<GenerateInput['batch']>[number];
 export type GenerationListQuery = QueryOf<'listGenerations'>;
 export type CharacterListQuery = QueryOf<'listCharacters'>;
 export type CharacterCreateInput = BodyOf<'createCharacter'>;
@@ -163,6 +165,11 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     get: (id: string) => call('getGeneration', { id }),
     cancel: (id: string) => call('cancelGeneration', { id }),
     delete: (id: string) => call('deleteGeneration', { id }),
+    /** The generations of one batch (GET /api/generations?batch_id=), newest first. */
+    listBatch: (batchId: string, query: Omit<GenerationListQuery, 'batch_id'> = {}) =>
+      call('listGenerations', { query: { ...query, batch_id: batchId } }),
+    /** POST /api/batches/:id/cancel: cancels (and refunds) every still-generating generation of the batch. */
+    cancelBatch: (batchId: string) => call('cancelBatch', { id: batchId }),
     /**
      * Polls until the generation is no longer `generating` and returns it (completed, failed or
      * canceled: check `status`).
@@ -312,6 +319,20 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     /** POST /api/templates/:id/generate (JSON). Charges credits; an idempotency key makes a retry safe. */
     generate: (templateId: string, body: GenerateInput, opts: { idempotencyKey?: string } = {}) =>
       call('generate', { id: templateId, body, idempotencyKey: opts.idempotencyKey }),
+    /** POST /api/templates/:id/quote: what generate with this body would charge; nothing is charged or kept. */
+    quote: (templateId: string, body: GenerateInput) => call('quoteTemplate', { id: templateId, body }),
+    /** POST /api/generations/quote: what createGeneration with this body would charge. */
+    quoteGeneration: (body: CreateGenerationInput) => call('quoteGeneration', { body }),
+    /**
+     * A batch: one video per row (up to 100), charged once; `shared` holds what every row has in common
+     * (variables, webhook_url, draft...). The answer's batch_id lists (generations.listBatch) and cancels them.
+     */
+    generateBatch: (
+      templateId: string,
+      rows: GenerateBatchRowInput[],
+      shared: Omit<GenerateInput, 'batch'> = {},
+      opts: { idempotencyKey?: string } = {},
+    ) => call('generate', { id: templateId, body: { ...shared, batch: rows }, idempotencyKey: opts.idempotencyKey }),
     /** POST /api/generations: a video from a model, a prompt and uploaded storage keys. */
     createGeneration: (body: CreateGenerationInput, opts: { idempotencyKey?: string } = {}) =>
       call('createGeneration', { body, idempotencyKey: opts.idempotencyKey }),

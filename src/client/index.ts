@@ -39,6 +39,8 @@ export type {
   GenerateResponse,
   Generation,
   GenerationStatus,
+  Quote,
+  Renderer,
   Template,
   TemplateCategory,
 } from '../shared/video.schema.js';

@@ -1,7 +1,13 @@
 // Create Generation: the model-based endpoint (POST /api/generations) that takes uploaded storage keys.
 import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
-import { MAX_VIDEOS_PER_REQUEST } from './video.schema.js';
+import {
+  AspectRatioSchema,
+  DeadlineSecSchema,
+  MAX_VIDEOS_PER_REQUEST,
+  OutputsRequestSchema,
+  WebhookEventsSchema,
+} from './video.schema.js';
 
 const storageKey = (field: string) =>
   z
@@ -41,7 +47,11 @@ export const CreateGenerationRequestSchema = z
       .optional()
       .describe("Seconds (default: the model's default duration); billed per second"),
     num_videos: z.number().int().min(1).max(MAX_VIDEOS_PER_REQUEST).default(1),
+    aspect_ratio: AspectRatioSchema.optional().describe('Frame shape, default 16:9'),
+    outputs: OutputsRequestSchema.optional(),
     webhook_url: httpUrlString('webhook_url').optional(),
+    deadline_sec: DeadlineSecSchema.optional(),
+    webhook_events: WebhookEventsSchema.optional(),
   })
   .strict()
   .meta({

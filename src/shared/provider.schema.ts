@@ -12,7 +12,7 @@ import { z } from 'zod';
 export const PROVIDER_PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 /** Placeholders every template has besides its own variables. */
-export const BUILTIN_PLACEHOLDERS = ['prompt', 'duration_sec', 'width', 'height'] as const;
+export const BUILTIN_PLACEHOLDERS = ['prompt', 'duration_sec', 'width', 'height', 'aspect_ratio'] as const;
 
 export const PROVIDER_NAMES = ['local', 'fal', 'replicate', 'comfyui'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
 import { TemplateProviderSchema } from './provider.schema.js';
+import { WEBHOOK_EVENT_NAMES } from './webhooks.schema.js';
 
 /** What a template makes; only `ingredients-to-video` templates accept `character_variables`. */
 export const TEMPLATE_CATEGORIES = [
@@ -14,7 +15,8 @@ export const TEMPLATE_CATEGORIES = [
   'audio-to-video',
 ] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
-export const VARIABLE_TYPES = ['text', 'image', 'video', 'audio'] as const;
+/** `captions`: SRT or WebVTT text, burned into the video at its cue times (or a sidecar .vtt with outputs "vtt"). */
+export const VARIABLE_TYPES = ['text', 'image', 'video', 'audio', 'captions'] as const;
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 /** Where a media variable goes in the model call (start frame, ingredient image, source video...). */
 export const VARIABLE_SLOTS = [
@@ -26,10 +28,50 @@ export const VARIABLE_SLOTS = [
   'audio',
 ] as const;
 export type VariableSlot = (typeof VARIABLE_SLOTS)[number];
-/** `canceled` is ours (POST /api/generations/:id/cancel); the spec names the other three. */
-export const GENERATION_STATUSES = ['generating', 'completed', 'failed', 'canceled'] as const;
+/** Frame shapes: landscape, portrait (stories, reels, shorts), square and 4:5 (feed posts). */
+export const ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:5'] as const;
+export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+export const AspectRatioSchema = z
+  .enum(ASPECT_RATIOS)
+  .describe('Frame shape; the resolution names the short side (720p 9:16 = 720x1280, 720p 4:5 = 720x900)');
+/** Files a generation can deliver: the MP4 always; WebM (VP9/Opus), an animated GIF preview, WebVTT captions. */
+export const OUTPUT_FORMATS = ['mp4', 'webm', 'gif', 'vtt'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export const OutputsRequestSchema = z
+  .array(z.enum(OUTPUT_FORMATS))
+  .min(1)
+  .max(OUTPUT_FORMATS.length)
+  .refine((a) => new Set(a).size === a.length, { message: 'outputs must not repeat a format' })
+  .describe(
+    'Files to make, default ["mp4"] (the MP4 is always made): webm (VP9/Opus), gif (an animated preview: the first 10 s at 10 fps, at most 480 px on its long side), vtt (the captions variable as a WebVTT sidecar)',
+  );
+/**
+ * `canceled` (POST /api/generations/:id/cancel) and `aborted` (deadline_sec passed before the render started) are
+ * ours; the spec names the other three.
+ */
+export const GENERATION_STATUSES = ['generating', 'completed', 'failed', 'canceled', 'aborted'] as const;
 export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
 export const MAX_VIDEOS_PER_REQUEST = 4;
+/** Rows of one batch generate request (one video each). */
+export const MAX_BATCH_ROWS = 100;
+/** Longest deadline_sec: a week. */
+export const MAX_DEADLINE_SEC = 7 * 86_400;
+/** Draft renders an API key may start per minute (free, so limited on their own). */
+export const DRAFTS_PER_MINUTE = 30;
+/** What the local renderer is, in the words a person reads before spending credits. */
+export const LOCAL_RENDERER_LABEL =
+  'Local draft (offline motion graphics: title cards, pan and zoom, cards, waveforms)';
+
+/** Which engine makes (or made) the videos: the local ffmpeg renderer, or a hosted provider and its model. */
+export const RendererSchema = z
+  .object({
+    kind: z.enum(['local', 'hosted']).describe('local: the offline ffmpeg renderer; hosted: an AI model provider'),
+    name: z.string().describe('local, fal, replicate or comfyui'),
+    model: z.string().nullable().describe('The provider’s model (fal endpoint, Replicate model); null for ComfyUI'),
+    label: z.string().describe('What to show a person'),
+  })
+  .meta({ id: 'Renderer' });
+export type Renderer = z.infer<typeof RendererSchema>;
 
 export const LIMITS = {
   templates: { default: 50, max: 100 },
@@ -98,6 +140,7 @@ export const TemplateSchema = z
     prompt_template: z.string().nullable(),
     model: z.string().describe('Model of the pricing table'),
     resolution: z.string(),
+    aspect_ratio: AspectRatioSchema,
     provider: TemplateProviderSchema.nullable().describe(
       'Which engine makes the videos; null: the local ffmpeg renderer',
     ),
@@ -105,6 +148,7 @@ export const TemplateSchema = z
       .number()
       .nullable()
       .describe('Price of one video; null when no pricing applies (generate answers 400 pricing_error)'),
+    renderer: RendererSchema.describe('Which engine renders it (drafts: always the local renderer)'),
     builtin: z.boolean().describe('Built-in templates are read-only (403 on PATCH/PUT/DELETE)'),
     created_at: z.number().nullable(),
     updated_at: z.number().nullable(),
@@ -152,6 +196,7 @@ const templateFields = {
   prompt_template: z.string().max(10_000).nullable(),
   model: z.string().min(1).max(100),
   resolution: z.string().min(1).max(20),
+  aspect_ratio: AspectRatioSchema,
   provider: TemplateProviderSchema.nullable(),
 };
 
@@ -164,6 +209,7 @@ export const TemplateWriteSchema = z
     prompt_template: templateFields.prompt_template.default(null),
     model: templateFields.model.default('studio-v1'),
     resolution: templateFields.resolution.default('720p'),
+    aspect_ratio: templateFields.aspect_ratio.default('16:9'),
     provider: templateFields.provider.default(null),
   })
   .strict()
@@ -177,12 +223,48 @@ export const TemplateIdParamsSchema = z.object({ id: z.string().min(1).max(200) 
 
 // ---------------------------------------------------------------- generate
 
+/** deadline_sec of generate and Create Generation. */
+export const DeadlineSecSchema = z
+  .number()
+  .int('deadline_sec must be a whole number of seconds')
+  .min(1)
+  .max(MAX_DEADLINE_SEC)
+  .describe(
+    'Seconds from now: a generation whose render has not started by then ends `aborted` and is refunded in full; one ' +
+      'that started and is still rendering then ends `failed` (time-out) and is refunded as any failure',
+  );
+/** webhook_events of generate and Create Generation. */
+export const WebhookEventsSchema = z
+  .array(z.enum(WEBHOOK_EVENT_NAMES))
+  .min(1)
+  .max(WEBHOOK_EVENT_NAMES.length)
+  .refine((a) => new Set(a).size === a.length, { message: 'webhook_events must not repeat an event' })
+  .describe(
+    'Callbacks the webhook_url gets, default ["completed","failed"]: started (the render began), progress (at most ' +
+      'one every 2 s), completed, failed, aborted (also sent when failed is subscribed), canceled. Needs webhook_url',
+  );
+
+/** One row of a batch generate request: one video. */
+export const GenerateBatchRowSchema = z
+  .object({
+    variables: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe('This row’s values (they win over top-level ones)'),
+    character_variables: z.record(z.string(), z.string()).default({}),
+  })
+  .strict()
+  .meta({ id: 'GenerateBatchRow' });
+export type GenerateBatchRow = z.infer<typeof GenerateBatchRowSchema>;
+
 export const GenerateRequestSchema = z
   .object({
     variables: z
       .record(z.string(), z.string())
+      .optional()
       .describe(
-        'Variable key -> value. Text: the text. Image/video/audio: an http(s) URL (re-hosted), a storage key, or a base64 data URI',
+        'Variable key -> value (required unless batch is given; with batch: values shared by every row). Text: the ' +
+          'text. Image/video/audio: an http(s) URL (re-hosted), a storage key, or a base64 data URI',
       ),
     character_variables: z
       .record(z.string(), z.string())
@@ -196,24 +278,75 @@ export const GenerateRequestSchema = z
       .max(MAX_VIDEOS_PER_REQUEST)
       .default(1)
       .describe(`Videos to make, 1-${MAX_VIDEOS_PER_REQUEST}; charged num_videos x credits_per_video`),
+    aspect_ratio: AspectRatioSchema.optional().describe("Frame shape; default: the template's aspect_ratio"),
+    outputs: OutputsRequestSchema.optional(),
+    draft: z
+      .boolean()
+      .optional()
+      .describe(
+        `A free preview: the local renderer at 360p and 12 fps (never a hosted provider), 0 credits, at most ${DRAFTS_PER_MINUTE} per minute per API key`,
+      ),
+    deadline_sec: DeadlineSecSchema.optional(),
+    webhook_events: WebhookEventsSchema.optional(),
+    batch: z
+      .array(GenerateBatchRowSchema)
+      .min(1)
+      .max(MAX_BATCH_ROWS)
+      .optional()
+      .describe(
+        `1-${MAX_BATCH_ROWS} rows, one video each (not with num_videos > 1): validated all-or-nothing (a 400 names the ` +
+          'row, batch[i]), charged in one transaction; the answer’s batch_id lists and cancels them together',
+      ),
   })
   .strict()
   .meta({
     id: 'GenerateRequest',
     description:
       'multipart/form-data: a file or text in the field `variables[KEY]`, a character id in `character_variables[KEY]`, ' +
-      'plus the fields `webhook_url` and `num_videos`; the fields `variables` and `character_variables` may also carry a JSON object.',
+      'plus the fields `webhook_url` and `num_videos` (and `aspect_ratio`; `outputs` as a JSON array or `mp4,webm`; a captions ' +
+      'variable may be an .srt/.vtt file part); the fields `variables` and `character_variables` may also carry a JSON object.',
   });
 export type GenerateRequest = z.infer<typeof GenerateRequestSchema>;
 
 export const GenerateResponseSchema = z
   .object({
-    generations: z.array(z.object({ generation_id: z.string(), status: z.literal('generating') })),
+    generations: z.array(
+      z.object({
+        generation_id: z.string(),
+        status: z.literal('generating'),
+        batch_index: z.number().optional().describe('With batch: the row it was made from'),
+      }),
+    ),
     template_id: z.string(),
     credits_charged: z.number(),
     latency_estimate_sec: z.object({ typical: z.number(), busy: z.number() }).nullable(),
+    batch_id: z
+      .string()
+      .optional()
+      .describe(
+        'With batch: the id on every generation of it (GET /api/generations?batch_id=, POST /api/batches/:id/cancel)',
+      ),
+    draft: z.literal(true).optional().describe('Present on draft requests'),
   })
   .meta({ id: 'GenerateResponse' });
+
+/** The answer of the quote routes: what generate / Create Generation with the same body would charge. */
+export const QuoteSchema = z
+  .object({
+    credits: z.number().describe('What generate would charge now: per_video x num_videos (0 for a draft)'),
+    per_video: z.number(),
+    num_videos: z.number().describe('num_videos, or the number of batch rows'),
+    provider: z.string().describe('The renderer: local, fal, replicate or comfyui'),
+    model: z.string().describe('The pricing model'),
+    resolution: z.string(),
+    duration_sec: z.number().describe('The billed duration'),
+    latency_estimate_sec: z.object({ typical: z.number(), busy: z.number() }).nullable(),
+    balance_after: z.number().describe('The balance after such a charge; below 0, generate would answer 402'),
+    draft: z.boolean(),
+    renderer: RendererSchema,
+  })
+  .meta({ id: 'Quote' });
+export type Quote = z.infer<typeof QuoteSchema>;
 export type GenerateResponse = z.infer<typeof GenerateResponseSchema>;
 
 // ---------------------------------------------------------------- generations
@@ -241,12 +374,22 @@ export const GenerationSchema = z
     status: z.enum(GENERATION_STATUSES),
     template_id: z.string(),
     batch_id: z.string().describe('Generations made by the same request share it'),
+    batch_index: z.number().nullable().describe('The row of a batch request it was made from; null otherwise'),
+    draft: z.boolean().describe('A free draft render (local renderer, 360p, 12 fps)'),
+    renderer: RendererSchema,
+    deadline_at: z
+      .number()
+      .nullable()
+      .describe('From deadline_sec: not started by then -> aborted (refunded); still rendering -> failed'),
+    started_at: z.number().nullable().describe('When the render began; null while queued'),
+    webhook_events: z.array(z.enum(WEBHOOK_EVENT_NAMES)).describe('The callbacks webhook_url gets'),
     inputs: z
       .record(z.string(), ResolvedInputSchema)
       .describe('Resolved values per variable key (storage keys, character ids; never data URIs)'),
     prompt: z.string().nullable().describe('prompt_template with the {{key}} tokens replaced by the text values'),
     model: z.string(),
     resolution: z.string(),
+    aspect_ratio: AspectRatioSchema,
     duration_sec: z.number(),
     progress: z.number().describe('0-100'),
     video_url: z
@@ -255,6 +398,16 @@ export const GenerationSchema = z
       .describe('Time-limited download URL (HTTP Range supported), when completed and not yet removed by retention'),
     video_url_expires_at: z.number().nullable(),
     thumbnail_url: z.string().nullable().describe('Time-limited URL of a JPEG frame of the video, when completed'),
+    outputs: z
+      .object({
+        mp4: z.string().nullable(),
+        webm: z.string().nullable().optional(),
+        gif: z.string().nullable().optional(),
+        vtt: z.string().nullable().optional(),
+      })
+      .describe(
+        'Time-limited URLs of each requested output (mp4 is video_url), null until completed; only requested formats appear',
+      ),
     queue_position: z
       .number()
       .nullable()
@@ -263,14 +416,14 @@ export const GenerationSchema = z
       .number()
       .nullable()
       .describe('When retention (generation.retentionDays) removed the video and thumbnail files'),
-    error: z.string().nullable().describe('Failure message, when failed'),
+    error: z.string().nullable().describe('Failure message, when failed; why, when aborted'),
     webhook_url: z.string().nullable().describe('Query-string values are masked'),
     credits_charged: z.number(),
     credits_refunded: z.number(),
     created_at: z.number(),
     updated_at: z.number(),
     completed_at: z.number().nullable().describe('When it completed (status completed only)'),
-    finished_at: z.number().nullable().describe('When it reached completed, failed or canceled'),
+    finished_at: z.number().nullable().describe('When it reached completed, failed, canceled or aborted'),
   })
   .meta({ id: 'Generation' });
 export type Generation = z.infer<typeof GenerationSchema>;
@@ -280,6 +433,7 @@ export const GenerationListQuerySchema = z.object({
   offset: offsetParam,
   status: z.enum(GENERATION_STATUSES).optional(),
   template_id: z.string().min(1).max(200).optional(),
+  batch_id: z.string().min(1).max(200).optional(),
 });
 export const GenerationListSchema = z
   .object({ data: z.array(GenerationSchema), pagination: PaginationSchema })

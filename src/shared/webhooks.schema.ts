@@ -10,17 +10,36 @@ export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number];
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
+/**
+ * What a generation's receiver can be told (`webhook_events` on generate): `started` (the render began),
+ * `progress` (at most one every 2 s), and the ends `completed`, `failed`, `aborted` (its deadline passed before it
+ * started) and `canceled` (POST …/cancel).
+ */
+export const WEBHOOK_EVENT_NAMES = ['started', 'progress', 'completed', 'failed', 'aborted', 'canceled'] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+/** Sent when webhook_events is not given. An aborted generation is also sent whenever `failed` is subscribed. */
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventName[] = ['completed', 'failed'];
+/** The least time between two `progress` callbacks of one generation. */
+export const PROGRESS_WEBHOOK_INTERVAL_MS = 2000;
+
 /** The callback body (spec "Events"), POSTed as JSON to the generation's webhook_url. */
 export const WebhookEventSchema = z
   .object({
+    event: z.enum(WEBHOOK_EVENT_NAMES).describe('What happened; the same as status for the ends'),
     generation_id: z.string(),
-    status: z.enum(['completed', 'failed']),
+    status: z
+      .enum(['generating', 'completed', 'failed', 'aborted', 'canceled'])
+      .describe('The generation’s status when the event happened (generating for started and progress)'),
     template_id: z.string(),
     video_url: z
       .string()
       .nullable()
       .describe('Presigned URL of the video on completion (signed at each attempt, so it is fresh); null on failure'),
     error: z.string().nullable().describe('Null on completion; the failure message on failure'),
+    progress: z.number().optional().describe('0-100, on started and progress events'),
+    draft: z.boolean().describe('A free draft render (draft: true on generate)'),
+    batch_id: z.string().describe('The generation’s batch id (one per generate request)'),
+    batch_index: z.number().nullable().describe('Its row in a batch request; null otherwise'),
   })
   .meta({ id: 'WebhookEvent' });
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
@@ -53,7 +72,7 @@ export const WebhookDeliverySchema = z
     id: z.string().describe('The webhook-id header: the same for every attempt of this delivery'),
     generation_id: z.string(),
     trigger: z.enum(WEBHOOK_TRIGGERS).describe('automatic (the generation finished) or replay (POST …/replay)'),
-    event: z.enum(['completed', 'failed']).describe('The status the callback reports'),
+    event: z.enum(WEBHOOK_EVENT_NAMES).describe('The event the callback reports'),
     status: z.enum(WEBHOOK_DELIVERY_STATUSES),
     next_attempt_at: z.number().nullable().describe('When the next attempt is due, while pending'),
     error: z.string().nullable().describe('Why it failed for good, when failed'),

@@ -19,6 +19,7 @@ export const MCP_HTTP_TOOL_NAMES = [
   'list_templates',
   'login',
   'presign_upload',
+  'quote_video',
   'refresh_session',
   'validate_session',
   'wait_for_generation',

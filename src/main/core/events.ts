@@ -10,7 +10,8 @@ export interface CoreEvents {
   'generation.status': {
     orgId: string;
     generationId: string;
-    status: 'generating' | 'completed' | 'failed' | 'canceled';
+    /** `generating`: the render began (the render job picked it up). */
+    status: 'generating' | 'completed' | 'failed' | 'canceled' | 'aborted';
     error: string | null;
   };
   /** A step of a running fresh login that has an id (X-Login-Id), for a live trace in the desktop window. */

@@ -6,8 +6,11 @@ import {
   GenerationListQuerySchema,
   GenerationListSchema,
   GenerationSchema,
+  DRAFTS_PER_MINUTE,
   LIMITS,
+  MAX_BATCH_ROWS,
   MAX_VIDEOS_PER_REQUEST,
+  QuoteSchema,
   TemplateIdParamsSchema,
 } from '../video.schema.js';
 import { CreateGenerationRequestSchema } from '../create-generation.schema.js';
@@ -19,7 +22,11 @@ const IdempotencyHeadersSchema = z.object({ 'idempotency-key': z.string() }).par
 
 const STATES =
   'status: generating (on creation) -> completed (video_url set, a presigned URL valid storage.urlTtlSec) | failed (error set; ' +
-  'the charge is refunded) | canceled (POST /api/generations/:id/cancel while generating; the charge is refunded). ' +
+  'the charge is refunded; also when deadline_sec passes while it renders: a time-out) | canceled (POST ' +
+  '/api/generations/:id/cancel or POST /api/batches/:id/cancel while generating; the charge is refunded) | aborted ' +
+  '(deadline_sec passed before the render started; error says so; the charge is refunded in full). ' +
+  'renderer names what renders it (the local renderer for drafts); draft, batch_id/batch_index, deadline_at, started_at ' +
+  'and webhook_events echo the request. ' +
   'inputs holds the resolved values (storage keys, character ids, text); webhook_url is shown with its query values masked.';
 
 const SIGNING =
@@ -32,6 +39,34 @@ const RETRIES =
   '10 h, 14 h, 20 h, 24 h, +-10 % jitter) after a time-out (webhooks.timeoutMs, 15 s), a connection error, 408, 429 ' +
   'or 5xx; Retry-After on 429/503 is honoured when longer (up to 24 h). 410, a redirect (never followed) or another ' +
   '4xx fails it at once.';
+
+const OPTIONS =
+  `draft: true makes a free preview with the local renderer (360p, 12 fps; never a hosted provider, 0 credits, at most ` +
+  `${DRAFTS_PER_MINUTE} per minute per API key, then 429 rate_limited with Retry-After). deadline_sec: not started by then -> ` +
+  'aborted, refunded in full; started and still rendering -> failed (time-out), refunded. webhook_events (needs webhook_url): ' +
+  'the callbacks to send, default ["completed","failed"]; also started, progress (at most one every 2 s), aborted (sent ' +
+  'anyway when failed is subscribed) and canceled. ' +
+  `batch: 1-${MAX_BATCH_ROWS} rows {variables, character_variables?}, one video each, with the top-level variables, ` +
+  'character_variables (and multipart files) shared by every row (a row’s own value wins); not with num_videos > 1. All ' +
+  'rows are validated before anything is stored (a 400 names the row, batch[i]) and charged in one transaction (one ledger ' +
+  'entry whose ref is the batch id); the answer has batch_id and each generation its batch_index. In multipart, batch is a ' +
+  'JSON field, webhook_events a JSON array or a comma-separated list, draft true/false.';
+
+const QUOTE =
+  'Nothing is charged or stored: no generation, no Idempotency-Key record, no upload kept (multipart files are read and ' +
+  'dropped), no media download — a media value is checked for its shape only (an http(s) URL, a data: URI or a storage ' +
+  'key), so a URL that cannot be fetched or a key that is not an upload is refused by generate only. Every other problem ' +
+  'gets the 400 generate would answer. credits is what generate charges (per_video x num_videos; 0 for a draft); ' +
+  'balance_after may be below 0 (generate would answer 402). A draft quote does not count against the draft limit.';
+
+/** The answer of POST /api/batches/:id/cancel. */
+export const BatchCancelSchema = z
+  .object({
+    batch_id: z.string(),
+    canceled: z.array(z.string()).describe('Ids of the generations this call canceled (the others had finished)'),
+    credits_refunded: z.number().describe('What this call refunded in all'),
+  })
+  .meta({ id: 'BatchCancel' });
 
 /** JSON bodies of generate may carry media as data URIs: larger than the default JSON limit. */
 export const GENERATE_JSON_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -58,7 +93,8 @@ export const GENERATIONS_API = defineApiRoutes({
       `num_videos (1-${MAX_VIDEOS_PER_REQUEST}, default 1) generations are created and num_videos x credits_per_video credits are charged ` +
       'atomically. Idempotency-Key header (1-255 visible ASCII characters): the same key and body within 24 h replay the first ' +
       'answer (header Idempotent-Replayed: true) without charging again; the same key with another body is a 409 idempotency_conflict; ' +
-      'while the first request runs, 409 idempotency_in_progress. Failed requests do not keep the key. JSON bodies up to 64 MB.',
+      'while the first request runs, 409 idempotency_in_progress. Failed requests do not keep the key. JSON bodies up to 64 MB. ' +
+      OPTIONS,
     tags: ['generate'],
     params: TemplateIdParamsSchema,
     body: GenerateRequestSchema,
@@ -70,16 +106,57 @@ export const GENERATIONS_API = defineApiRoutes({
         headers: { 'Idempotent-Replayed': 'true on a replayed answer' },
       },
       400: {
-        description: 'validation_error (missing required variables, unknown keys, bad media...) or pricing_error',
+        description:
+          'validation_error (missing required variables, unknown keys, bad media, batch[i]: a batch row...) or pricing_error',
       },
       402: { description: 'insufficient_credits' },
       404: { description: 'not_found: no such template' },
       409: { description: 'idempotency_conflict or idempotency_in_progress' },
+      429: {
+        description: `rate_limited: more than ${DRAFTS_PER_MINUTE} draft renders a minute with this key (Retry-After)`,
+      },
       413: { description: 'payload_too_large: a file over its kind’s limit' },
       415: { description: 'unsupported_media_type: send application/json or multipart/form-data' },
       422: { description: 'invalid_template: the stored template configuration is invalid' },
       500: { description: 'generation_error' },
       503: { description: 'secrets_unavailable: a webhook_url is kept sealed and the secret store is not reachable' },
+    },
+  },
+
+  quoteTemplate: {
+    method: 'POST',
+    path: '/api/templates/:id/quote',
+    api: 'video',
+    scope: 'templates:read',
+    rawBody: true,
+    bodyLimit: GENERATE_JSON_LIMIT_BYTES,
+    contentTypes: ['application/json', 'multipart/form-data'],
+    summary: 'What generate with this body would charge (charges nothing)',
+    description: `The body of POST /api/templates/:id/generate (num_videos, draft, batch...). ${QUOTE}`,
+    tags: ['generate'],
+    params: TemplateIdParamsSchema,
+    body: GenerateRequestSchema,
+    responses: {
+      200: { description: 'The price and what would make the videos', schema: QuoteSchema },
+      400: { description: 'validation_error or pricing_error, as generate would answer' },
+      404: { description: 'not_found: no such template' },
+      415: { description: 'unsupported_media_type' },
+      422: { description: 'invalid_template' },
+    },
+  },
+
+  quoteGeneration: {
+    method: 'POST',
+    path: '/api/generations/quote',
+    api: 'video',
+    scope: 'generations:write',
+    summary: 'What Create Generation with this body would charge (charges nothing)',
+    description: `The body of POST /api/generations. ${QUOTE}`,
+    tags: ['generate'],
+    body: CreateGenerationRequestSchema,
+    responses: {
+      200: { description: 'The price', schema: QuoteSchema },
+      400: { description: 'validation_error or pricing_error, as Create Generation would answer' },
     },
   },
 
@@ -92,8 +169,8 @@ export const GENERATIONS_API = defineApiRoutes({
     description:
       'The model-based counterpart of template generate: priced per modelName (GET /api/pricing) at `resolution` and ' +
       '`duration_sec` (the model’s defaults when absent); every key must be a completed upload of this organization of the ' +
-      'right kind. Runs through the same pipeline; the generations’ template_id is `model:<modelName>`. Idempotency-Key as ' +
-      'for generate.',
+      'right kind. Runs through the same pipeline; the generations’ template_id is `model:<modelName>`. Idempotency-Key, ' +
+      'deadline_sec and webhook_events as for generate.',
     tags: ['generate'],
     body: CreateGenerationRequestSchema,
     headers: IdempotencyHeadersSchema,
@@ -114,7 +191,7 @@ export const GENERATIONS_API = defineApiRoutes({
     api: 'video',
     scope: 'generations:read',
     summary: 'List the organization’s generations, newest first',
-    description: `Filters: status, template_id. limit defaults to ${LIMITS.generations.default}; above ${LIMITS.generations.max} it is clamped. ${STATES}`,
+    description: `Filters: status, template_id, batch_id (the generations of one batch request). limit defaults to ${LIMITS.generations.default}; above ${LIMITS.generations.max} it is clamped. ${STATES}`,
     tags: ['generations'],
     query: GenerationListQuerySchema,
     responses: {
@@ -150,6 +227,23 @@ export const GENERATIONS_API = defineApiRoutes({
       200: { description: 'The canceled generation (credits_refunded = credits_charged)', schema: GenerationSchema },
       404: { description: 'not_found' },
       409: { description: 'conflict: the generation is not generating (already completed, failed or canceled)' },
+    },
+  },
+
+  cancelBatch: {
+    method: 'POST',
+    path: '/api/batches/:id/cancel',
+    api: 'video',
+    scope: 'generations:write',
+    summary: 'Cancel every still-generating generation of a batch and refund each',
+    description:
+      'The id is the batch_id of a generate answer (any generate request’s generations share one). Generations that ' +
+      'finished meanwhile are left as they are; calling it again cancels nothing more.',
+    tags: ['generations'],
+    params: GenerationIdParamsSchema,
+    responses: {
+      200: { description: 'What was canceled and refunded', schema: BatchCancelSchema },
+      404: { description: 'not_found: no such batch in this organization' },
     },
   },
 

@@ -50,17 +50,31 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, u
   let count = 0;
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (m.version > upTo || applied.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        Date.now(),
-      );
-    })();
+    // A no-op inside a transaction, so switched around it (a rebuilt table keeps the rows others point at).
+    const fkOn = m.foreignKeysOff && (db.pragma('foreign_keys', { simple: true }) as number) === 1;
+    if (fkOn) db.pragma('foreign_keys = OFF');
+    try {
+      migrateOne(db, m);
+    } finally {
+      if (fkOn) db.pragma('foreign_keys = ON');
+    }
     count++;
   }
   return count;
+}
+
+function migrateOne(db: Db, m: Migration): void {
+  db.transaction(() => {
+    db.exec(m.sql);
+    if (m.foreignKeysOff && (db.pragma('foreign_key_check') as unknown[]).length) {
+      throw new Error(`migration ${m.version} left rows whose foreign keys point nowhere`);
+    }
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+      m.version,
+      m.name,
+      Date.now(),
+    );
+  })();
 }
 
 export function schemaVersion(db: Db): number {

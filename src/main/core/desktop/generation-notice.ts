@@ -8,7 +8,8 @@ export interface GenerationNotice {
 
 export interface FinishedGeneration {
   id: string;
-  status: 'completed' | 'failed' | 'canceled';
+  /** aborted: its deadline passed before it started (told like a failure). */
+  status: 'completed' | 'failed' | 'canceled' | 'aborted';
   /** The template's title, when it could be read. */
   templateTitle: string | null;
   /** The failure message (failed only). */

@@ -47,6 +47,7 @@ export const TOOL_ANNOTATIONS: Record<string, ToolAnnotations> = {
   get_template: { ...read, title: 'Get a video template' },
   presign_upload: { title: 'Get an upload URL', readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   upload_file: { title: 'Upload a local file', readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  quote_video: { ...read, title: 'Quote a video generation (charges nothing)' },
   // Each call charges credits (the tool's description says how many): hosts should confirm.
   generate_video: {
     title: 'Generate videos from a template (charges credits)',

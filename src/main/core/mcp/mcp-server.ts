@@ -40,7 +40,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
       instructions:
         'Agent Studio runs a login service (list_credentials, login, wait_for_login, list_sessions, validate_session, ' +
         'refresh_session) and a video service ' +
-        `(list_templates, get_template, presign_upload${opts.files ? ', upload_file' : ''}, generate_video, create_generation, get_generation, ` +
+        `(list_templates, get_template, presign_upload${opts.files ? ', upload_file' : ''}, quote_video, generate_video, create_generation, get_generation, ` +
         'wait_for_generation) on this machine. Errors start with the API error code, e.g. "not_found: ...". ' +
         'When login answers status "needs_person", show its takeover_url to your user, then call wait_for_login.' +
         (opts.linkLifetimeNote ? ` ${opts.linkLifetimeNote}` : ''),

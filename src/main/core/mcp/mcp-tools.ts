@@ -209,6 +209,27 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
   );
 
   register(
+    'quote_video',
+    {
+      title: 'Quote a video generation',
+      description:
+        'POST /api/templates/:id/quote: what generate_video with the same arguments would charge (credits, per_video, ' +
+        'renderer, balance_after). Charges nothing and keeps nothing; an invalid request gets the same error.',
+      outputSchema: answerOf('quoteTemplate'),
+      inputSchema: GenerateRequestSchema.extend({
+        template_id: TemplateIdParamsSchema.shape.id.describe('Template id (list_templates)'),
+      }),
+    },
+    safe('quote_video', async ({ template_id: id, ...body }) => {
+      const out = (await callRoute(api, 'quoteTemplate', { params: { id }, body })).body;
+      return ok(
+        `${out.credits} credits (${out.num_videos} x ${out.per_video}) by ${out.renderer.label}; balance after: ${out.balance_after}.`,
+        out,
+      );
+    }),
+  );
+
+  register(
     'create_generation',
     {
       title: 'Generate a video from a model and a prompt',

@@ -54,7 +54,18 @@ describe('webhook delivery', () => {
 
     const secret = await secretOf(h);
     const body = verifyHook(secret, hook);
-    expect(Object.keys(body)).toEqual(['generation_id', 'status', 'template_id', 'video_url', 'error']);
+    // The event name first, the spec's fields in its order, then draft and the batch (issue 27).
+    expect(Object.keys(body)).toEqual([
+      'event',
+      'generation_id',
+      'status',
+      'template_id',
+      'video_url',
+      'error',
+      'draft',
+      'batch_id',
+      'batch_index',
+    ]);
     expect(WebhookEventSchema.parse(body)).toMatchObject({
       generation_id: id,
       status: 'completed',
@@ -90,11 +101,15 @@ describe('webhook delivery', () => {
     expect(h.webhooks.enqueueFor(id)).toBe(deliveryId);
     await h.driver.settle(h, id, deliveryId!);
     expect(verifyHook(await secretOf(h), r.received[0])).toEqual({
+      event: 'failed',
       generation_id: id,
       status: 'failed',
       template_id: 'text-to-video-cinematic',
       video_url: null,
       error: 'The provider refused the prompt (policy).',
+      draft: false,
+      batch_id: expect.stringMatching(/^gbt_/),
+      batch_index: null,
     });
     expect(h.driver.enqueued).toEqual([deliveryId]);
 

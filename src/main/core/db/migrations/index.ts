@@ -15,6 +15,8 @@ import { m0014 } from './0014-saved-logins.js';
 import { m0015 } from './0015-login-webhooks.js';
 import { m0016 } from './0016-browser-profile-imports.js';
 import { m0017 } from './0017-saved-login-passkeys.js';
+import { m0018 } from './0018-generation-options.js';
+import { m0019 } from './0019-video-formats.js';
 
 import type { Migration } from './migration.js';
 
@@ -39,4 +41,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0015,
   m0016,
   m0017,
+  m0018,
+  m0019,
 ];

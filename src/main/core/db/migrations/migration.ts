@@ -3,4 +3,9 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * Run with foreign keys off (a table rebuild: SQLite's 12-step schema change); foreign_key_check must pass
+   * before it commits.
+   */
+  foreignKeysOff?: boolean;
 }

@@ -1,6 +1,6 @@
 import type { CreateGenerationRequest } from '../../../../shared/create-generation.schema.js';
 import type { TemplateCategory, TemplateWrite } from '../../../../shared/video.schema.js';
-import { requestHash, type GenerateInput } from './generate.service.js';
+import { requestHash, type GenerateInput } from './generate-input.js';
 import { DEFAULT_RESOLUTION, priceFor } from './pricing.js';
 import type { UsableTemplate } from '../templates/templates.service.js';
 
@@ -52,6 +52,7 @@ export function modelGeneration(req: CreateGenerationRequest): {
     prompt_template: '{{prompt}}',
     model: req.modelName,
     resolution,
+    aspect_ratio: req.aspect_ratio ?? '16:9',
     provider: null,
   };
   const input: GenerateInput = {
@@ -59,7 +60,11 @@ export function modelGeneration(req: CreateGenerationRequest): {
     files: {},
     character_variables: {},
     num_videos: req.num_videos,
+    ...(req.aspect_ratio ? { aspect_ratio: req.aspect_ratio } : {}),
+    ...(req.outputs ? { outputs: req.outputs } : {}),
     ...(req.webhook_url ? { webhook_url: req.webhook_url } : {}),
+    ...(req.deadline_sec ? { deadline_sec: req.deadline_sec } : {}),
+    ...(req.webhook_events ? { webhook_events: req.webhook_events } : {}),
   };
   const id = modelTemplateId(req.modelName);
   return { template: { id, definition, price }, input, hash: requestHash(id, 'json', req) };

@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { MAX_CAPTION_BYTES } from '../../../../shared/captions-format.js';
 import { GenerateRequestSchema } from '../../../../shared/video.schema.js';
 import { AppError, badRequest } from '../../errors.js';
 import { zodMessage } from '../../http/route.js';
-import { requestHash, type GenerateInput } from './generate.service.js';
+import { requestHash, type GenerateInput } from './generate-input.js';
 import type { IngestedMedia, MediaIngestPort } from '../uploads/media-port.js';
 import type { MediaKind } from '../../../../shared/media-types.js';
 import type { UsableTemplate } from '../templates/templates.service.js';
@@ -15,7 +16,10 @@ import type { UsableTemplate } from '../templates/templates.service.js';
  * - `variables[KEY]`: a file part (image/video/audio variable) or a text field (text, URL, storage key);
  * - `character_variables[KEY]`: a character id;
  * - `variables`, `character_variables`: alternatively a JSON object in one field (a key may not come both ways);
- * - `webhook_url`, `num_videos`: text fields.
+ * - `webhook_url`, `num_videos`, `draft` (true/false), `deadline_sec`, `aspect_ratio`: text fields;
+ * - `outputs`: a JSON array or a comma-separated list (`mp4,webm,gif`);
+ * - `webhook_events`: a JSON array or a comma-separated list; `batch`: the rows as a JSON array (files in
+ *   `variables[KEY]` are then shared by every row that gives no value of its own for KEY).
  * Files are stored while they stream in; anything else is a 400. Text fields are limited to 1 MB
  * (send large media as file parts).
  */
@@ -72,6 +76,62 @@ interface Collected {
   fileHashes: Record<string, { sha256: string; size: number }>;
   webhook_url?: string;
   num_videos?: string;
+  draft?: string;
+  deadline_sec?: string;
+  webhook_events?: string;
+  batch?: string;
+  aspect_ratio?: string;
+  outputs?: string;
+}
+
+/** Text fields beyond the variables, each given at most once. */
+const OPTION_FIELDS = [
+  'webhook_url',
+  'num_videos',
+  'draft',
+  'deadline_sec',
+  'webhook_events',
+  'batch',
+  'aspect_ratio',
+  'outputs',
+] as const;
+type OptionField = (typeof OPTION_FIELDS)[number];
+const isOptionField = (name: string): name is OptionField => (OPTION_FIELDS as readonly string[]).includes(name);
+
+/** A JSON field (batch rows, webhook_events) as its value; left as text when it is not JSON, for zod to refuse. */
+function jsonField(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The option fields as the JSON body would have them. */
+function optionValues(c: Collected): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (c.webhook_url !== undefined) out.webhook_url = c.webhook_url;
+  if (c.num_videos !== undefined) {
+    out.num_videos = /^\d{1,3}$/.test(c.num_videos.trim()) ? Number(c.num_videos) : c.num_videos;
+  }
+  if (c.draft !== undefined) {
+    const d = c.draft.trim().toLowerCase();
+    out.draft = d === 'true' || d === '1' ? true : d === 'false' || d === '0' ? false : c.draft;
+  }
+  if (c.deadline_sec !== undefined) {
+    out.deadline_sec = /^\d{1,7}$/.test(c.deadline_sec.trim()) ? Number(c.deadline_sec) : c.deadline_sec;
+  }
+  if (c.webhook_events !== undefined) {
+    const text = c.webhook_events.trim();
+    out.webhook_events = text.startsWith('[') ? jsonField(text) : text.split(',').map((e) => e.trim());
+  }
+  if (c.batch !== undefined) out.batch = jsonField(c.batch);
+  if (c.aspect_ratio !== undefined) out.aspect_ratio = c.aspect_ratio.trim();
+  if (c.outputs !== undefined) {
+    const text = c.outputs.trim();
+    out.outputs = text.startsWith('[') ? jsonField(text) : text.split(',').map((f) => f.trim());
+  }
+  return out;
 }
 
 function jsonObject(name: string, value: unknown): Record<string, string> {
@@ -164,6 +224,19 @@ export async function readGenerateMultipart(
             `unknown variable "${key}" (this template's variables: ${[...vars.keys()].join(', ') || '(none)'})`,
           );
         if (v.type === 'text') throw reject(`variables.${key}: a text variable takes text, not a file`);
+        if (v.type === 'captions') {
+          // An .srt or .vtt file: its text is the value, checked like captions sent as text.
+          const chunks: Buffer[] = [];
+          let size = 0;
+          for await (const chunk of part.file as AsyncIterable<Buffer>) {
+            size += chunk.length;
+            if (size > MAX_CAPTION_BYTES)
+              throw reject(`variables.${key}: captions may be at most ${MAX_CAPTION_BYTES / 1024} KB`);
+            chunks.push(chunk);
+          }
+          put(c.variables, 'variables', key, Buffer.concat(chunks).toString('utf8'));
+          continue;
+        }
         if (Object.hasOwn(c.files, key)) throw reject(`variables.${key} is given more than once`);
         if (part.filename === '') {
           part.file.resume(); // an empty file input of a browser form: treated as omitted
@@ -201,27 +274,28 @@ export async function readGenerateMultipart(
       }
       if (typeof value !== 'string') throw badRequest(`multipart field "${name}" must be text`);
       if (bracket) put(bracket[1] === 'variables' ? c.variables : c.character_variables, bracket[1], bracket[2], value);
-      else if (name === 'webhook_url' || name === 'num_videos') {
+      else if (isOptionField(name)) {
         if (c[name] !== undefined) throw badRequest(`${name} is given more than once`);
         c[name] = value;
       } else {
         throw badRequest(
-          `unknown multipart field "${name}": use variables[KEY], character_variables[KEY], variables, character_variables, webhook_url, num_videos`,
+          `unknown multipart field "${name}": use variables[KEY], character_variables[KEY], variables, character_variables, ${OPTION_FIELDS.join(', ')}`,
         );
       }
     }
     const candidate = {
       variables: c.variables,
       character_variables: c.character_variables,
-      ...(c.webhook_url !== undefined ? { webhook_url: c.webhook_url } : {}),
-      ...(c.num_videos !== undefined
-        ? { num_videos: /^\d{1,3}$/.test(c.num_videos.trim()) ? Number(c.num_videos) : c.num_videos }
-        : {}),
+      ...optionValues(c),
     };
     const parsed = GenerateRequestSchema.safeParse(candidate);
     if (!parsed.success) throw badRequest(`Invalid body: ${zodMessage(parsed.error)}`);
     const hash = requestHash(ctx.template.id, 'multipart', { ...parsed.data, files: c.fileHashes });
-    return { input: { ...parsed.data, files: c.files }, hash };
+    // In multipart the variables are fields of their own: none at all is an empty set, as it always was.
+    return {
+      input: { ...parsed.data, variables: parsed.data.variables ?? {}, variablesGiven: true, files: c.files },
+      hash,
+    };
   } catch (err) {
     await ctx.discard(Object.values(c.files));
     throw err;

@@ -10,7 +10,8 @@ import { toAppError } from '../../http/plugins/errors.js';
 import { zodMessage } from '../../http/route.js';
 import type { MediaIngestService } from '../uploads/media-ingest.service.js';
 import { readGenerateMultipart } from './generate-multipart.js';
-import { requestHash, type GenerateInput, type GenerateService } from './generate.service.js';
+import { requestHash, type GenerateInput } from './generate-input.js';
+import type { GenerateService } from './generate.service.js';
 import type { TemplatesService, UsableTemplate } from '../templates/templates.service.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -58,7 +59,8 @@ export async function readGenerateBody(
     }
     const parsed = GenerateRequestSchema.safeParse(req.body);
     if (!parsed.success) throw badRequest(`Invalid body: ${zodMessage(parsed.error)}`);
-    return { template, input: { ...parsed.data, files: {} }, hash: requestHash(template.id, 'json', parsed.data) };
+    const input = { ...parsed.data, variables: parsed.data.variables ?? {}, variablesGiven: !!parsed.data.variables };
+    return { template, input: { ...input, files: {} }, hash: requestHash(template.id, 'json', parsed.data) };
   } catch (err) {
     if (req.isMultipart() && !req.raw.complete) {
       req.raw.unpipe();

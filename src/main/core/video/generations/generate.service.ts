@@ -1,5 +1,4 @@
-import crypto from 'node:crypto';
-import type { GenerateResponse, ResolvedInput, TemplateWrite } from '../../../../shared/video.schema.js';
+import type { GenerateResponse, Quote, ResolvedInput, TemplateWrite } from '../../../../shared/video.schema.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -17,20 +16,18 @@ import { RENDER_JOB_KIND } from '../pipeline/render-job.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { renderPrompt } from '../templates/template-validation.js';
 import type { UsableTemplate } from '../templates/templates.service.js';
-
-/** Longest text value of a variable without its own max_length. */
-export const DEFAULT_TEXT_MAX = 10_000;
-
-/** A generate request after transport decoding (JSON or multipart). */
-export interface GenerateInput {
-  /** Text values, and media references (http(s) URL, storage key, data URI). */
-  variables: Record<string, string>;
-  /** Multipart files, already stored (ingestStream). */
-  files: Record<string, IngestedMedia>;
-  character_variables: Record<string, string>;
-  webhook_url?: string;
-  num_videos: number;
-}
+import { DEADLINE_JOB_KIND } from './deadline.job.js';
+import { DraftLimiter, inRow, mediaShapeProblem, optionProblems, rowInputs } from './generate-options.js';
+import { requestPrice } from './pricing.js';
+import {
+  DRAFT_RESOLUTION,
+  nonEmpty,
+  own,
+  requestProblems,
+  requestedOutputs,
+  type GenerateInput,
+} from './generate-input.js';
+import { rendererOf } from './renderer.js';
 
 export interface GenerateContext {
   orgId: string;
@@ -39,6 +36,14 @@ export interface GenerateContext {
   /** Hash of the request (template id + body) for Idempotency-Key comparisons. */
   requestHash: string;
   idempotencyKey?: string;
+  /** The API key's id: drafts are rate-limited per key (the org's id when there is none). */
+  keyId?: string;
+}
+
+/** One video's part of a request: its inputs (a batch row's, or the request's) and its characters. */
+interface PlannedRow {
+  input: GenerateInput;
+  characters: Map<string, { id: string; key: string }>;
 }
 
 export interface GenerateResult {
@@ -47,32 +52,6 @@ export interface GenerateResult {
   /** The stored answer of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
 }
-
-type Variable = TemplateWrite['input_variables'][number];
-
-/** JSON with sorted object keys (so equal bodies hash equally whatever their key order). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-export function requestHash(templateId: string, transport: 'json' | 'multipart', body: unknown): string {
-  return crypto
-    .createHash('sha256')
-    .update(`${transport}\n${templateId}\n${canonicalJson(body)}`)
-    .digest('hex');
-}
-
-const nonEmpty = (v: string | undefined): v is string => typeof v === 'string' && v.length > 0;
-/** Own properties only: a variable may be called `constructor` or `toString`. */
-const own = <T>(map: Record<string, T>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
 
 export interface GenerateDeps {
   db: Db;
@@ -96,7 +75,72 @@ export interface GenerateDeps {
  * request is never charged twice.
  */
 export class GenerateService {
+  private readonly drafts = new DraftLimiter();
+
   constructor(private readonly deps: GenerateDeps) {}
+
+  /**
+   * What generate would charge for this request, with nothing charged or stored: the same validation (the same
+   * 400s) and the same price (requestPrice), but media values are checked for their shape only (not fetched or
+   * looked up) and a draft takes nothing from the draft rate limit.
+   */
+  quote(ctx: Pick<GenerateContext, 'orgId' | 'template' | 'input'>): Quote {
+    const { orgId, template, input } = ctx;
+    const def = template.definition;
+    const planned = this.plan(ctx);
+    const problems: string[] = [];
+    planned.forEach((row, i) => {
+      for (const v of def.input_variables) {
+        const given = v.type === 'text' || v.type === 'captions' ? undefined : own(row.input.variables, v.key);
+        const problem = nonEmpty(given) ? mediaShapeProblem(v.key, given) : null;
+        if (problem) problems.push(input.batch ? `batch[${i}]: ${problem}` : problem);
+      }
+    });
+    if (problems.length) throw badRequest(`Invalid generate request: ${problems.join('; ')}`, { problems });
+    const { perVideo, count, credits } = requestPrice(template.price, input);
+    const renderer = rendererOf(def.provider, { draft: input.draft });
+    return {
+      credits,
+      per_video: perVideo,
+      num_videos: count,
+      provider: renderer.name,
+      model: template.price.model,
+      resolution: input.draft ? DRAFT_RESOLUTION : template.price.resolution,
+      duration_sec: template.price.duration_sec,
+      latency_estimate_sec: def.latency_estimate_sec,
+      balance_after: this.deps.credits.balance(orgId) - credits,
+      draft: input.draft === true,
+      renderer,
+    };
+  }
+
+  /** The request checked as a whole (every row of a batch, all-or-nothing) and its characters looked up. */
+  private plan(ctx: Pick<GenerateContext, 'orgId' | 'template' | 'input'>): PlannedRow[] {
+    const { orgId, template, input } = ctx;
+    const def = template.definition;
+    const options = optionProblems(input);
+    if (options.length) throw badRequest(`Invalid generate request: ${options.join('; ')}`, { problems: options });
+    const rows = rowInputs(input);
+    if (!input.batch) {
+      this.check(def, input);
+      return [{ input, characters: this.characters(orgId, def, input) }];
+    }
+    const problems: string[] = [];
+    rows.forEach((row, i) => {
+      // The request's webhook_url is checked once, with the first row.
+      const found = requestProblems(def, i === 0 ? row : { ...row, webhook_url: undefined }, this.deps.outbound);
+      problems.push(...found.problems.map((p) => `batch[${i}]: ${p}`));
+    });
+    if (problems.length) throw badRequest(`Invalid generate request: ${problems.join('; ')}`, { problems });
+    return rows.map((row, i) => {
+      try {
+        return { input: row, characters: this.characters(orgId, def, row) };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        throw new AppError(err.status, err.code, `batch[${i}]: ${err.message}`, { ...err.details, row: i });
+      }
+    });
+  }
 
   async generate(ctx: GenerateContext): Promise<GenerateResult> {
     const { orgId, idempotencyKey } = ctx;
@@ -134,13 +178,38 @@ export class GenerateService {
   private async run(ctx: GenerateContext, created: IngestedMedia[]): Promise<GenerateResponse> {
     const { orgId, template, input } = ctx;
     const def = template.definition;
-    this.check(def, input);
-    const characters = this.characters(orgId, def, input);
-    if (characters.size) await this.deps.characters.ensurePublicImages();
+    const planned = this.plan(ctx);
+    if (input.draft) this.drafts.take(ctx.keyId ?? orgId);
+    if (planned.some((row) => row.characters.size)) await this.deps.characters.ensurePublicImages();
 
+    const superseded: IngestedMedia[] = [];
+    const resolved: { inputs: Record<string, ResolvedInput>; texts: Record<string, string> }[] = [];
+    for (const [i, row] of planned.entries()) {
+      resolved.push(
+        await inRow(input.batch ? i : null, () => this.resolveInputs(orgId, def, row, { created, superseded })),
+      );
+    }
+    if (input.batch) {
+      // A shared file that every row replaced with its own value is not kept.
+      const used = JSON.stringify(resolved.map((r) => r.inputs));
+      superseded.push(...Object.values(input.files).filter((f) => !used.includes(JSON.stringify(f.storageKey))));
+    }
+    const { perVideo, count, credits } = requestPrice(template.price, input);
+    const rowOf = (i: number) => resolved[input.batch ? i : 0];
+    return this.commit(ctx, { perVideo, count, credits, rowOf }, superseded);
+  }
+
+  /** Resolves one video's inputs: text values with defaults, media stored (URL, data URI, key, file, character). */
+  private async resolveInputs(
+    orgId: string,
+    def: TemplateWrite,
+    row: PlannedRow,
+    media: { created: IngestedMedia[]; superseded: IngestedMedia[] },
+  ): Promise<{ inputs: Record<string, ResolvedInput>; texts: Record<string, string> }> {
+    const { input, characters } = row;
+    const { created, superseded } = media;
     const inputs: Record<string, ResolvedInput> = {};
     const texts: Record<string, string> = {};
-    const superseded: IngestedMedia[] = [];
     for (const v of def.input_variables) {
       if (v.type === 'text') {
         const given = own(input.variables, v.key);
@@ -151,6 +220,13 @@ export class GenerateService {
           source: nonEmpty(given) ? 'request' : v.default_value !== undefined ? 'default' : 'empty',
           value,
         };
+        continue;
+      }
+      if (v.type === 'captions') {
+        const given = own(input.variables, v.key);
+        const value = nonEmpty(given) ? given : v.default_value;
+        if (value !== undefined)
+          inputs[v.key] = { type: 'captions', source: nonEmpty(given) ? 'request' : 'default', value };
         continue;
       }
       const slot = v.slot ? { slot: v.slot } : {};
@@ -191,8 +267,23 @@ export class GenerateService {
         };
       }
     }
+    return { inputs, texts };
+  }
 
-    const count = input.num_videos;
+  /** ONE transaction: check and charge the credits, insert the generations and their jobs, record the answer. */
+  private async commit(
+    ctx: GenerateContext,
+    price: {
+      perVideo: number;
+      count: number;
+      credits: number;
+      rowOf: (i: number) => { inputs: Record<string, ResolvedInput>; texts: Record<string, string> };
+    },
+    superseded: IngestedMedia[],
+  ): Promise<GenerateResponse> {
+    const { orgId, template, input } = ctx;
+    const def = template.definition;
+    const { count, rowOf } = price;
     const now = Date.now();
     const batchId = newId('gbt');
     const ids = Array.from({ length: count }, () => newId('gen'));
@@ -203,6 +294,8 @@ export class GenerateService {
       duration_sec: template.price.duration_sec,
       category: def.category,
       provider,
+      aspect_ratio: input.aspect_ratio ?? def.aspect_ratio,
+      outputs: requestedOutputs(input.outputs),
     };
     // Sealed before the charging transaction (the key comes from the secret store, asynchronously).
     const webhookUrls = await Promise.all(
@@ -215,32 +308,49 @@ export class GenerateService {
       template_id: template.id,
       status: 'generating',
       progress: 0,
-      inputs: JSON.stringify(inputs),
-      prompt: renderPrompt(def.prompt_template, texts),
+      inputs: JSON.stringify(rowOf(i).inputs),
+      prompt: renderPrompt(def.prompt_template, rowOf(i).texts),
       model_config: JSON.stringify(modelConfig),
       webhook_url: webhookUrls[i],
       video_key: null,
       thumbnail_key: null,
       error: null,
-      credits_charged: template.price.credits_per_video,
+      credits_charged: price.perVideo,
       credits_refunded: 0,
       created_at: now,
       updated_at: now,
       completed_at: null,
       finished_at: null,
       files_expired_at: null,
+      draft: input.draft ? 1 : 0,
+      deadline_at: input.deadline_sec ? now + input.deadline_sec * 1000 : null,
+      started_at: null,
+      batch_index: input.batch ? i : null,
+      webhook_events: input.webhook_events ? JSON.stringify(input.webhook_events) : null,
     }));
     const body: GenerateResponse = {
-      generations: ids.map((generation_id) => ({ generation_id, status: 'generating' as const })),
+      generations: ids.map((generation_id, i) => ({
+        generation_id,
+        status: 'generating' as const,
+        ...(input.batch ? { batch_index: i } : {}),
+      })),
       template_id: template.id,
-      credits_charged: template.price.credits_per_video * count,
+      credits_charged: price.credits,
       latency_estimate_sec: def.latency_estimate_sec,
+      ...(input.batch ? { batch_id: batchId } : {}),
+      ...(input.draft ? { draft: true as const } : {}),
     };
-    const providerName = typeof provider?.name === 'string' ? provider.name : 'local';
-    this.deps.credits.charge(orgId, body.credits_charged, ids.join(','), () => {
+    // A draft is the local renderer's preview, never a hosted call.
+    const providerName = !input.draft && typeof provider?.name === 'string' ? provider.name : 'local';
+    // A batch is one charge (its ledger entry names the batch); otherwise the generation ids, as before.
+    const chargeRef = input.batch ? batchId : ids.join(',');
+    this.deps.credits.charge(orgId, body.credits_charged, chargeRef, () => {
       this.deps.generations.repo.insertBatch(rows);
       for (const id of ids) {
         this.deps.jobs.enqueue({ kind: RENDER_JOB_KIND, refId: id, orgId, payload: { provider: providerName } });
+        if (input.deadline_sec) {
+          this.deps.jobs.enqueue({ kind: DEADLINE_JOB_KIND, refId: id, orgId, delayMs: input.deadline_sec * 1000 });
+        }
       }
       if (ctx.idempotencyKey) this.deps.idempotency.complete(orgId, ctx.idempotencyKey, 200, body);
     });
@@ -253,51 +363,7 @@ export class GenerateService {
 
   /** Every request-shape problem at once: unknown keys, misplaced characters, missing values, lengths. */
   private check(def: TemplateWrite, input: GenerateInput): void {
-    const vars = new Map<string, Variable>(def.input_variables.map((v) => [v.key, v]));
-    const known = def.input_variables.map((v) => v.key).join(', ') || '(none)';
-    const problems: string[] = [];
-    const unknown = [...new Set([...Object.keys(input.variables), ...Object.keys(input.files)])].filter(
-      (k) => !vars.has(k),
-    );
-    if (unknown.length)
-      problems.push(`unknown variable(s): ${unknown.join(', ')} (this template's variables: ${known})`);
-    const charKeys = Object.keys(input.character_variables);
-    if (charKeys.length && def.category !== 'ingredients-to-video') {
-      problems.push(
-        `character_variables are accepted by ingredients-to-video templates only (this template is ${def.category})`,
-      );
-    } else {
-      for (const key of charKeys) {
-        const v = vars.get(key);
-        if (!v) problems.push(`character_variables.${key}: no such variable (this template's variables: ${known})`);
-        else if (v.type !== 'image')
-          problems.push(`character_variables.${key}: only image variables take a character (${key} is ${v.type})`);
-      }
-    }
-    const missing: string[] = [];
-    for (const v of def.input_variables) {
-      const given = own(input.variables, v.key);
-      const file = own(input.files, v.key);
-      if (file && given !== undefined) problems.push(`variables.${v.key}: given both as a file and as a value`);
-      if (v.type === 'text') {
-        if (file) problems.push(`variables.${v.key}: a text variable takes text, not a file`);
-        if (nonEmpty(given)) {
-          const max = v.max_length ?? DEFAULT_TEXT_MAX;
-          if (given.length > max) problems.push(`variables.${v.key}: at most ${max} characters (got ${given.length})`);
-          if (v.min_length !== undefined && given.length < v.min_length) {
-            problems.push(`variables.${v.key}: at least ${v.min_length} characters (got ${given.length})`);
-          }
-        } else if (v.required && v.default_value === undefined) missing.push(v.key);
-        continue;
-      }
-      const character = v.type === 'image' && nonEmpty(own(input.character_variables, v.key));
-      const has = character || !!file || nonEmpty(given) || v.default_value !== undefined;
-      if (!has && v.required) missing.push(v.key);
-    }
-    // Only what needs no DNS (an IP address, a metadata name): the delivery's connection is the real check.
-    const refused = input.webhook_url ? this.deps.outbound?.refusalOfUrl(input.webhook_url) : null;
-    if (refused) problems.push(`webhook_url: ${refused.reason}`);
-    if (missing.length) problems.unshift(`missing required variable(s): ${missing.join(', ')}`);
+    const { problems, missing } = requestProblems(def, input, this.deps.outbound);
     if (problems.length) throw badRequest(`Invalid generate request: ${problems.join('; ')}`, { problems, missing });
   }
 

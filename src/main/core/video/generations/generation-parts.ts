@@ -1,6 +1,7 @@
 import type { BaseCore } from '../../base-core.js';
 import { OutboundPolicy } from '../../net/outbound-policy.js';
 import { CharactersService } from '../characters/characters.service.js';
+import { createDeadlineJobHandler, DEADLINE_JOB_KIND } from './deadline.job.js';
 import { GenerateService } from './generate.service.js';
 import { GenerationsService } from './generations.service.js';
 import { IdempotencyRepo } from './idempotency.repo.js';
@@ -54,6 +55,7 @@ export function createGenerationParts(
     (err: unknown) => base.log.warn({ err: (err as Error).message }, 'could not encrypt stored webhook URLs yet'),
   );
   base.onDispose(() => sealing);
+  base.jobs.register(DEADLINE_JOB_KIND, createDeadlineJobHandler(generations));
   const generate = new GenerateService({
     db: base.db,
     log: base.log,

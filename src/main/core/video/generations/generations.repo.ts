@@ -1,4 +1,4 @@
-import type { GenerationStatus } from '../../../../shared/video.schema.js';
+import type { AspectRatio, GenerationStatus, OutputFormat } from '../../../../shared/video.schema.js';
 import type { Db } from '../../db/database.js';
 
 /** Marks a sealed webhook_url; no http(s) URL starts with it, so a clear legacy value is never mistaken. */
@@ -32,6 +32,18 @@ export interface GenerationRow {
   finished_at: number | null;
   /** When retention (or DELETE) removed the video and thumbnail files. */
   files_expired_at: number | null;
+  /** 1: a free draft render (migration 0018). */
+  draft: number;
+  /** created_at + deadline_sec x 1000, or null. */
+  deadline_at: number | null;
+  /** When the render job picked it up. */
+  started_at: number | null;
+  /** Its row of a batch request, or null. */
+  batch_index: number | null;
+  /** JSON array of webhook event names; null: the default ones. */
+  webhook_events: string | null;
+  /** JSON `{webm?, gif?, vtt?}` of storage keys of the extra output files (set on completion; migration 0019). */
+  output_keys?: string | null;
 }
 
 export interface ModelConfigSnapshot {
@@ -41,6 +53,10 @@ export interface ModelConfigSnapshot {
   category: string;
   /** The template's `provider` block (absent: the local renderer). */
   provider?: Record<string, unknown> | null;
+  /** Absent in rows made before aspect ratios: 16:9. */
+  aspect_ratio?: AspectRatio;
+  /** Requested files, mp4 first (absent: mp4 only). */
+  outputs?: OutputFormat[];
 }
 
 const GEN_COLUMNS = [
@@ -64,6 +80,11 @@ const GEN_COLUMNS = [
   'completed_at',
   'finished_at',
   'files_expired_at',
+  'draft',
+  'deadline_at',
+  'started_at',
+  'batch_index',
+  'webhook_events',
 ] as const;
 
 export class GenerationsRepo {
@@ -81,11 +102,22 @@ export class GenerationsRepo {
         "UPDATE generations SET status = 'canceled', credits_refunded = credits_charged, updated_at = @now, finished_at = @now " +
           "WHERE id = @id AND org_id = @orgId AND status = 'generating'",
       ),
+      abort: db.prepare(
+        "UPDATE generations SET status = 'aborted', error = @error, credits_refunded = credits_charged, updated_at = @now, finished_at = @now " +
+          "WHERE id = @id AND status = 'generating'",
+      ),
+      markStarted: db.prepare(
+        "UPDATE generations SET started_at = @now, updated_at = @now WHERE id = @id AND status = 'generating' AND started_at IS NULL",
+      ),
+      generatingInBatch: db.prepare(
+        "SELECT id FROM generations WHERE org_id = ? AND batch_id = ? AND status = 'generating' ORDER BY batch_index, rowid",
+      ),
+      batchExists: db.prepare('SELECT 1 FROM generations WHERE org_id = ? AND batch_id = ? LIMIT 1'),
       progress: db.prepare(
         "UPDATE generations SET progress = @progress, updated_at = @now WHERE id = @id AND status = 'generating'",
       ),
       complete: db.prepare(
-        "UPDATE generations SET status = 'completed', progress = 100, video_key = @videoKey, thumbnail_key = @thumbnailKey, updated_at = @now, completed_at = @now, finished_at = @now " +
+        "UPDATE generations SET status = 'completed', progress = 100, video_key = @videoKey, thumbnail_key = @thumbnailKey, output_keys = @outputKeys, updated_at = @now, completed_at = @now, finished_at = @now " +
           "WHERE id = @id AND status = 'generating'",
       ),
       fail: db.prepare(
@@ -93,10 +125,10 @@ export class GenerationsRepo {
           "WHERE id = @id AND status = 'generating'",
       ),
       expireFiles: db.prepare(
-        'UPDATE generations SET video_key = NULL, thumbnail_key = NULL, files_expired_at = @now WHERE id = @id AND finished_at IS NOT NULL',
+        'UPDATE generations SET video_key = NULL, thumbnail_key = NULL, output_keys = NULL, files_expired_at = @now WHERE id = @id AND finished_at IS NOT NULL',
       ),
       expiring: db.prepare(
-        'SELECT id, video_key, thumbnail_key FROM generations WHERE finished_at IS NOT NULL AND finished_at < ? AND files_expired_at IS NULL LIMIT ?',
+        'SELECT id, video_key, thumbnail_key, output_keys FROM generations WHERE finished_at IS NOT NULL AND finished_at < ? AND files_expired_at IS NULL LIMIT ?',
       ),
       remove: db.prepare("DELETE FROM generations WHERE id = @id AND org_id = @orgId AND status != 'generating'"),
       clearWebhookUrls: db.prepare(
@@ -122,10 +154,14 @@ export class GenerationsRepo {
     return this.stmts.getAny.get(id) as GenerationRow | undefined;
   }
 
-  list(orgId: string, f: { status?: string; template_id?: string; limit: number; offset: number }): GenerationRow[] {
+  list(
+    orgId: string,
+    f: { status?: string; template_id?: string; batch_id?: string; limit: number; offset: number },
+  ): GenerationRow[] {
     const where = ['org_id = @orgId'];
     if (f.status) where.push('status = @status');
     if (f.template_id) where.push('template_id = @template_id');
+    if (f.batch_id) where.push('batch_id = @batch_id');
     const sql = `SELECT * FROM generations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`;
     let stmt = this.listStmts.get(sql);
     if (!stmt) {
@@ -135,7 +171,27 @@ export class GenerationsRepo {
     const params: Record<string, unknown> = { orgId, limit: f.limit, offset: f.offset };
     if (f.status) params.status = f.status;
     if (f.template_id) params.template_id = f.template_id;
+    if (f.batch_id) params.batch_id = f.batch_id;
     return stmt.all(params) as GenerationRow[];
+  }
+
+  /** generating -> aborted with its whole charge refunded (recorded); false when it was not generating. */
+  abort(id: string, error: string, now: number): boolean {
+    return this.stmts.abort.run({ id, error, now }).changes === 1;
+  }
+
+  /** Records when the render began; true only the first time (while generating). */
+  markStarted(id: string, now: number): boolean {
+    return this.stmts.markStarted.run({ id, now }).changes === 1;
+  }
+
+  /** Ids of the batch's generations that are still generating, in row order. */
+  generatingInBatch(orgId: string, batchId: string): string[] {
+    return (this.stmts.generatingInBatch.all(orgId, batchId) as { id: string }[]).map((r) => r.id);
+  }
+
+  batchExists(orgId: string, batchId: string): boolean {
+    return this.stmts.batchExists.get(orgId, batchId) !== undefined;
   }
 
   /** generating -> canceled; false when it was not generating. */
@@ -147,8 +203,17 @@ export class GenerationsRepo {
     return this.stmts.progress.run({ id, progress, now }).changes === 1;
   }
 
-  complete(id: string, result: { videoKey: string; thumbnailKey: string }, now: number): boolean {
-    return this.stmts.complete.run({ id, ...result, now }).changes === 1;
+  complete(
+    id: string,
+    result: { videoKey: string; thumbnailKey: string; outputKeys?: Record<string, string> },
+    now: number,
+  ): boolean {
+    const outputKeys =
+      result.outputKeys && Object.keys(result.outputKeys).length ? JSON.stringify(result.outputKeys) : null;
+    return (
+      this.stmts.complete.run({ id, videoKey: result.videoKey, thumbnailKey: result.thumbnailKey, outputKeys, now })
+        .changes === 1
+    );
   }
 
   fail(id: string, error: string, refunded: number, now: number): boolean {
@@ -156,8 +221,11 @@ export class GenerationsRepo {
   }
 
   /** Finished generations whose files are older than `before` (retention). */
-  expiring(before: number, limit: number): Pick<GenerationRow, 'id' | 'video_key' | 'thumbnail_key'>[] {
-    return this.stmts.expiring.all(before, limit) as Pick<GenerationRow, 'id' | 'video_key' | 'thumbnail_key'>[];
+  expiring(before: number, limit: number): Pick<GenerationRow, 'id' | 'video_key' | 'thumbnail_key' | 'output_keys'>[] {
+    return this.stmts.expiring.all(before, limit) as Pick<
+      GenerationRow,
+      'id' | 'video_key' | 'thumbnail_key' | 'output_keys'
+    >[];
   }
 
   expireFiles(id: string, now: number): void {

@@ -1,7 +1,7 @@
 import type { FeatureRoutes } from '../../http/route.js';
 import type { VideoCore } from '../video.feature.js';
 
-/** GET /api/generations, GET /api/generations/:id, POST /api/generations/:id/cancel. */
+/** GET /api/generations, GET /api/generations/:id, POST /api/generations/:id/cancel, POST /api/batches/:id/cancel. */
 export function generationsRoutes(core: VideoCore) {
   const { generations } = core.video;
   const baseUrl = (host: string | undefined) => (host ? `http://${host}` : undefined);
@@ -12,6 +12,7 @@ export function generationsRoutes(core: VideoCore) {
       generations.get(auth.orgId, params.id, { baseUrl: baseUrl(req.headers.host) }),
     cancelGeneration: ({ params, auth, req }) =>
       generations.cancel(auth.orgId, params.id, { baseUrl: baseUrl(req.headers.host) }),
+    cancelBatch: ({ params, auth }) => generations.cancelBatch(auth.orgId, params.id),
     deleteGeneration: async ({ params, auth, reply }) => {
       await generations.remove(auth.orgId, params.id);
       reply.status(204);

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Generation, ResolvedInput } from '../../../../shared/video.schema.js';
+import type { Generation, OutputFormat, ResolvedInput } from '../../../../shared/video.schema.js';
 import type { Db } from '../../db/database.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -20,6 +20,20 @@ import type { WebhookGeneration } from '../webhooks/webhook-types.js';
 import { maskWebhookUrl } from '../../webhooks/webhook-url.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { page, type Page } from '../templates/templates.service.js';
+import {
+  DEFAULT_WEBHOOK_EVENTS,
+  WEBHOOK_EVENT_NAMES,
+  type WebhookEventName,
+} from '../../../../shared/webhooks.schema.js';
+import { rendererOf } from './renderer.js';
+import { DRAFT_RESOLUTION } from './generate-input.js';
+
+/** The webhook events a generation's receiver asked for (the default ones when it did not say). */
+function webhookEventsOf(row: Pick<GenerationRow, 'webhook_events'>): WebhookEventName[] {
+  const stored = row.webhook_events ? parse<unknown>(row.webhook_events, null) : null;
+  if (!Array.isArray(stored)) return [...DEFAULT_WEBHOOK_EVENTS];
+  return stored.filter((e): e is WebhookEventName => WEBHOOK_EVENT_NAMES.includes(e as WebhookEventName));
+}
 
 function parse<T>(json: string, fallback: T): T {
   try {
@@ -27,6 +41,11 @@ function parse<T>(json: string, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+/** The storage keys of a generation's extra files (WebM, GIF, VTT) by format. */
+function outputKeysOf(row: Pick<GenerationRow, 'output_keys'>): Partial<Record<OutputFormat, string>> {
+  return row.output_keys ? parse<Partial<Record<OutputFormat, string>>>(row.output_keys, {}) : {};
 }
 
 /** Secret-store account of the webhook URL key (its own key: nothing else is sealed with it). */
@@ -140,7 +159,7 @@ export class GenerationsService {
 
   async list(
     orgId: string,
-    f: { status?: string; template_id?: string; limit: number; offset: number },
+    f: { status?: string; template_id?: string; batch_id?: string; limit: number; offset: number },
     opts: { baseUrl?: string } = {},
   ): Promise<Page<Generation>> {
     const rows = this.repo.list(orgId, { ...f, limit: f.limit + 1 });
@@ -169,6 +188,70 @@ export class GenerationsService {
     this.deps.jobs.cancelByRef(id, RENDER_JOB_KIND);
     this.deps.events.emit('generation.status', { orgId, generationId: id, status: 'canceled', error: null });
     return this.view(row, opts.baseUrl);
+  }
+
+  /**
+   * Cancels every still-generating generation of a batch (each refunded, as POST …/cancel does); the ones that
+   * finished meanwhile are left as they are. 404 when the org has no such batch.
+   */
+  cancelBatch(orgId: string, batchId: string): { batch_id: string; canceled: string[]; credits_refunded: number } {
+    if (!this.repo.batchExists(orgId, batchId)) throw notFound(`Batch "${batchId}" not found.`);
+    const canceled: { id: string; refunded: number }[] = this.deps.db
+      .transaction(() => {
+        const now = Date.now();
+        const done: { id: string; refunded: number }[] = [];
+        for (const id of this.repo.generatingInBatch(orgId, batchId)) {
+          const row = this.repo.get(orgId, id);
+          if (!row || !this.repo.cancel(orgId, id, now)) continue;
+          this.deps.credits.refund(orgId, row.credits_charged, id, 'generation canceled (batch)');
+          done.push({ id, refunded: row.credits_charged });
+        }
+        return done;
+      })
+      .immediate();
+    for (const { id } of canceled) {
+      this.deps.jobs.cancelByRef(id, RENDER_JOB_KIND);
+      this.deps.events.emit('generation.status', { orgId, generationId: id, status: 'canceled', error: null });
+    }
+    return {
+      batch_id: batchId,
+      canceled: canceled.map((c) => c.id),
+      credits_refunded: canceled.reduce((sum, c) => sum + c.refunded, 0),
+    };
+  }
+
+  /**
+   * The generation's deadline passed (its deadline job runs): not started -> aborted with its whole charge
+   * refunded; started and still rendering -> failed (time-out), refunded as any failure. Null when it had finished.
+   */
+  passDeadline(id: string): 'aborted' | 'failed' | null {
+    const outcome = this.deps.db
+      .transaction(() => {
+        const row = this.repo.getAny(id);
+        if (!row || row.status !== 'generating') return null;
+        const sec = row.deadline_at === null ? 0 : Math.round((row.deadline_at - row.created_at) / 1000);
+        const now = Date.now();
+        if (row.started_at === null) {
+          const why = `Aborted: the render had not started when deadline_sec (${sec} s) passed; the credits were refunded.`;
+          this.repo.abort(id, why, now);
+          this.deps.credits.refund(row.org_id, row.credits_charged, id, 'generation aborted (deadline)');
+          return { row, status: 'aborted' as const, error: why };
+        }
+        const why = `Timed out: still rendering when deadline_sec (${sec} s) passed; the credits were refunded.`;
+        this.repo.fail(id, why, row.credits_charged, now);
+        this.deps.credits.refund(row.org_id, row.credits_charged, id, 'generation failed (deadline)');
+        return { row, status: 'failed' as const, error: why };
+      })
+      .immediate();
+    if (!outcome) return null;
+    this.deps.jobs.cancelByRef(id, RENDER_JOB_KIND);
+    this.deps.events.emit('generation.status', {
+      orgId: outcome.row.org_id,
+      generationId: id,
+      status: outcome.status,
+      error: outcome.error,
+    });
+    return outcome.status;
   }
 
   /** The id of a generating generation of the org that uses the stored file `key` as an input, or null. */
@@ -200,8 +283,10 @@ export class GenerationsService {
     }
   }
 
-  private async deleteFiles(row: Pick<GenerationRow, 'id' | 'video_key' | 'thumbnail_key'>): Promise<void> {
-    for (const key of [row.video_key, row.thumbnail_key]) {
+  private async deleteFiles(
+    row: Pick<GenerationRow, 'id' | 'video_key' | 'thumbnail_key' | 'output_keys'>,
+  ): Promise<void> {
+    for (const key of [row.video_key, row.thumbnail_key, ...Object.values(outputKeysOf(row))]) {
       if (!key || !this.deps.blobs) continue;
       await this.deps.blobs.delete(key).catch((err: Error) => {
         this.deps.log.warn({ err: err.message, generationId: row.id }, 'could not delete a generation file');
@@ -215,19 +300,34 @@ export class GenerationsService {
   forPipeline(id: string): PipelineGeneration | null {
     const row = this.repo.getAny(id);
     if (!row) return null;
+    // The render job loads the generation when it picks it up: from now on it has started (deadline, webhooks).
+    if (row.status === 'generating' && row.started_at === null && this.repo.markStarted(id, Date.now())) {
+      this.deps.events.emit('generation.status', {
+        orgId: row.org_id,
+        generationId: id,
+        status: 'generating',
+        error: null,
+      });
+    }
     const config = parse<Partial<ModelConfigSnapshot>>(row.model_config, {});
+    const draft = row.draft === 1;
     return {
       id: row.id,
       orgId: row.org_id,
       templateId: row.template_id,
-      status: row.status,
+      // The pipeline tells only generating from finished: an aborted generation is as done as a canceled one.
+      status: row.status === 'aborted' ? 'canceled' : row.status,
       inputs: parse<Record<string, ResolvedInput>>(row.inputs, {}),
       prompt: row.prompt,
       model: config.model ?? '',
       resolution: config.resolution ?? '720p',
       durationSec: config.duration_sec ?? 8,
       category: (config.category ?? 'text-to-video') as PipelineGeneration['category'],
-      provider: config.provider ?? null,
+      // A draft is the local renderer's preview, whatever the template names.
+      provider: draft ? null : (config.provider ?? null),
+      draft,
+      aspectRatio: config.aspect_ratio ?? '16:9',
+      outputs: config.outputs ?? ['mp4'],
     };
   }
 
@@ -240,8 +340,14 @@ export class GenerationsService {
       orgId: row.org_id,
       status: row.status,
       templateId: row.template_id,
-      error: row.status === 'failed' ? (row.error ?? 'Generation failed.') : null,
+      error: row.status === 'failed' || row.status === 'aborted' ? (row.error ?? 'Generation failed.') : null,
       hasWebhook: row.webhook_url !== null,
+      events: webhookEventsOf(row),
+      draft: row.draft === 1,
+      batchId: row.batch_id,
+      batchIndex: row.batch_index ?? null,
+      progress: row.progress,
+      started: row.started_at !== null,
     };
   }
 
@@ -255,7 +361,10 @@ export class GenerationsService {
     return this.repo.setProgress(id, Math.max(0, Math.min(100, Math.round(progress))), Date.now());
   }
 
-  complete(id: string, result: { videoKey: string; thumbnailKey: string }): boolean {
+  complete(
+    id: string,
+    result: { videoKey: string; thumbnailKey: string; outputKeys?: Record<string, string> },
+  ): boolean {
     return this.repo.complete(id, result, Date.now());
   }
 
@@ -291,24 +400,38 @@ export class GenerationsService {
     const videoUrl = await this.signedUrl(row, row.video_key, `${row.id}.mp4`, baseUrl);
     const thumbnailUrl = await this.signedUrl(row, row.thumbnail_key, `${row.id}.jpg`, baseUrl);
     const expiresAt = videoUrl ? Date.now() + ttl * 1000 : null;
+    const outputs: Generation['outputs'] = { mp4: videoUrl };
+    const extraKeys = outputKeysOf(row);
+    for (const format of config.outputs ?? ['mp4']) {
+      if (format === 'mp4') continue;
+      outputs[format] = await this.signedUrl(row, extraKeys[format] ?? null, `${row.id}.${format}`, baseUrl);
+    }
     return {
       id: row.id,
       generation_id: row.id,
       status: row.status,
       template_id: row.template_id,
       batch_id: row.batch_id,
+      batch_index: row.batch_index ?? null,
+      draft: row.draft === 1,
+      renderer: rendererOf(config.provider, { draft: row.draft === 1 }),
+      deadline_at: row.deadline_at ?? null,
+      started_at: row.started_at ?? null,
+      webhook_events: webhookEventsOf(row),
       inputs: parse<Record<string, ResolvedInput>>(row.inputs, {}),
       prompt: row.prompt,
       model: config.model ?? '',
-      resolution: config.resolution ?? '',
+      resolution: row.draft === 1 ? DRAFT_RESOLUTION : (config.resolution ?? ''),
+      aspect_ratio: config.aspect_ratio ?? '16:9',
       duration_sec: config.duration_sec ?? 0,
       progress: row.progress,
       video_url: videoUrl,
       video_url_expires_at: expiresAt,
       thumbnail_url: thumbnailUrl,
+      outputs,
       queue_position: row.status === 'generating' ? this.deps.jobs.queuePositionByRef(row.id, RENDER_JOB_KIND) : null,
       files_expired_at: row.files_expired_at ?? null,
-      error: row.status === 'failed' ? (row.error ?? 'Generation failed.') : null,
+      error: row.status === 'failed' || row.status === 'aborted' ? (row.error ?? 'Generation failed.') : null,
       webhook_url: maskWebhookUrl(await this.maskableWebhookUrl(row)),
       credits_charged: row.credits_charged,
       credits_refunded: row.credits_refunded,

@@ -100,3 +100,13 @@ export function pricingDocument() {
     formula: PRICING_FORMULA,
   };
 }
+
+/** What a generate request costs: the one place drafts (free) and batches (one video per row) are priced. */
+export function requestPrice(
+  price: Pick<Price, 'credits_per_video'>,
+  request: { draft?: boolean; num_videos: number; batch?: readonly unknown[] },
+): { perVideo: number; count: number; credits: number } {
+  const perVideo = request.draft ? 0 : price.credits_per_video;
+  const count = request.batch?.length ?? request.num_videos;
+  return { perVideo, count, credits: perVideo * count };
+}

@@ -5,6 +5,8 @@ import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { sweepRenderLeftovers } from './leftovers.js';
 import { createProviderRegistry } from './providers/provider-registry.js';
 import { LocalRenderer } from './renderers/ffmpeg/local-renderer.js';
+import { makeOutputs } from './output-files.js';
+import { burnCaptions } from './renderers/ffmpeg/burn-captions.js';
 import { extractThumbnail } from './renderers/ffmpeg/thumbnail.js';
 import { createRenderJobHandler, RENDER_JOB_KIND } from './render-job.js';
 
@@ -53,6 +55,12 @@ export function createPipeline(
       workRoot,
       timeoutMs: () => config.generation.timeoutSec * 1000,
       finished: deps.finished,
+      makeOutputs: (videoPath, job, formats, ctx) => makeOutputs('ffmpeg', videoPath, job, formats, ctx),
+      burnCaptions: (videoPath, job, ctx) =>
+        burnCaptions({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }, videoPath, job.captions?.cues ?? [], {
+          ...ctx,
+          fontsDir: local.fontsDirOrThrow(),
+        }),
       finishResult: async (videoPath, workDir, thumbnailPath) => ({
         thumbnailPath:
           thumbnailPath ??

@@ -1,9 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ResolvedInput, TemplateCategory, VariableSlot } from '../../../../shared/video.schema.js';
+import type {
+  AspectRatio,
+  OutputFormat,
+  ResolvedInput,
+  TemplateCategory,
+  VariableSlot,
+} from '../../../../shared/video.schema.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
-import { resolutionSize } from './resolutions.js';
+import { parseCaptions } from '../../../../shared/captions-format.js';
+import { draftSize, resolutionSize } from './resolutions.js';
 import type { ProviderJob, ProviderMedia } from './video-provider.js';
 
 /** What the pipeline needs to know of a generation (a snapshot taken when it was charged). */
@@ -20,6 +27,12 @@ export interface PipelineGeneration {
   category: TemplateCategory;
   /** The template's `provider` block; absent means the local renderer. */
   provider: Record<string, unknown> | null;
+  /** Frame shape (the request's, else the template's; 16:9 for rows made before aspect ratios). */
+  aspectRatio?: AspectRatio;
+  /** Requested files, mp4 first (absent: mp4 only). */
+  outputs?: OutputFormat[];
+  /** A free low-resolution preview: always the local renderer, 360p, 12 fps. */
+  draft?: boolean;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -49,9 +62,15 @@ export async function buildProviderJob(
 ): Promise<ProviderJob> {
   const texts: Record<string, string> = {};
   const media: ProviderMedia[] = [];
+  let captions: ProviderJob['captions'];
   for (const [key, input] of Object.entries(gen.inputs)) {
     if (input.type === 'text') {
       if (input.value) texts[key] = input.value;
+      continue;
+    }
+    if (input.type === 'captions') {
+      // Checked when the generation was accepted; burned in unless they are delivered as a .vtt.
+      if (input.value) captions = { key, cues: parseCaptions(input.value), burn: !gen.outputs?.includes('vtt') };
       continue;
     }
     if (!input.storage_key) continue;
@@ -70,7 +89,9 @@ export async function buildProviderJob(
       ...(input.character_id ? { characterId: input.character_id } : {}),
     });
   }
-  const { width, height } = resolutionSize(gen.resolution);
+  const aspectRatio = gen.aspectRatio ?? '16:9';
+  const draft = gen.draft === true;
+  const { width, height } = draft ? draftSize(aspectRatio) : resolutionSize(gen.resolution, aspectRatio);
   return {
     generationId: gen.id,
     orgId: gen.orgId,
@@ -78,10 +99,14 @@ export async function buildProviderJob(
     model: gen.model,
     width,
     height,
+    aspectRatio,
+    ...(draft ? { draft } : {}),
     durationSec: gen.durationSec,
     prompt: gen.prompt,
     texts,
     media,
-    options: gen.provider ?? { name: 'local' },
+    ...(captions ? { captions } : {}),
+    // A draft never goes to a hosted provider: it is the local renderer's preview.
+    options: draft ? { name: 'local' } : (gen.provider ?? { name: 'local' }),
   };
 }

@@ -5,7 +5,8 @@ import { JobCanceledError, JobTimeoutError, type Job, type JobHandler, type JobO
 import type { Logger } from '../../logger.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { buildProviderJob, type PipelineGeneration } from './provider-job.js';
-import { ProviderError, type ProviderContext, type VideoProvider } from './video-provider.js';
+import type { OutputFormat } from '../../../../shared/video.schema.js';
+import { ProviderError, type ProviderContext, type ProviderJob, type VideoProvider } from './video-provider.js';
 
 export const RENDER_JOB_KIND = 'render_generation';
 
@@ -13,7 +14,10 @@ export const RENDER_JOB_KIND = 'render_generation';
 export interface GenerationsPort {
   forPipeline(id: string): PipelineGeneration | null;
   progress(id: string, progress: number): void;
-  complete(id: string, result: { videoKey: string; thumbnailKey: string }): boolean;
+  complete(
+    id: string,
+    result: { videoKey: string; thumbnailKey: string; outputKeys?: Record<string, string> },
+  ): boolean;
   /** generating -> failed with a refund; false when it was no longer generating. */
   fail(id: string, error: string): boolean;
 }
@@ -24,6 +28,18 @@ export interface RenderJobDeps {
   provider(name: string): VideoProvider;
   /** Checks the result really is a playable video and makes a thumbnail when the provider gave none. */
   finishResult(videoPath: string, workDir: string, thumbnailPath?: string): Promise<{ thumbnailPath: string }>;
+  /** Draws a captions variable's cues into a video the local renderer did not make; returns the new file. */
+  burnCaptions?(videoPath: string, job: ProviderJob, ctx: { workDir: string; signal: AbortSignal }): Promise<string>;
+  /**
+   * The requested files besides the MP4 (WebM, GIF preview, WebVTT captions), made from the finished MP4 and the
+   * job, for every provider alike. Absent: only the MP4 is made.
+   */
+  makeOutputs?(
+    videoPath: string,
+    job: ProviderJob,
+    formats: readonly OutputFormat[],
+    ctx: { workDir: string; signal: AbortSignal },
+  ): Promise<Partial<Record<OutputFormat, { path: string; contentType: string }>>>;
   events: CoreEventBus;
   log: Logger;
   /** Where attempts get their private work dirs (swept at start). */
@@ -39,6 +55,7 @@ export interface RenderJobDeps {
 const PROGRESS_WRITE_MS = 500;
 
 function providerNameOf(gen: PipelineGeneration | null): string {
+  if (gen?.draft) return 'local'; // a draft is the local renderer's preview, never a hosted call
   const name = gen?.provider?.name;
   return typeof name === 'string' ? name : 'local';
 }
@@ -115,15 +132,33 @@ export function createRenderJobHandler(deps: RenderJobDeps): JobHandler {
         if (provider.resumable) save({ externalId });
       }
       const result = await provider.follow(externalId, providerJob, pctx);
+      // The local renderer draws captions itself; any other provider's video gets them here.
+      if (providerJob.captions?.burn && provider.name !== 'local' && deps.burnCaptions) {
+        result.videoPath = await deps.burnCaptions(result.videoPath, providerJob, { workDir, signal });
+        delete result.thumbnailPath;
+      }
       const { thumbnailPath } = await deps.finishResult(result.videoPath, workDir, result.thumbnailPath);
+      const formats = (gen.outputs ?? []).filter((f) => f !== 'mp4');
+      const extras =
+        formats.length && deps.makeOutputs
+          ? await deps.makeOutputs(result.videoPath, providerJob, formats, { workDir, signal })
+          : {};
       const base = `generations/${gen.orgId}/${gen.id}`;
       const videoKey = `${base}/video.mp4`;
       const thumbnailKey = `${base}/thumbnail.jpg`;
+      const outputKeys: Record<string, string> = {};
       await deps.blobs.put(videoKey, fs.createReadStream(result.videoPath), 'video/mp4');
       await deps.blobs.put(thumbnailKey, fs.createReadStream(thumbnailPath), 'image/jpeg');
-      if (!deps.generations.complete(gen.id, { videoKey, thumbnailKey })) {
+      for (const [format, file] of Object.entries(extras)) {
+        const key = `${base}/${format === 'vtt' ? 'captions' : 'video'}.${format}`;
+        outputKeys[format] = key;
+        await deps.blobs.put(key, fs.createReadStream(file.path), file.contentType);
+      }
+      if (!deps.generations.complete(gen.id, { videoKey, thumbnailKey, outputKeys })) {
         // Canceled while the files were stored: nothing refers to them.
-        await Promise.allSettled([deps.blobs.delete(videoKey), deps.blobs.delete(thumbnailKey)]);
+        await Promise.allSettled(
+          [videoKey, thumbnailKey, ...Object.values(outputKeys)].map((k) => deps.blobs.delete(k)),
+        );
         return { status: 'done' };
       }
       deps.events.emit('generation.status', {

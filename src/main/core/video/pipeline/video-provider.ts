@@ -1,5 +1,6 @@
-import type { TemplateCategory, VariableSlot } from '../../../../shared/video.schema.js';
+import type { AspectRatio, TemplateCategory, VariableSlot } from '../../../../shared/video.schema.js';
 import type { Logger } from '../../logger.js';
+import type { CaptionCue } from '../../../../shared/captions-format.js';
 
 /**
  * One interface for every way a video gets made: the local ffmpeg renderer (the embedded default),
@@ -40,6 +41,15 @@ export interface ProviderJob {
   model: string;
   width: number;
   height: number;
+  /** The frame shape of width x height (hosted models take it as `aspect_ratio`); absent: 16:9. */
+  aspectRatio?: AspectRatio;
+  /** A quick preview: the local renderer draws it at 12 fps with the fastest encoder settings. */
+  draft?: boolean;
+  /**
+   * The captions variable's cues (SRT/WebVTT, parsed). `burn`: drawn into the picture by the local renderer at
+   * exactly their times; false when they are delivered as a sidecar .vtt (outputs "vtt") instead.
+   */
+  captions?: { key: string; cues: CaptionCue[]; burn: boolean };
   durationSec: number;
   /** The resolved prompt (prompt_template with the text values), if any. */
   prompt: string | null;

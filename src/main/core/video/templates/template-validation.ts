@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BUILTIN_PLACEHOLDERS, providerPlaceholderKeys } from '../../../../shared/provider.schema.js';
+import { captionsProblem } from '../../../../shared/captions-format.js';
 import {
   TemplateWriteSchema,
   type TemplateWrite,
@@ -62,6 +63,7 @@ export function semanticProblems(t: TemplateWrite): string[] {
   const reasons: string[] = [];
   const seen = new Map<string, TemplateWrite['input_variables'][number]>();
   const slotCount = new Map<VariableSlot, number>();
+  let captionVariables = 0;
   for (const [i, v] of t.input_variables.entries()) {
     const where = `input_variables[${i}] (${v.key})`;
     if (seen.has(v.key)) reasons.push(`${where}: duplicate key "${v.key}"`);
@@ -77,6 +79,14 @@ export function semanticProblems(t: TemplateWrite): string[] {
           reasons.push(`${where}: default_value is shorter than min_length`);
       }
       if (v.slot !== undefined) reasons.push(`${where}: slot applies to image, video and audio variables only`);
+    } else if (v.type === 'captions') {
+      // SRT or WebVTT text; its cues are drawn at their own times (or delivered as a .vtt), never in the prompt.
+      if (v.min_length !== undefined || v.max_length !== undefined)
+        reasons.push(`${where}: min_length/max_length apply to text variables only`);
+      if (v.slot !== undefined) reasons.push(`${where}: slot applies to image, video and audio variables only`);
+      const problem = v.default_value !== undefined ? captionsProblem(v.default_value) : null;
+      if (problem) reasons.push(`${where}: default_value is ${problem}`);
+      captionVariables++;
     } else {
       if (v.min_length !== undefined || v.max_length !== undefined)
         reasons.push(`${where}: min_length/max_length apply to text variables only`);
@@ -91,6 +101,10 @@ export function semanticProblems(t: TemplateWrite): string[] {
       }
     }
   }
+  if (captionVariables > 1)
+    reasons.push(
+      `${captionVariables} captions variables; a template has at most one (its cues are the video's captions)`,
+    );
   for (const [slot, n] of slotCount) {
     if (n > 1 && !SLOT_RULES[slot].many)
       reasons.push(`slot "${slot}" is used by ${n} variables; at most one may use it`);

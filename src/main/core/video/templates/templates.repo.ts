@@ -15,6 +15,8 @@ export interface TemplateRow {
   prompt_template: string | null;
   model: string;
   resolution: string;
+  /** Frame shape, '16:9' unless set (migration 0019). */
+  aspect_ratio: string;
   /** JSON of the template's provider block, or null (the local renderer). */
   provider: string | null;
   position: number;
@@ -43,6 +45,7 @@ export function definitionOf(row: TemplateRow): Record<string, unknown> {
     prompt_template: row.prompt_template,
     model: row.model,
     resolution: row.resolution,
+    aspect_ratio: row.aspect_ratio ?? '16:9',
     provider: parseProvider(row.provider),
   };
 }
@@ -75,6 +78,7 @@ export function rowOf(
     prompt_template: t.prompt_template,
     model: t.model,
     resolution: t.resolution,
+    aspect_ratio: t.aspect_ratio,
     provider: t.provider ? JSON.stringify(t.provider) : null,
     position: meta.position ?? 0,
     created_at: meta.created_at,
@@ -95,6 +99,7 @@ const COLUMNS = [
   'prompt_template',
   'model',
   'resolution',
+  'aspect_ratio',
   'provider',
   'position',
   'created_at',

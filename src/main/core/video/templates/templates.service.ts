@@ -1,10 +1,11 @@
 import { TemplateProviderSchema } from '../../../../shared/provider.schema.js';
-import type { Template, TemplateWrite } from '../../../../shared/video.schema.js';
+import { ASPECT_RATIOS, type AspectRatio, type Template, type TemplateWrite } from '../../../../shared/video.schema.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { priceFor, tryPriceFor, type Price } from '../generations/pricing.js';
+import { rendererOf } from '../generations/renderer.js';
 import { readJsonResources } from '../resources.js';
 import { validateTemplate } from './template-validation.js';
 import { TemplatesRepo, definitionOf, rowOf, type TemplateRow } from './templates.repo.js';
@@ -79,8 +80,12 @@ export function templateView(row: TemplateRow): Template {
     prompt_template: row.prompt_template,
     model: row.model,
     resolution: row.resolution,
+    aspect_ratio: (ASPECT_RATIOS as readonly string[]).includes(row.aspect_ratio)
+      ? (row.aspect_ratio as AspectRatio)
+      : '16:9',
     provider: providerOf(row),
     credits_per_video: price?.credits_per_video ?? null,
+    renderer: rendererOf(providerOf(row)),
     builtin: row.org_id === null,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -1,4 +1,4 @@
-import type { WebhookDeliveryStatus, WebhookTrigger } from '../../../../shared/webhooks.schema.js';
+import type { WebhookDeliveryStatus, WebhookEventName, WebhookTrigger } from '../../../../shared/webhooks.schema.js';
 import type { Db } from '../../db/database.js';
 import type { AttemptVerdict } from '../../webhooks/webhook-retry.js';
 
@@ -7,6 +7,8 @@ export interface DeliveryRow {
   generation_id: string;
   org_id: string;
   trigger: WebhookTrigger;
+  /** What the callback reports (migration 0018; older rows: their status). */
+  event: WebhookEventName;
   /** JSON of the callback body with video_url null (it is signed fresh at each attempt). */
   payload: string;
   status: WebhookDeliveryStatus;
@@ -35,11 +37,13 @@ export class WebhookDeliveriesRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO webhook_deliveries (id, generation_id, org_id, trigger, payload, status, attempts, next_attempt_at, created_at, updated_at)
-         VALUES (@id, @generation_id, @org_id, @trigger, @payload, 'pending', 0, @now, @now, @now)`,
+        `INSERT INTO webhook_deliveries (id, generation_id, org_id, trigger, event, payload, status, attempts, next_attempt_at, created_at, updated_at)
+         VALUES (@id, @generation_id, @org_id, @trigger, @event, @payload, 'pending', 0, @now, @now, @now)`,
       ),
       get: db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
-      automaticOf: db.prepare("SELECT * FROM webhook_deliveries WHERE generation_id = ? AND trigger = 'automatic'"),
+      automaticOf: db.prepare(
+        "SELECT * FROM webhook_deliveries WHERE generation_id = ? AND event = ? AND trigger = 'automatic' ORDER BY created_at DESC, rowid DESC LIMIT 1",
+      ),
       ofGeneration: db.prepare(
         'SELECT * FROM webhook_deliveries WHERE generation_id = ? AND org_id = ? ORDER BY created_at, rowid',
       ),
@@ -64,9 +68,16 @@ export class WebhookDeliveriesRepo {
     };
   }
 
-  /** A new pending delivery, due now. Returns false when the generation already has an automatic one. */
+  /** A new pending delivery, due now. Returns false when the generation already has an automatic one of this event. */
   insert(
-    row: { id: string; generation_id: string; org_id: string; trigger: WebhookTrigger; payload: string },
+    row: {
+      id: string;
+      generation_id: string;
+      org_id: string;
+      trigger: WebhookTrigger;
+      event: WebhookEventName;
+      payload: string;
+    },
     now: number,
   ): boolean {
     try {
@@ -82,8 +93,9 @@ export class WebhookDeliveriesRepo {
     return this.stmts.get.get(id) as DeliveryRow | undefined;
   }
 
-  automaticOf(generationId: string): DeliveryRow | undefined {
-    return this.stmts.automaticOf.get(generationId) as DeliveryRow | undefined;
+  /** The generation's automatic delivery of this event (the latest one, for progress). */
+  automaticOf(generationId: string, event: WebhookEventName): DeliveryRow | undefined {
+    return this.stmts.automaticOf.get(generationId, event) as DeliveryRow | undefined;
   }
 
   /** The organization's deliveries of a generation, oldest first, with their attempts. */

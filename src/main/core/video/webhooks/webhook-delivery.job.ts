@@ -15,16 +15,22 @@ type HandlerDeps = Pick<WebhooksDeps, 'log' | 'config' | 'events' | 'getWebhookU
   secrets: WebhookSecrets;
 };
 
-/** The stored body with a fresh video_url, keys in the spec's order. */
+/** The stored body with a fresh video_url: the event name, then the spec's fields in its order, then ours. */
 async function bodyOf(d: DeliveryRow, deps: HandlerDeps): Promise<string> {
-  const stored = JSON.parse(d.payload) as WebhookEvent;
+  const stored = JSON.parse(d.payload) as Partial<WebhookEvent>;
   const videoUrl = stored.status === 'completed' ? await deps.getVideoUrl(d.generation_id) : null;
   const event: WebhookEvent = {
-    generation_id: stored.generation_id,
-    status: stored.status,
-    template_id: stored.template_id,
+    event: stored.event ?? d.event,
+    generation_id: stored.generation_id ?? d.generation_id,
+    status: stored.status ?? 'failed',
+    template_id: stored.template_id ?? '',
     video_url: videoUrl ?? null,
-    error: stored.error,
+    error: stored.error ?? null,
+    ...(stored.progress !== undefined ? { progress: stored.progress } : {}),
+    // Deliveries stored before these fields existed: not a draft, their own batch.
+    draft: stored.draft ?? false,
+    batch_id: stored.batch_id ?? '',
+    batch_index: stored.batch_index ?? null,
   };
   return JSON.stringify(event);
 }

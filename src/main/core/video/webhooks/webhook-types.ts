@@ -1,4 +1,5 @@
 import type { GenerationStatus } from '../../../../shared/video.schema.js';
+import type { WebhookEventName } from '../../../../shared/webhooks.schema.js';
 import type { AppConfig } from '../../config/config.schema.js';
 import type { Db } from '../../db/database.js';
 import type { CoreEventBus } from '../../events.js';
@@ -18,6 +19,15 @@ export interface WebhookGeneration {
   error: string | null;
   /** Whether a webhook_url was given (read without opening it, so enqueueing stays synchronous). */
   hasWebhook: boolean;
+  /** The events its receiver asked for (webhook_events; the default ones when it did not say). */
+  events: readonly WebhookEventName[];
+  draft: boolean;
+  batchId: string;
+  batchIndex: number | null;
+  /** 0-100. */
+  progress: number;
+  /** The render began. */
+  started: boolean;
 }
 
 /** The part of the job queue the webhooks use (core/jobs JobQueue satisfies it). */

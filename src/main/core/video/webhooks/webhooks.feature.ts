@@ -28,5 +28,16 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   const secrets = new WebhookSecrets({ secrets: deps.secrets, now: deps.now });
   const service = new WebhooksService({ ...deps, repo, secrets });
   const handler = createWebhookDeliveryHandler({ ...deps, repo, secrets });
+  // Began rendering, aborted, canceled (and completed/failed, which the pipeline also reports): each event the
+  // receiver asked for is queued once; progress reports are thinned out by the service.
+  const guarded = (what: string, enqueue: () => unknown) => {
+    try {
+      if (enqueue()) deps.jobs.kick();
+    } catch (err) {
+      deps.log.error({ err: (err as Error).message }, `could not queue the ${what} webhook`);
+    }
+  };
+  deps.events.on('generation.status', (e) => guarded('status', () => service.enqueueFor(e.generationId)));
+  deps.events.on('generation.progress', (e) => guarded('progress', () => service.enqueueProgress(e.generationId)));
   return { kind: WEBHOOK_JOB_KIND, handler, enqueueFor: (id) => service.enqueueFor(id), service };
 }

@@ -1,6 +1,8 @@
 import {
+  PROGRESS_WEBHOOK_INTERVAL_MS,
   WEBHOOK_ID_PREFIX,
   type WebhookDelivery,
+  type WebhookEventName,
   type WebhookDeliveryList,
   type WebhookEvent,
   type WebhookSecret,
@@ -19,13 +21,22 @@ type ServiceDeps = Pick<WebhooksDeps, 'db' | 'log' | 'jobs' | 'generation'> & {
 
 const conflict = (message: string) => new AppError(409, 'conflict', message);
 
+/** The event a generation's current status reports (null while it is queued). */
+function eventOfStatus(gen: WebhookGeneration): WebhookEventName | null {
+  return gen.status === 'generating' ? null : gen.status;
+}
+
+/** Whether the receiver asked for this event; an aborted generation counts as failed too. */
+function wants(gen: WebhookGeneration, event: WebhookEventName): boolean {
+  return gen.events.includes(event) || (event === 'aborted' && gen.events.includes('failed'));
+}
+
 function view(d: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery {
-  const event = (JSON.parse(d.payload) as WebhookEvent).status;
   return {
     id: d.id,
     generation_id: d.generation_id,
     trigger: d.trigger,
-    event,
+    event: d.event,
     status: d.status,
     next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
     error: d.status === 'failed' ? d.error : null,
@@ -46,31 +57,48 @@ export class WebhooksService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /**
-   * A generation reached completed or failed: queue its callback. Synchronous (it may run inside the
-   * caller's transaction) and idempotent: one automatic delivery per generation. Null when the
-   * generation has no webhook URL or is not finished.
+   * A generation changed state (began rendering, or reached completed, failed, aborted or canceled): queue
+   * its callback when the receiver asked for that event. Synchronous (it may run inside the caller's
+   * transaction) and idempotent: one automatic delivery per generation and event. Null when the generation
+   * has no webhook URL, is still queued, or the event is not wanted.
    */
   enqueueFor(generationId: string): string | null {
     const gen = this.deps.generation(generationId);
-    if (!gen || !gen.hasWebhook || (gen.status !== 'completed' && gen.status !== 'failed')) return null;
-    const existing = this.deps.repo.automaticOf(generationId);
+    if (!gen || !gen.hasWebhook) return null;
+    const event = gen.status === 'generating' ? (gen.started ? 'started' : null) : eventOfStatus(gen);
+    if (!event || !wants(gen, event)) return null;
+    const existing = this.deps.repo.automaticOf(generationId, event);
     if (existing) return existing.id;
-    return this.create(gen, 'automatic');
+    return this.create(gen, 'automatic', event);
   }
 
-  private create(gen: WebhookGeneration, trigger: WebhookTrigger): string {
+  /** A progress report: a `progress` callback when asked for, at most one per PROGRESS_WEBHOOK_INTERVAL_MS. */
+  enqueueProgress(generationId: string): string | null {
+    const gen = this.deps.generation(generationId);
+    if (!gen || !gen.hasWebhook || gen.status !== 'generating' || !wants(gen, 'progress')) return null;
+    const last = this.deps.repo.automaticOf(generationId, 'progress');
+    if (last && Date.now() - last.created_at < PROGRESS_WEBHOOK_INTERVAL_MS) return null;
+    return this.create(gen, 'automatic', 'progress');
+  }
+
+  private create(gen: WebhookGeneration, trigger: WebhookTrigger, event: WebhookEventName): string {
     const id = newId(WEBHOOK_ID_PREFIX, 24);
-    const status = gen.status === 'completed' ? 'completed' : 'failed';
+    const failed = gen.status === 'failed' || gen.status === 'aborted';
     // video_url is signed at each attempt (it expires); the rest of the body is fixed now.
     const payload: WebhookEvent = {
+      event,
       generation_id: gen.id,
-      status,
+      status: gen.status,
       template_id: gen.templateId,
       video_url: null,
-      error: status === 'failed' ? (gen.error ?? 'Generation failed.') : null,
+      error: failed ? (gen.error ?? 'Generation failed.') : null,
+      ...(event === 'started' || event === 'progress' ? { progress: gen.progress } : {}),
+      draft: gen.draft,
+      batch_id: gen.batchId,
+      batch_index: gen.batchIndex,
     };
     const inserted = this.deps.db.transaction(() => {
-      const row = { id, generation_id: gen.id, org_id: gen.orgId, trigger, payload: JSON.stringify(payload) };
+      const row = { id, generation_id: gen.id, org_id: gen.orgId, trigger, event, payload: JSON.stringify(payload) };
       if (!this.deps.repo.insert(row, Date.now())) return false;
       this.deps.jobs.enqueue({
         kind: WEBHOOK_JOB_KIND,
@@ -80,9 +108,9 @@ export class WebhooksService {
       });
       return true;
     })();
-    if (!inserted) return this.deps.repo.automaticOf(gen.id)?.id ?? id; // a concurrent enqueueFor won
+    if (!inserted) return this.deps.repo.automaticOf(gen.id, event)?.id ?? id; // a concurrent enqueueFor won
     this.deps.jobs.kick();
-    this.deps.log.info({ deliveryId: id, generationId: gen.id, trigger }, 'webhook delivery queued');
+    this.deps.log.info({ deliveryId: id, generationId: gen.id, trigger, event }, 'webhook delivery queued');
     return id;
   }
 
@@ -110,12 +138,14 @@ export class WebhooksService {
   /** A new delivery (new webhook-id) of the generation's current state, with the whole schedule. */
   replay(orgId: string, generationId: string): WebhookDelivery {
     const gen = this.owned(orgId, generationId);
-    if (gen.status !== 'completed' && gen.status !== 'failed')
+    const event = eventOfStatus(gen);
+    // A canceled generation has a callback only when its receiver asked for canceled ones.
+    if (!event || (event === 'canceled' && !wants(gen, event)))
       throw conflict(
-        `Generation "${generationId}" is ${gen.status}; only completed or failed generations have callbacks.`,
+        `Generation "${generationId}" is ${gen.status}; only completed, failed or aborted generations (and canceled ones whose webhook_events name canceled) have callbacks.`,
       );
     if (!gen.hasWebhook) throw conflict(`Generation "${generationId}" has no webhook_url to deliver to.`);
-    const id = this.create(gen, 'replay');
+    const id = this.create(gen, 'replay', event);
     return view(this.deps.repo.get(id) as DeliveryRow, []);
   }
 

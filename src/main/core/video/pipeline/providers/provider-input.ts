@@ -43,7 +43,7 @@ export function placeholderKeys(value: unknown, into = new Set<string>()): Set<s
 
 /**
  * The value of each used key: template variables first (text as text, media through `mediaValue`),
- * then the built-ins prompt, duration_sec, width, height. A key with no value is left out.
+ * then the built-ins prompt, duration_sec, width, height, aspect_ratio. A key with no value is left out.
  */
 async function valuesFor(
   job: ProviderJob,
@@ -65,6 +65,7 @@ async function valuesFor(
     if (key === 'duration_sec') values.set(key, job.durationSec);
     if (key === 'width') values.set(key, job.width);
     if (key === 'height') values.set(key, job.height);
+    if (key === 'aspect_ratio') values.set(key, job.aspectRatio ?? '16:9');
   }
   return values;
 }
@@ -107,14 +108,21 @@ export async function mediaDataUri(media: ProviderMedia, label: string): Promise
   return `data:${media.contentType};base64,${bytes.toString('base64')}`;
 }
 
-/** The request body for a hosted model: the template's `input` with every placeholder filled. */
+/**
+ * The request body for a hosted model: the template's `input` with every placeholder filled. fal and Replicate
+ * video models name the frame shape `aspect_ratio`: when the input has that field (a fixed value or the
+ * `{{aspect_ratio}}` placeholder) it carries the generation's aspect ratio (the request's, else the template's).
+ * An input without the field is sent as written (a model that takes no aspect ratio may refuse unknown fields).
+ */
 export async function hostedInput(
   job: ProviderJob,
   input: Record<string, unknown>,
   label: string,
 ): Promise<Record<string, unknown>> {
   const values = await valuesFor(job, placeholderKeys(input), (m) => mediaDataUri(m, label));
-  return (fillPlaceholders(input, values, 'omit') ?? {}) as Record<string, unknown>;
+  const filled = (fillPlaceholders(input, values, 'omit') ?? {}) as Record<string, unknown>;
+  if (Object.hasOwn(input, 'aspect_ratio') && job.aspectRatio) filled.aspect_ratio = job.aspectRatio;
+  return filled;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ProviderError, type ProviderJob } from '../../video-provider.js';
-import { captionFilters, type CaptionTextFile } from './captions.js';
+import { DRAFT_FPS } from '../../resolutions.js';
+import { captionFilters, subtitleFilters, subtitleReserve, type CaptionTextFile } from './captions.js';
 import { chain, filter } from './filter-syntax.js';
 import { planScene, type ScenePlan, type SceneKind } from './scene-plan.js';
 import {
@@ -73,10 +74,11 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
   const { job } = spec;
   checkJob(job);
   const plan: ScenePlan = planScene(job);
-  const frames = Math.max(1, Math.round(job.durationSec * RENDER_FPS));
-  const seconds = frames / RENDER_FPS;
+  const fps = job.draft ? DRAFT_FPS : RENDER_FPS;
+  const frames = Math.max(1, Math.round(job.durationSec * fps));
+  const seconds = frames / fps;
   const seed = hash(plan.caption || job.generationId);
-  const f: Frame = { width: job.width, height: job.height, frames, seconds, hue: seed % 360, seed };
+  const f: Frame = { width: job.width, height: job.height, fps, frames, seconds, hue: seed % 360, seed };
   const g = new Graph();
 
   // Picture.
@@ -129,9 +131,11 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
     sound = heard;
   }
 
-  // Captions, then the thumbnail branch.
+  // Captions (a captions variable's cues take the lower third's place), then the thumbnail branch.
+  const burn = job.captions?.burn ? job.captions.cues : null;
   const caption = captionFilters({
-    text: plan.caption,
+    text: burn && plan.kind !== 'title-card' ? '' : plan.caption,
+    reserveBottom: burn ? subtitleReserve(f.width, f.height) : 0,
     style: plan.kind === 'title-card' ? 'title' : 'lower-third',
     width: f.width,
     height: f.height,
@@ -141,14 +145,29 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
   });
   const out = g.label('vout');
   const forThumb = g.label('vthsrc');
+  const subtitles = burn
+    ? subtitleFilters({
+        cues: burn,
+        width: f.width,
+        height: f.height,
+        durationSec: seconds,
+        fontsDir: spec.fontsDir,
+        workDir: spec.workDir,
+      })
+    : { filters: [], files: [] };
   g.chains.push(
     chain(
       [video],
-      [...caption.filters, filter('format', { pix_fmts: 'yuv420p' }), filter('split', { outputs: 2 })],
+      [
+        ...caption.filters,
+        ...subtitles.filters,
+        filter('format', { pix_fmts: 'yuv420p' }),
+        filter('split', { outputs: 2 }),
+      ],
       [out, forThumb],
     ),
   );
-  const thumbFrame = Math.min(Math.round(THUMBNAIL_AT_SEC * RENDER_FPS), Math.floor((frames - 1) / 2));
+  const thumbFrame = Math.min(Math.round(THUMBNAIL_AT_SEC * fps), Math.floor((frames - 1) / 2));
   const thumb = g.add(
     [forThumb],
     [
@@ -159,6 +178,8 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
     'thumb',
   );
 
+  // A draft is a preview to look at once: the fastest encoder settings (larger file, same picture).
+  const preset = job.draft ? 'ultrafast' : (spec.preset ?? 'veryfast');
   const args = [
     '-y',
     ...g.inputArgs,
@@ -166,8 +187,8 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
     g.chains.join(';'),
     // The video: exact length, no metadata carried over from the inputs (a photo's GPS position, say).
     ...['-map', `[${out}]`, '-map', `[${sound}]`, '-t', String(seconds)],
-    ...['-c:v', 'libx264', '-preset', spec.preset ?? 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p'],
-    ...['-g', String(RENDER_FPS * 2), '-r', String(RENDER_FPS)],
+    ...['-c:v', 'libx264', '-preset', preset, '-crf', job.draft ? '28' : '23', '-pix_fmt', 'yuv420p'],
+    ...['-g', String(fps * 2), '-r', String(fps)],
     ...['-c:a', 'aac', '-b:a', '128k', '-ar', String(AUDIO_SAMPLE_RATE), '-ac', '2'],
     ...[
       '-map_metadata',
@@ -184,5 +205,11 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
     ...['-map', `[${thumb}]`, '-frames:v', '1', '-q:v', '3', '-map_metadata', '-1', '-update', '1'],
     ...['-f', 'image2', `file:${spec.thumbnailPath}`],
   ];
-  return { args, textFiles: caption.files, scene: plan.kind, durationSec: seconds, inputKeys: g.inputKeys };
+  return {
+    args,
+    textFiles: [...caption.files, ...subtitles.files],
+    scene: plan.kind,
+    durationSec: seconds,
+    inputKeys: g.inputKeys,
+  };
 }

@@ -75,6 +75,11 @@ export class LocalRenderer implements VideoProvider {
     await Promise.all(runs.map((r) => r.done));
   }
 
+  /** The caption fonts' folder (also for captions drawn on other providers' videos); a ProviderError when missing. */
+  fontsDirOrThrow(): string {
+    return this.fontsDir();
+  }
+
   private fontsDir(): string {
     const dir = this.opts.fontsDir ?? resolveFontsDir();
     const present = dir && Object.values(CAPTION_FONTS).every((f) => fs.existsSync(path.join(dir, f)));

@@ -4,7 +4,7 @@ import { chain, filter } from './filter-syntax.js';
 // The building blocks of a local render's filtergraph: backgrounds, pictures with motion, clips,
 // cards, waveforms and the sound chains. buildRenderCommand (filter-graph.ts) decides which are used.
 
-/** Output frame rate: film-like, and a fifth fewer frames to encode than 30 fps. */
+/** Output frame rate: film-like, and a fifth fewer frames to encode than 30 fps (drafts use DRAFT_FPS). */
 export const RENDER_FPS = 24;
 export const AUDIO_SAMPLE_RATE = 48_000;
 
@@ -53,6 +53,12 @@ function hslHex(h: number, s: number, l: number): string {
 
 const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
 
+/** The gradient's drawing size: 90 pixels on the short side, in the frame's shape (scaled up afterwards). */
+function smallSize(f: Pick<Frame, 'width' | 'height'>): string {
+  const short = Math.min(f.width, f.height);
+  return `${even((90 * f.width) / short)}x${even((90 * f.height) / short)}`;
+}
+
 /** Accumulates inputs and chains; labels are numbered so any number of media fits. */
 export class Graph {
   readonly inputArgs: string[] = [];
@@ -81,6 +87,8 @@ export class Graph {
 export interface Frame {
   width: number;
   height: number;
+  /** Frames per second (24, or 12 for a draft). */
+  fps: number;
   frames: number;
   seconds: number;
   hue: number;
@@ -94,8 +102,8 @@ export function gradient(g: Graph, f: Frame, dark: boolean): string {
     [],
     [
       filter('gradients', {
-        s: '160x90',
-        r: RENDER_FPS,
+        s: smallSize(f),
+        r: f.fps,
         c0: hslHex(f.hue, 0.55, 0.16 * l),
         c1: hslHex((f.hue + 45) % 360, 0.6, 0.34 * l),
         c2: hslHex((f.hue + 200) % 360, 0.5, 0.24 * l),
@@ -129,7 +137,7 @@ export function zoomedPicture(g: Graph, f: Frame, media: ProviderMedia, frames: 
         y: 'ih/2-(ih/zoom/2)',
         d: frames,
         s: `${f.width}x${f.height}`,
-        fps: RENDER_FPS,
+        fps: f.fps,
       }),
       filter('trim', { end_frame: frames }),
       filter('setpts', { expr: 'PTS-STARTPTS' }),
@@ -142,42 +150,61 @@ export function zoomedPicture(g: Graph, f: Frame, media: ProviderMedia, frames: 
 /** Start frame, or start crossfading into end frame halfway. */
 export function pictureMotion(g: Graph, f: Frame, pictures: ProviderMedia[]): string {
   if (pictures.length === 1) return zoomedPicture(g, f, pictures[0]!, f.frames, false);
-  const fadeFrames = Math.max(1, Math.round(Math.min(1, f.seconds / 4) * RENDER_FPS));
+  const fadeFrames = Math.max(1, Math.round(Math.min(1, f.seconds / 4) * f.fps));
   const first = Math.round((f.frames + fadeFrames) / 2);
   const second = f.frames - first + fadeFrames;
   const a = zoomedPicture(g, f, pictures[0]!, first, false);
   const b = zoomedPicture(g, f, pictures[1]!, second, true);
-  const offset = (first - fadeFrames) / RENDER_FPS;
-  return g.add([a, b], [filter('xfade', { transition: 'fade', duration: fadeFrames / RENDER_FPS, offset })], 'xf');
+  const offset = (first - fadeFrames) / f.fps;
+  return g.add([a, b], [filter('xfade', { transition: 'fade', duration: fadeFrames / f.fps, offset })], 'xf');
 }
 
-/** Video inputs, each looped (stream_loop) and trimmed to an equal share, letterboxed, then concatenated. */
+/** Video inputs, each looped (stream_loop) and trimmed to an equal share, fitted to the frame, then concatenated. */
 export function videoSequence(g: Graph, f: Frame, videos: ProviderMedia[], hasAudio: ReadonlyMap<string, boolean>) {
   const parts: string[] = [];
   videos.forEach((media, i) => {
     const frames = Math.floor(f.frames / videos.length) + (i < f.frames % videos.length ? 1 : 0);
-    const samples = Math.round((frames / RENDER_FPS) * AUDIO_SAMPLE_RATE);
+    const samples = Math.round((frames / f.fps) * AUDIO_SAMPLE_RATE);
     const input = g.input(media, true);
-    parts.push(
-      g.add(
-        [`${input}:v`],
+    const fit = filter('scale', {
+      w: f.width,
+      h: f.height,
+      force_original_aspect_ratio: 'decrease',
+      force_divisible_by: 2,
+    });
+    const cut = [
+      filter('setsar', { r: 1 }),
+      filter('trim', { end_frame: frames }),
+      filter('setpts', { expr: 'PTS-STARTPTS' }),
+      filter('format', { pix_fmts: 'yuv420p' }),
+    ];
+    if (f.width >= f.height * 1.5) {
+      // Landscape: letterboxed (a landscape clip fills it, or nearly).
+      const pad = filter('pad', { w: f.width, h: f.height, x: '(ow-iw)/2', y: '(oh-ih)/2', color: 'black' });
+      parts.push(g.add([`${input}:v`], [filter('fps', { fps: f.fps }), fit, pad, ...cut], 'vseg'));
+    } else {
+      // Portrait or square: the clip fitted over a blurred, zoomed copy of itself instead of wide black bars.
+      // The blur is done at an eighth of the size (cheap), then scaled up.
+      const [sharp, soft] = [g.label('vfg'), g.label('vbgsrc')];
+      g.chains.push(
+        chain([`${input}:v`], [filter('fps', { fps: f.fps }), filter('split', { outputs: 2 })], [sharp, soft]),
+      );
+      const sw = even(f.width / 8);
+      const sh = even(f.height / 8);
+      const bg = g.add(
+        [soft],
         [
-          filter('fps', { fps: RENDER_FPS }),
-          filter('scale', {
-            w: f.width,
-            h: f.height,
-            force_original_aspect_ratio: 'decrease',
-            force_divisible_by: 2,
-          }),
-          filter('pad', { w: f.width, h: f.height, x: '(ow-iw)/2', y: '(oh-ih)/2', color: 'black' }),
-          filter('setsar', { r: 1 }),
-          filter('trim', { end_frame: frames }),
-          filter('setpts', { expr: 'PTS-STARTPTS' }),
-          filter('format', { pix_fmts: 'yuv420p' }),
+          filter('scale', { w: sw, h: sh, force_original_aspect_ratio: 'increase' }),
+          filter('crop', { w: sw, h: sh }),
+          filter('boxblur', { luma_radius: 3, luma_power: 2 }),
+          filter('eq', { brightness: -0.08 }),
+          filter('scale', { w: f.width, h: f.height, flags: 'bilinear' }),
         ],
-        'vseg',
-      ),
-    );
+        'vbg',
+      );
+      const fg = g.add([sharp], [fit], 'vfit');
+      parts.push(g.add([bg, fg], [filter('overlay', { x: '(W-w)/2', y: '(H-h)/2' }), ...cut], 'vseg'));
+    }
     // A clip without sound contributes silence, so sound and picture stay aligned across the cuts.
     parts.push(
       hasAudio.get(media.path)
@@ -197,14 +224,30 @@ export const audioFormat = () => [
 ];
 export const silence = () => filter('anullsrc', { r: AUDIO_SAMPLE_RATE, cl: 'stereo' });
 
-/** Pictures as bordered cards side by side, fading in one after another and floating gently. */
+/**
+ * Where the cards go: one row in a landscape frame; in a portrait or square frame a column of one or two
+ * (so each card stays large), two columns for three or four. The area sits above the caption.
+ */
+export function cardGrid(f: Pick<Frame, 'width' | 'height'>, n: number) {
+  const portrait = f.height > f.width;
+  const cols = f.width > f.height * 1.2 ? n : n <= (portrait ? 2 : 1) ? 1 : Math.min(n, 2);
+  const rows = Math.ceil(n / cols);
+  const areaTop = f.height * (portrait ? 0.1 : 0.07);
+  const areaH = f.height * (portrait ? 0.56 : 0.6);
+  const gap = Math.min(f.width, f.height) * 0.03;
+  const slotW = (f.width * 0.9 - gap * (cols - 1)) / cols;
+  const slotH = (areaH - gap * (rows - 1)) / rows;
+  const slot = (i: number) => ({
+    left: f.width * 0.05 + (i % cols) * (slotW + gap),
+    top: areaTop + Math.floor(i / cols) * (slotH + gap),
+  });
+  return { slotW, slotH, slot };
+}
+
+/** Pictures as bordered cards (see cardGrid), fading in one after another and floating gently. */
 export function cards(g: Graph, f: Frame, base: string, pictures: ProviderMedia[]): string {
-  const n = pictures.length;
-  const gap = f.width * 0.03;
-  const slotW = (f.width * 0.9 - gap * (n - 1)) / n;
-  const slotH = f.height * 0.6;
-  const top = f.height * 0.07;
-  const border = Math.max(2, Math.round(f.height / 180));
+  const { slotW, slotH, slot } = cardGrid(f, pictures.length);
+  const border = Math.max(2, Math.round(Math.min(f.width, f.height) / 180));
   let out = base;
   pictures.forEach((media, i) => {
     const card = g.add(
@@ -221,17 +264,22 @@ export function cards(g: Graph, f: Frame, base: string, pictures: ProviderMedia[
         filter('format', { pix_fmts: 'rgba' }),
         filter('pad', { w: `iw+${2 * border}`, h: `ih+${2 * border}`, x: border, y: border, color: 'white@0.9' }),
         filter('loop', { loop: -1, size: 1, start: 0 }),
-        filter('setpts', { expr: `N/${RENDER_FPS}/TB` }),
+        filter('setpts', { expr: `N/${f.fps}/TB` }),
         filter('trim', { end_frame: f.frames }),
         filter('fade', { t: 'in', st: 0.15 + i * 0.35, d: 0.6, alpha: 1 }),
       ],
       'card',
     );
-    const left = f.width * 0.05 + i * (slotW + gap);
-    const float = `${(f.height * 0.012).toFixed(1)}*sin(2*PI*t/${5 + i}+${i * 1.7})`;
+    const { left, top } = slot(i);
+    const float = `${(Math.min(f.width, f.height) * 0.012).toFixed(1)}*sin(2*PI*t/${5 + i}+${i * 1.7})`;
     out = g.add(
       [out, card],
-      [filter('overlay', { x: `${left.toFixed(1)}+(${slotW.toFixed(1)}-w)/2`, y: `${top}+(${slotH}-h)/2+${float}` })],
+      [
+        filter('overlay', {
+          x: `${left.toFixed(1)}+(${slotW.toFixed(1)}-w)/2`,
+          y: `${top.toFixed(1)}+(${slotH.toFixed(1)}-h)/2+${float}`,
+        }),
+      ],
       'comp',
     );
   });
@@ -240,15 +288,16 @@ export function cards(g: Graph, f: Frame, base: string, pictures: ProviderMedia[
 
 /** The sound drawn as a centred waveform: full-height for a visualizer, a small strip for a voice. */
 export function waveform(g: Graph, f: Frame, base: string, audio: string, big: boolean): string {
-  const w = even(big ? f.width : f.width * 0.5);
-  const h = even(big ? f.height * 0.5 : f.height * 0.12);
+  const portrait = f.height > f.width;
+  const w = even(big ? f.width : f.width * (portrait ? 0.8 : 0.5));
+  const h = even(big ? f.height * (portrait ? 0.3 : 0.5) : Math.min(f.width, f.height) * 0.12);
   const colors = big
     ? `${hslHex((f.hue + 160) % 360, 0.9, 0.65)}|${hslHex((f.hue + 60) % 360, 0.9, 0.7)}`
     : 'white@0.85';
   const waves = g.add(
     [audio],
     [
-      filter('showwaves', { s: `${w}x${h}`, mode: 'cline', rate: RENDER_FPS, colors, scale: 'sqrt' }),
+      filter('showwaves', { s: `${w}x${h}`, mode: 'cline', rate: f.fps, colors, scale: 'sqrt' }),
       filter('format', { pix_fmts: 'rgba' }),
     ],
     'waves',
