@@ -20,6 +20,7 @@ import { CREDENTIALS_CHANNELS } from './ipc-credentials-channels.js';
 import { PROFILES_CHANNELS } from './ipc-profiles-channels.js';
 import { RESULTS_CHANNELS } from './ipc-results-channels.js';
 import { SETTINGS_CHANNELS } from './ipc-settings-channels.js';
+import { STUDIO_CHANNELS } from './ipc-studio-channels.js';
 import { CharacterCreateSchema, GENERATION_STATUSES, TemplateSchema, TemplateWriteSchema } from './video.schema.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -96,6 +97,9 @@ export const IPC_CONTRACT = {
 
   // Your browsers: the person's own browser profiles, listed and imported from by the person (never over HTTP).
   ...PROFILES_CHANNELS,
+
+  // Video studio: the AI providers this computer can use (connect one from the window), quotes.
+  ...STUDIO_CHANNELS,
 } as const satisfies Record<string, Channel>;
 
 export type IpcContract = typeof IPC_CONTRACT;
@@ -114,8 +118,8 @@ export const pageChannelNames = (): ChannelName[] => Object.keys(IPC_CONTRACT).f
 // Events main pushes to the window (payloads validated in main before they are sent)
 
 const FINISHED_STATUSES = GENERATION_STATUSES.filter((s) => s !== 'generating') as [
-  'completed' | 'failed' | 'canceled',
-  ...('completed' | 'failed' | 'canceled')[],
+  'completed' | 'failed' | 'canceled' | 'aborted',
+  ...('completed' | 'failed' | 'canceled' | 'aborted')[],
 ];
 
 export const IPC_EVENTS = {
@@ -254,6 +258,7 @@ export type { UploadInfo } from './uploads.schema.js';
 export type { SavedFile } from './ipc-results-channels.js';
 export type { WebhookSecret } from './webhooks.schema.js';
 export type { Credits } from './credits.schema.js';
+export type { ProviderStatus } from './ipc-studio-channels.js';
 export type { SessionSummary, StorageState } from './login.schema.js';
 export type {
   Character,

@@ -21,6 +21,7 @@ import { PickedFiles } from '../../../src/main/core/desktop/picked-files.js';
 import { resultsChannels } from '../../../src/main/core/desktop/results-channels.js';
 import { settingsChannels, type ThemeStore } from '../../../src/main/core/desktop/settings-channels.js';
 import { vaultChannels } from '../../../src/main/core/desktop/vault-channels.js';
+import { studioChannels } from '../../../src/main/core/desktop/studio-channels.js';
 import {
   CHANNEL_NAMES,
   EVENT_NAMES,
@@ -166,6 +167,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
       }),
       ...profilesChannels({ host, profiles: browserProfiles }),
       ...settingsChannels({ host, theme: opts.theme ?? memoryThemeStore() }),
+      ...studioChannels(host),
       ...opts.local,
     },
   });

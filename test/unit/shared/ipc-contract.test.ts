@@ -202,6 +202,12 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
     good: { profile: 'bp_1', sites: ['https://app.example.com/dashboard'] },
     bad: { profile: 'bp_1', sites: ['https://app.example.com'], checkUrl: 'https://app.example.com/me' },
   },
+  'providers:status': { good: undefined, bad: { name: 'fal' } },
+  'providers:setComfyAddress': { good: { address: 'http://127.0.0.1:8188' }, bad: { address: 'ftp://x' } },
+  'templates:quote': { good: { params: { id: 't' }, body: { variables: {} } }, bad: { params: { id: 't' } } },
+  'generations:quote': { good: { body: { prompt: 'a fox', modelName: 'studio-v1' } }, bad: { body: {} } },
+  'batches:cancel': { good: { params: { id: 'b' } }, bad: {} },
+  'providers:setKey': { good: { name: 'fal', key: 'k-123' }, bad: { name: 'fal', key: 'two words' } },
 };
 
 const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);

@@ -12,6 +12,7 @@ import { profilesChannels } from '../../core/desktop/profiles-channels.js';
 import { browserProfiles } from '../../core/login/profiles/index.js';
 import { resultsChannels, type DesktopFileOs } from '../../core/desktop/results-channels.js';
 import { settingsChannels, type ThemeStore } from '../../core/desktop/settings-channels.js';
+import { studioChannels } from '../../core/desktop/studio-channels.js';
 import { vaultChannels } from '../../core/desktop/vault-channels.js';
 import type { UploadKind } from '../../../shared/ipc-contract.js';
 import type { RunningCore } from '../lifecycle.js';
@@ -116,6 +117,7 @@ export function localChannels(opts: {
     ...vaultChannels({ host: opts.host, copySecret, chooseSavePath: os.chooseSavePath }),
     ...profilesChannels({ host: opts.host, profiles: browserProfiles }),
     ...settingsChannels({ host: opts.host, theme: opts.theme }),
+    ...studioChannels(opts.host),
     ...resultsChannels({
       api: opts.host.api,
       files: opts.files,

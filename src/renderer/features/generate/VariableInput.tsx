@@ -60,6 +60,24 @@ export function VariableInput({
       </Field>
     );
   }
+  if (v.type === 'captions') {
+    return (
+      <Field
+        label={v.label}
+        required={v.required && !v.default_value}
+        error={error}
+        hint={v.description ?? 'SRT or WebVTT text (timing kept as in the file), or the storage key of a stored file.'}
+      >
+        <textarea
+          rows={4}
+          className="mono"
+          value={value.text ?? ''}
+          placeholder={v.placeholder ?? 'WEBVTT\n\n00:00.000 --> 00:02.000\nHello'}
+          onChange={(e) => onChange({ ...value, text: e.target.value })}
+        />
+      </Field>
+    );
+  }
   return <MediaInput variable={v} value={value} error={error} characters={characters} onChange={onChange} />;
 }
 

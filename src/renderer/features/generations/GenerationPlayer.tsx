@@ -7,6 +7,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { Spinner } from '../../components/StatusViews';
 import { invoke } from '../../lib/api';
 import { formatDate, formatRelative, formatSeconds, formatTimeSeconds } from '../../lib/format';
+import { rendererOf } from '../../lib/renderer-label';
 import { RegenerateButton } from './RegenerateButton';
 
 /** Where a generation stands while it waits or renders: its place in the queue, or its progress. */
@@ -125,6 +126,13 @@ export function GenerationPlayer({
             <dt>Status</dt>
             <dd>
               <StatusBadge status={g.status} />
+            </dd>
+          </div>
+          <div>
+            <dt>Rendered by</dt>
+            <dd data-testid="generation-renderer">
+              {rendererOf(g).label}
+              {(g as { draft?: boolean }).draft ? ' · draft' : ''}
             </dd>
           </div>
           <div>

@@ -1,3 +1,4 @@
+import { RendererLabel } from '../../components/RendererLabel';
 import { useEffect, useState } from 'react';
 import type { Generation } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
@@ -42,6 +43,10 @@ function generationColumns(
       cell: (g) => (
         <>
           <div className="cell-title">{titleOf(g.template_id)}</div>
+          <div className="cell-sub">
+            <RendererLabel item={g} compact />
+            {(g as { draft?: boolean }).draft ? <span className="badge badge-neutral">draft</span> : null}
+          </div>
           {promptStart(g) ? (
             <div className="cell-sub generation-prompt" data-testid="generation-prompt">
               {promptStart(g)}

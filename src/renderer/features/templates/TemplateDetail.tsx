@@ -2,6 +2,7 @@ import type { Template } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DataTable, NoValue, type Column } from '../../components/DataTable';
+import { RendererLabel } from '../../components/RendererLabel';
 import { categoryLabel, formatDate, formatSeconds } from '../../lib/format';
 import { useItemAction } from '../../lib/use-item-action';
 import { useAppStore } from '../../stores/app-store';
@@ -41,7 +42,15 @@ const VARIABLE_COLUMNS: Column<InputVariable>[] = [
   },
 ];
 
-export function TemplateDetail({ template: t, onEdit }: { template: Template; onEdit: () => void }) {
+export function TemplateDetail({
+  template: t,
+  onEdit,
+  onDuplicate,
+}: {
+  template: Template;
+  onEdit: () => void;
+  onDuplicate: () => void;
+}) {
   const navigate = useAppStore((s) => s.navigate);
   const deleteTemplate = useAppStore((s) => s.deleteTemplate);
   const removal = useItemAction(deleteTemplate);
@@ -65,6 +74,9 @@ export function TemplateDetail({ template: t, onEdit }: { template: Template; on
           <button type="button" className="btn btn-primary" onClick={() => navigate('generate', { templateId: t.id })}>
             Generate
           </button>
+          <button type="button" className="btn btn-secondary" onClick={onDuplicate}>
+            Duplicate
+          </button>
           {!t.builtin ? (
             <>
               <button type="button" className="btn btn-secondary" onClick={onEdit}>
@@ -83,6 +95,7 @@ export function TemplateDetail({ template: t, onEdit }: { template: Template; on
       </div>
       {removal.error ? <ApiErrorBanner title="Could not delete the template" error={removal.error} /> : null}
       {t.description ? <p className="detail-description">{t.description}</p> : null}
+      <RendererLabel item={t} offerConnect />
       <dl className="stats stats-grid">
         <div>
           <dt>Duration</dt>
@@ -99,7 +112,7 @@ export function TemplateDetail({ template: t, onEdit }: { template: Template; on
         <div>
           <dt>Model</dt>
           <dd>
-            {t.model} · {t.resolution}
+            {t.model} · {t.resolution} · {(t as { aspect_ratio?: string }).aspect_ratio ?? '16:9'}
           </dd>
         </div>
         <div>

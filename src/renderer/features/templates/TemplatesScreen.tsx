@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { TEMPLATE_CATEGORIES, type TemplateCategory } from '../../../shared/video.schema.js';
+import type { TemplateInput } from '../../../shared/ipc-contract.js';
 import { DataList } from '../../components/DataList';
+import { RendererLabel } from '../../components/RendererLabel';
 import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState } from '../../components/StatusViews';
@@ -8,9 +10,11 @@ import { categoryLabel } from '../../lib/format';
 import { useAppStore } from '../../stores/app-store';
 import { TemplateDetail } from './TemplateDetail';
 import { TemplateForm } from './TemplateForm';
+import { inputOf, draftOf } from './template-form-state';
 import { TemplateThumb } from './TemplateThumb';
 
-type Mode = { kind: 'view' } | { kind: 'create' } | { kind: 'edit'; id: string };
+/** `start`: a body to begin from (a duplicate); `n` tells one duplicate's form from the next. */
+type Mode = { kind: 'view' } | { kind: 'create'; start?: TemplateInput; n?: number } | { kind: 'edit'; id: string };
 
 export function TemplatesScreen() {
   const templates = useAppStore((s) => s.templates);
@@ -111,6 +115,7 @@ export function TemplatesScreen() {
                   <span>
                     {t.input_variables.length} variable{t.input_variables.length === 1 ? '' : 's'}
                   </span>
+                  <RendererLabel item={t} compact />
                 </span>
               </button>
             )}
@@ -119,7 +124,9 @@ export function TemplatesScreen() {
         <section className="card detail" aria-label="Template detail">
           {mode.kind === 'create' ? (
             <TemplateForm
+              key={`new-${mode.n ?? 0}`}
               template={null}
+              start={mode.start ?? null}
               onCancel={() => setMode({ kind: 'view' })}
               onSaved={(t) => {
                 selectTemplate(t.id);
@@ -134,7 +141,17 @@ export function TemplatesScreen() {
               onSaved={() => setMode({ kind: 'view' })}
             />
           ) : selected ? (
-            <TemplateDetail template={selected} onEdit={() => setMode({ kind: 'edit', id: selected.id })} />
+            <TemplateDetail
+              template={selected}
+              onEdit={() => setMode({ kind: 'edit', id: selected.id })}
+              onDuplicate={() =>
+                setMode({
+                  kind: 'create',
+                  start: { ...inputOf(draftOf(selected)), title: `Copy of ${selected.title}`.slice(0, 200) },
+                  n: Date.now(),
+                })
+              }
+            />
           ) : (
             <EmptyState title="Select a template">
               Choose a template on the left to see its variables, or create a new one.

@@ -1,111 +1,169 @@
-import { VARIABLE_SLOTS, VARIABLE_TYPES, type VariableType } from '../../../shared/video.schema.js';
+import { useEffect } from 'react';
+import { VARIABLE_TYPES, type VariableType } from '../../../shared/video.schema.js';
 import { Field } from '../../components/Field';
+import { useAppStore } from '../../stores/app-store';
 import { emptyVariable, type VariableDraft } from './template-form-state';
+import { VariableLimits } from './VariableLimits';
 
+/** The template's input variables: add, remove, reorder, type, required, limits and defaults. */
 export function VariablesEditor({
   variables,
   errors,
+  unused = [],
   onChange,
 }: {
   variables: VariableDraft[];
   errors: Record<string, string>;
+  /** Text variables neither the prompt nor the provider uses (said on their key). */
+  unused?: string[];
   onChange: (vars: VariableDraft[]) => void;
 }) {
+  const stored = useAppStore((s) => s.storedUploads);
+  const loadStored = useAppStore((s) => s.loadStoredUploads);
+  const hasMedia = variables.some((v) => v.type !== 'text');
+  useEffect(() => {
+    if (hasMedia && stored.status === 'idle') void loadStored({ quiet: true });
+  }, [hasMedia, stored.status, loadStored]);
+
   const update = (uid: string, change: Partial<VariableDraft>) =>
     onChange(variables.map((v) => (v.uid === uid ? { ...v, ...change } : v)));
+  const move = (i: number, by: -1 | 1) => {
+    const next = [...variables];
+    [next[i], next[i + by]] = [next[i + by], next[i]];
+    onChange(next);
+  };
   const err = (i: number, field: string) => errors[`input_variables.${i}.${field}`];
   return (
     <fieldset className="variables-editor">
       <legend>Input variables</legend>
       {errors.input_variables ? <p className="field-error">{errors.input_variables}</p> : null}
       {variables.length === 0 ? <p className="muted">No variables: the template takes no input.</p> : null}
-      {variables.map((v, i) => (
-        <div className="variable-card" key={v.uid} role="group" aria-label={`Variable ${i + 1}`}>
-          <div className="variable-grid">
-            <Field label="Key" required error={err(i, 'key')}>
-              <input
-                className="mono"
-                value={v.key}
-                onChange={(e) => update(v.uid, { key: e.target.value })}
-                placeholder="subject"
-              />
-            </Field>
-            <Field label="Label" required error={err(i, 'label')}>
-              <input value={v.label} onChange={(e) => update(v.uid, { label: e.target.value })} placeholder="Subject" />
-            </Field>
-            <Field label="Type" error={err(i, 'type')}>
-              <select value={v.type} onChange={(e) => update(v.uid, { type: e.target.value as VariableType })}>
-                {VARIABLE_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {t}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            {v.type === 'text' ? (
-              <>
-                <Field label="Min length" error={err(i, 'min_length')}>
-                  <input
-                    type="number"
-                    min={0}
-                    value={v.min_length}
-                    onChange={(e) => update(v.uid, { min_length: e.target.value })}
-                  />
-                </Field>
-                <Field label="Max length" error={err(i, 'max_length')}>
-                  <input
-                    type="number"
-                    min={1}
-                    value={v.max_length}
-                    onChange={(e) => update(v.uid, { max_length: e.target.value })}
-                  />
-                </Field>
-              </>
-            ) : (
-              <Field label="Slot" error={err(i, 'slot')}>
-                <select
-                  value={v.slot}
-                  onChange={(e) => update(v.uid, { slot: e.target.value as VariableDraft['slot'] })}
-                >
-                  <option value="">(none)</option>
-                  {VARIABLE_SLOTS.map((s) => (
-                    <option key={s} value={s}>
-                      {s}
+      {variables.map((v, i) => {
+        const name = v.key || String(i + 1);
+        const files = stored.data.filter((u) => u.content_type.startsWith(`${v.type}/`));
+        return (
+          <div className="variable-card" key={v.uid} role="group" aria-label={`Variable ${i + 1}`}>
+            <div className="variable-grid">
+              <Field
+                label="Key"
+                required
+                error={err(i, 'key')}
+                hint={unused.includes(v.key.trim()) ? 'Not used in the prompt' : undefined}
+              >
+                <input
+                  className="mono"
+                  value={v.key}
+                  onChange={(e) => update(v.uid, { key: e.target.value })}
+                  placeholder="subject"
+                />
+              </Field>
+              <Field label="Label" required error={err(i, 'label')}>
+                <input
+                  value={v.label}
+                  onChange={(e) => update(v.uid, { label: e.target.value })}
+                  placeholder="Subject"
+                />
+              </Field>
+              <Field label="Type" error={err(i, 'type')}>
+                <select value={v.type} onChange={(e) => update(v.uid, { type: e.target.value as VariableType })}>
+                  {VARIABLE_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
                     </option>
                   ))}
                 </select>
               </Field>
-            )}
-            <Field
-              label={v.type === 'text' ? 'Default value' : 'Default (URL or storage key)'}
-              error={err(i, 'default_value')}
-            >
-              <input value={v.default_value} onChange={(e) => update(v.uid, { default_value: e.target.value })} />
-            </Field>
-            <Field label="Placeholder" error={err(i, 'placeholder')}>
-              <input value={v.placeholder} onChange={(e) => update(v.uid, { placeholder: e.target.value })} />
-            </Field>
+              <VariableLimits variable={v} index={i} errors={errors} onChange={(c) => update(v.uid, c)} />
+              {v.type === 'text' ? (
+                <Field label="Default value" error={err(i, 'default_value')}>
+                  <input value={v.default_value} onChange={(e) => update(v.uid, { default_value: e.target.value })} />
+                </Field>
+              ) : v.type === 'captions' ? (
+                <Field
+                  label="Default captions"
+                  error={err(i, 'default_value')}
+                  hint="SRT or WebVTT text, or the storage key of a stored file."
+                >
+                  <textarea
+                    rows={3}
+                    className="mono"
+                    value={v.default_value}
+                    onChange={(e) => update(v.uid, { default_value: e.target.value })}
+                  />
+                </Field>
+              ) : (
+                <Field
+                  label="Default file"
+                  error={err(i, 'default_value')}
+                  hint="A stored file, or type an http(s) URL or storage key below."
+                >
+                  <select
+                    value={files.some((f) => f.s3_key === v.default_value) ? v.default_value : ''}
+                    onChange={(e) => update(v.uid, { default_value: e.target.value })}
+                  >
+                    <option value="">{files.length ? '(none)' : `(no stored ${v.type} files)`}</option>
+                    {files.map((f) => (
+                      <option key={f.s3_key} value={f.s3_key}>
+                        {f.file_name ?? f.s3_key}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+              )}
+              {v.type !== 'text' && v.type !== 'captions' ? (
+                <Field label="Default (URL or storage key)">
+                  <input
+                    className="mono"
+                    value={v.default_value}
+                    onChange={(e) => update(v.uid, { default_value: e.target.value })}
+                  />
+                </Field>
+              ) : null}
+              <Field label="Placeholder" error={err(i, 'placeholder')}>
+                <input value={v.placeholder} onChange={(e) => update(v.uid, { placeholder: e.target.value })} />
+              </Field>
+            </div>
+            <div className="variable-footer">
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={v.required}
+                  onChange={(e) => update(v.uid, { required: e.target.checked })}
+                />
+                Required
+              </label>
+              <span className="variable-moves">
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  aria-label={`Move up variable ${name}`}
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                >
+                  Move up
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  aria-label={`Move down variable ${name}`}
+                  disabled={i === variables.length - 1}
+                  onClick={() => move(i, 1)}
+                >
+                  Move down
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-ghost-danger btn-small"
+                  aria-label={`Remove variable ${name}`}
+                  onClick={() => onChange(variables.filter((x) => x.uid !== v.uid))}
+                >
+                  Remove
+                </button>
+              </span>
+            </div>
           </div>
-          <div className="variable-footer">
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={v.required}
-                onChange={(e) => update(v.uid, { required: e.target.checked })}
-              />
-              Required
-            </label>
-            <button
-              type="button"
-              className="btn btn-ghost-danger btn-small"
-              aria-label={`Remove variable ${v.key || i + 1}`}
-              onClick={() => onChange(variables.filter((x) => x.uid !== v.uid))}
-            >
-              Remove
-            </button>
-          </div>
-        </div>
-      ))}
+        );
+      })}
       <button
         type="button"
         className="btn btn-secondary btn-small"

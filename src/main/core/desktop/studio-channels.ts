@@ -1,0 +1,78 @@
+// The video studio's main-only channels: whether fal.ai / Replicate keys are stored (never the keys) and storing
+// one typed in the window, in the same secret-store accounts the CLI's `providers set-key` uses. Plain Node.
+import type { ProviderStatus } from '../../../shared/ipc-studio-channels.js';
+import fs from 'node:fs';
+import { configFileOf, readConfigFile, writeConfigFile } from './desktop-config.js';
+import type { DesktopHost } from './settings-channels.js';
+import { fail } from './http-channel.js';
+import type { LocalHandlers } from './ipc-dispatcher.js';
+
+/**
+ * The secret-store accounts of the keys: the same as PROVIDER_KEYS in video/pipeline/providers/provider-registry.ts
+ * (the layering keeps desktop out of the video pipeline; test/e2e/studio-editor.test.ts checks they agree).
+ */
+export const PROVIDER_KEY_ACCOUNTS = {
+  fal: { account: 'providers.fal.key', label: 'fal.ai' },
+  replicate: { account: 'providers.replicate.token', label: 'Replicate' },
+} as const;
+const PROVIDER_KEYS = PROVIDER_KEY_ACCOUNTS;
+
+export type StudioChannelName = 'providers:status' | 'providers:setKey' | 'providers:setComfyAddress';
+
+export function studioChannels(host: DesktopHost): Pick<LocalHandlers, StudioChannelName> {
+  const status = async (): Promise<ProviderStatus> => {
+    const { core } = host.current();
+    const has = async (account: string) => {
+      try {
+        return Boolean(await core.secrets.get(account));
+      } catch {
+        return false;
+      }
+    };
+    return {
+      fal: { connected: await has(PROVIDER_KEYS.fal.account) },
+      replicate: { connected: await has(PROVIDER_KEYS.replicate.account) },
+      comfyui: { address: core.config.providers.comfyui.baseUrl },
+    };
+  };
+  return {
+    'providers:status': async () => ({ ok: true, value: await status() }),
+    'providers:setKey': async ({ name, key }) => {
+      const { account, label } = PROVIDER_KEYS[name];
+      try {
+        await host.current().core.secrets.set(account, key);
+      } catch (err) {
+        // The store's own message, never the key.
+        return fail('secrets_unavailable', `The ${label} key could not be stored: ${(err as Error).message}`);
+      }
+      return { ok: true, value: await status() };
+    },
+    'providers:setComfyAddress': async ({ address }) => {
+      const running = host.current();
+      const url = address.replace(/\/+$/, '');
+      if (running.core.config.providers.comfyui.baseUrl === url) return { ok: true, value: await status() };
+      const file = configFileOf(running.core.config.dataDir);
+      let before: Record<string, unknown>;
+      try {
+        before = readConfigFile(file) as Record<string, unknown>;
+      } catch (err) {
+        return fail('config_unreadable', (err as Error).message);
+      }
+      const providers = (before.providers ?? {}) as Record<string, Record<string, unknown>>;
+      const next = { ...before, providers: { ...providers, comfyui: { ...providers.comfyui, baseUrl: url } } };
+      const previousText = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+      try {
+        await host.restart({
+          apply: () => writeConfigFile(file, next as Parameters<typeof writeConfigFile>[1]),
+          undo: () => (previousText === null ? fs.rmSync(file, { force: true }) : fs.writeFileSync(file, previousText)),
+        });
+      } catch (err) {
+        return fail(
+          'restart_failed',
+          `The core could not start with this address (${(err as Error).message}); the previous settings were restored.`,
+        );
+      }
+      return { ok: true, value: await status() };
+    },
+  };
+}
