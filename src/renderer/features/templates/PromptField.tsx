@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { TOKEN } from './template-checks';
+import { PROMPT_TOKEN } from '../../../shared/template-rules.js';
 
 /**
  * The prompt template: a textarea over a copy of its text in which every `{{key}}` token is marked (known
@@ -65,7 +65,7 @@ export function PromptField({
 function highlight(text: string, keys: string[]) {
   const parts: React.ReactNode[] = [];
   let last = 0;
-  for (const m of text.matchAll(TOKEN)) {
+  for (const m of text.matchAll(PROMPT_TOKEN)) {
     const at = m.index ?? 0;
     parts.push(text.slice(last, at));
     parts.push(

@@ -4,32 +4,10 @@
 import { TemplateWriteSchema } from '../../../shared/video.schema.js';
 import { BUILTIN_PLACEHOLDERS, PROVIDER_PLACEHOLDER } from '../../../shared/provider.schema.js';
 import { inputOf, type TemplateDraft } from './template-form-state';
+import { ANY_BRACES, CATEGORY_NEEDS, SLOT_RULES, promptTokens } from '../../../shared/template-rules.js';
 
 /** Provider fields with an input of their own (other problems show on the Provider choice). */
 const PROVIDER_FIELDS = new Set(['model', 'input', 'workflow', 'output_node']);
-
-export const TOKEN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
-const ANY_BRACES = /\{\{([^{}]*)\}\}/g;
-
-const SLOT_TYPES: Record<string, { type: string; many: boolean }> = {
-  start_frame: { type: 'image', many: false },
-  end_frame: { type: 'image', many: false },
-  ingredient: { type: 'image', many: true },
-  source_video: { type: 'video', many: false },
-  reference_video: { type: 'video', many: true },
-  audio: { type: 'audio', many: false },
-};
-const CATEGORY_NEEDS: Record<string, string> = {
-  'image-to-video': 'image',
-  'ingredients-to-video': 'image',
-  'video-to-video': 'video',
-  'audio-to-video': 'audio',
-};
-
-/** The `{{key}}` tokens of a prompt, in order of first use. */
-export function promptTokens(prompt: string): string[] {
-  return [...new Set([...prompt.matchAll(TOKEN)].map((m) => m[1]))];
-}
 
 /** Unknown tokens of the prompt and variables it does not use (a hint, not an error: media go to the model). */
 export function tokenReport(d: TemplateDraft): { unknown: string[]; unused: string[] } {
@@ -99,7 +77,7 @@ export function validateDraft(d: TemplateDraft): Record<string, string> {
       if (v.default_value && !isMediaReference(v.default_value))
         add(at('default_value'), `default_value of a ${v.type} variable must be an http(s) URL or a storage key`);
       if (v.slot) {
-        const rule = SLOT_TYPES[v.slot];
+        const rule = SLOT_RULES[v.slot];
         if (rule && rule.type !== v.type)
           add(at('slot'), `slot "${v.slot}" takes a ${rule.type} variable, not ${v.type}`);
         slots.set(v.slot, (slots.get(v.slot) ?? 0) + 1);

@@ -2,47 +2,20 @@ import { z } from 'zod';
 import { BUILTIN_PLACEHOLDERS, providerPlaceholderKeys } from '../../../../shared/provider.schema.js';
 import { captionsProblem } from '../../../../shared/captions-format.js';
 import {
-  TemplateWriteSchema,
-  type TemplateWrite,
-  type VariableSlot,
-  type VariableType,
-} from '../../../../shared/video.schema.js';
-
-/** `{{key}}` or `{{ key }}`. */
-const TOKEN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
-/** Anything between `{{` and `}}` (to report malformed tokens). */
-const ANY_BRACES = /\{\{([^{}]*)\}\}/g;
-
-/** Which variable type each slot takes, and whether a template may have more than one. */
-const SLOT_RULES: Record<VariableSlot, { type: VariableType; many: boolean }> = {
-  start_frame: { type: 'image', many: false },
-  end_frame: { type: 'image', many: false },
-  ingredient: { type: 'image', many: true },
-  source_video: { type: 'video', many: false },
-  reference_video: { type: 'video', many: true },
-  audio: { type: 'audio', many: false },
-};
-
-/** The media variable a category needs at least one of. */
-const CATEGORY_NEEDS: Partial<Record<TemplateWrite['category'], VariableType>> = {
-  'image-to-video': 'image',
-  'ingredients-to-video': 'image',
-  'video-to-video': 'video',
-  'audio-to-video': 'audio',
-};
+  ANY_BRACES,
+  CATEGORY_NEEDS,
+  PROMPT_TOKEN,
+  promptTokens,
+  SLOT_RULES,
+} from '../../../../shared/template-rules.js';
+import { TemplateWriteSchema, type TemplateWrite, type VariableSlot } from '../../../../shared/video.schema.js';
 
 export type TemplateValidation = { ok: true; value: TemplateWrite } | { ok: false; reasons: string[] };
-
-/** The `{{key}}` tokens of a prompt template, in order of first use. */
-export function promptTokens(prompt: string | null | undefined): string[] {
-  if (!prompt) return [];
-  return [...new Set([...prompt.matchAll(TOKEN)].map((m) => m[1]))];
-}
 
 /** Replaces each `{{key}}` with its value ('' when the key has none). */
 export function renderPrompt(prompt: string | null, values: Record<string, string>): string | null {
   if (prompt === null) return null;
-  return prompt.replace(TOKEN, (_m, key: string) => (Object.hasOwn(values, key) ? values[key] : ''));
+  return prompt.replace(PROMPT_TOKEN, (_m, key: string) => (Object.hasOwn(values, key) ? values[key] : ''));
 }
 
 /** A default for a media variable: an http(s) URL or a storage key (data URIs are not kept in templates). */
