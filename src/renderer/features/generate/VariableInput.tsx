@@ -66,7 +66,7 @@ export function VariableInput({
         label={v.label}
         required={v.required && !v.default_value}
         error={error}
-        hint={v.description ?? 'SRT or WebVTT text (timing kept as in the file), or the storage key of a stored file.'}
+        hint={v.description ?? 'SRT or WebVTT text (timing kept as in the file).'}
       >
         <textarea
           rows={4}

@@ -82,7 +82,7 @@ export function VariablesEditor({
                 <Field
                   label="Default captions"
                   error={err(i, 'default_value')}
-                  hint="SRT or WebVTT text, or the storage key of a stored file."
+                  hint="SRT or WebVTT text (timing kept as in the file)."
                 >
                   <textarea
                     rows={3}
