@@ -14,6 +14,12 @@ export const PROVIDER_PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 /** Placeholders every template has besides its own variables. */
 export const BUILTIN_PLACEHOLDERS = ['prompt', 'duration_sec', 'width', 'height', 'aspect_ratio'] as const;
 
+/** The hosted providers that need a key, the secret-store account holding it, and the name people know them by. */
+export const PROVIDER_KEYS = {
+  fal: { account: 'providers.fal.key', label: 'fal.ai' },
+  replicate: { account: 'providers.replicate.token', label: 'Replicate' },
+} as const;
+
 export const PROVIDER_NAMES = ['local', 'fal', 'replicate', 'comfyui'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 

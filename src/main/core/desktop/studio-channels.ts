@@ -1,21 +1,15 @@
 // The video studio's main-only channels: whether fal.ai / Replicate keys are stored (never the keys) and storing
 // one typed in the window, in the same secret-store accounts the CLI's `providers set-key` uses. Plain Node.
 import type { ProviderStatus } from '../../../shared/ipc-studio-channels.js';
+import { PROVIDER_KEYS } from '../../../shared/provider.schema.js';
 import fs from 'node:fs';
 import { configFileOf, readConfigFile, writeConfigFile } from './desktop-config.js';
 import type { DesktopHost } from './settings-channels.js';
 import { fail } from './http-channel.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
 
-/**
- * The secret-store accounts of the keys: the same as PROVIDER_KEYS in video/pipeline/providers/provider-registry.ts
- * (the layering keeps desktop out of the video pipeline; test/e2e/studio-editor.test.ts checks they agree).
- */
-export const PROVIDER_KEY_ACCOUNTS = {
-  fal: { account: 'providers.fal.key', label: 'fal.ai' },
-  replicate: { account: 'providers.replicate.token', label: 'Replicate' },
-} as const;
-const PROVIDER_KEYS = PROVIDER_KEY_ACCOUNTS;
+/** The secret-store accounts of the keys: declared once, shared with the pipeline and the CLI. */
+export { PROVIDER_KEYS as PROVIDER_KEY_ACCOUNTS };
 
 export type StudioChannelName = 'providers:status' | 'providers:setKey' | 'providers:setComfyAddress';
 

@@ -7,12 +7,8 @@ import type { DownloadResultOptions } from './download-result.js';
 import { FalProvider } from './fal.provider.js';
 import type { ProviderHttpOptions } from './provider-http.js';
 import { ReplicateProvider } from './replicate.provider.js';
-
-/** The hosted providers that need a key, the secret-store account holding it, and the name people know them by. */
-export const PROVIDER_KEYS = {
-  fal: { account: 'providers.fal.key', label: 'fal.ai' },
-  replicate: { account: 'providers.replicate.token', label: 'Replicate' },
-} as const;
+import { PROVIDER_KEYS } from '../../../../../shared/provider.schema.js';
+export { PROVIDER_KEYS };
 
 export type KeyedProvider = keyof typeof PROVIDER_KEYS;
 
