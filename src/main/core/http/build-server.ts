@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { API_ROUTES } from '../../../shared/api/index.js';
+import { API_ROUTES, type ApiRoute } from '../../../shared/api/index.js';
 import type { AppConfig } from '../config/config.schema.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -40,6 +40,8 @@ export interface BuildServerOptions {
   maxUploadBytes?: number;
 }
 
+const takesMultipart = (route: ApiRoute) => route.contentTypes?.includes('multipart/form-data') ?? false;
+
 /** In-flight requests get this long to finish when the server closes. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -69,15 +71,6 @@ export async function buildServer(core: ServerDeps, opts: BuildServerOptions): P
   registerAuth(app, { keys: core.keys, ...core.config.server.rateLimit });
   registerErrorHandling(app, core.log);
 
-  await app.register(multipart, {
-    limits: {
-      fileSize: opts.maxUploadBytes ?? 200 * 1024 * 1024,
-      files: 16,
-      fields: 200,
-      fieldSize: 1024 * 1024,
-      parts: 256,
-    },
-  });
   // JSON APIs: plain text is not a body format here (it falls to the 415 below).
   app.removeContentTypeParser('text/plain');
   // Routes that stream their own body (uploads) take any content type; elsewhere it is a 415.
@@ -130,7 +123,22 @@ export async function buildServer(core: ServerDeps, opts: BuildServerOptions): P
     done();
   });
 
-  registerRoutes(app, opts.routes(app));
+  const handlers = opts.routes(app);
+  registerRoutes(app, handlers, (route) => !takesMultipart(route));
+  // The multipart parser adds three hooks (two of them async) to every request of its scope: only the routes that
+  // take multipart/form-data are in it. Elsewhere a multipart body is a 415 like any other non-JSON body.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: {
+        fileSize: opts.maxUploadBytes ?? 200 * 1024 * 1024,
+        files: 16,
+        fields: 200,
+        fieldSize: 1024 * 1024,
+        parts: 256,
+      },
+    });
+    registerRoutes(scope, handlers, takesMultipart);
+  });
   await app.ready();
   return app;
 }

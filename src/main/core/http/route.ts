@@ -96,7 +96,14 @@ function register(app: FastifyInstance, route: ApiRoute, handler: (input: never)
   }
 }
 
-/** Registers every route of the table with its handler. */
-export function registerRoutes(app: FastifyInstance, handlers: RouteHandlers): void {
-  for (const name of API_ROUTE_NAMES) register(app, API_ROUTES[name], handlers[name] as (input: never) => unknown);
+/** Registers the routes of the table (those `which` picks, default all) with their handlers. */
+export function registerRoutes(
+  app: FastifyInstance,
+  handlers: RouteHandlers,
+  which: (route: ApiRoute) => boolean = () => true,
+): void {
+  for (const name of API_ROUTE_NAMES) {
+    const route = API_ROUTES[name];
+    if (which(route)) register(app, route, handlers[name] as (input: never) => unknown);
+  }
 }

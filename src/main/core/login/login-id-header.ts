@@ -7,6 +7,7 @@ import { LoginIdSchema } from '../../../shared/login.schema.js';
  */
 export function loginIdHeader(req: FastifyRequest): string | undefined {
   const header = req.headers['x-login-id'];
+  if (header === undefined) return undefined; // most requests: no parse (a failed parse builds an issue list)
   const parsed = LoginIdSchema.safeParse(Array.isArray(header) ? header[0] : header);
   return parsed.success ? parsed.data : undefined;
 }
