@@ -1,12 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { trackStatement, trackWrites } from './change-stamp.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
 
-/** Opens (creating if needed) `<dataDir>/agent-studio.db` in WAL mode and applies pending migrations. */
-export function openDatabase(dataDir: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+/**
+ * Opens (creating if needed) `<dataDir>/agent-studio.db` in WAL mode and applies pending migrations. Its writes are
+ * followed (change-stamp.ts) so services may keep hot rows in memory; `clock` (ms) is the stamp's, for tests.
+ */
+export function openDatabase(
+  dataDir: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  opts: { clock?: () => number } = {},
+): Db {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = new Database(path.join(dataDir, 'agent-studio.db'));
   db.pragma('journal_mode = WAL');
@@ -14,6 +22,7 @@ export function openDatabase(dataDir: string, migrations: readonly Migration[] =
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, migrations);
+  trackWrites(db, opts.clock);
   return reuseStatements(db);
 }
 
@@ -32,7 +41,7 @@ function reuseStatements(db: Db): Db {
   db.prepare = ((sql: string) => {
     let stmt = kept.get(sql);
     if (stmt) return stmt;
-    stmt = prepare(sql);
+    stmt = trackStatement(db, prepare(sql));
     if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
     kept.set(sql, stmt);
     return stmt;

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { SessionStatus, SessionSummary, StorageExtra, StorageState } from '../../../shared/login.schema.js';
+import { KeptRows } from '../db/change-stamp.js';
 import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
 import { open, seal } from '../secrets/aead.js';
@@ -76,7 +77,12 @@ export class SessionCache {
   /** One load per process: concurrent first calls must not each create (and store) a different key. */
   private keys: Promise<CacheKeys> | null = null;
 
-  constructor(private readonly deps: { db: Db; secrets: SecretStore; maxAgeSec: number; now?: () => number }) {}
+  /** The rows of recent hits (a hit reads one per request): dropped on any write to the database. */
+  private readonly hitRows: KeptRows<HitRow>;
+
+  constructor(private readonly deps: { db: Db; secrets: SecretStore; maxAgeSec: number; now?: () => number }) {
+    this.hitRows = new KeptRows(deps.db);
+  }
 
   private now() {
     return this.deps.now?.() ?? Date.now();
@@ -134,12 +140,18 @@ export class SessionCache {
     include: readonly StorageExtra[] = [],
   ): Promise<{ id: string; state: StorageState; sessionIn: StorageExtra[]; credentialId: string | null } | null> {
     const key = await this.cacheKey();
-    const row = this.deps.db
-      .prepare(
-        'SELECT id, org_id, payload, credential_hash, created_at, expires_at, last_used_at, status, credential_id ' +
-          'FROM login_sessions WHERE cache_key = ? AND org_id = ?',
-      )
-      .get(this.lookupKey(key, id), id.orgId) as HitRow | undefined;
+    const lookup = this.lookupKey(key, id);
+    // Kept still sealed: every hit opens (and so authenticates) it again.
+    const row = this.hitRows.get(
+      `${lookup.toString('base64')} ${id.orgId}`,
+      () =>
+        this.deps.db
+          .prepare(
+            'SELECT id, org_id, payload, credential_hash, created_at, expires_at, last_used_at, status, credential_id ' +
+              'FROM login_sessions WHERE cache_key = ? AND org_id = ?',
+          )
+          .get(lookup, id.orgId) as HitRow | undefined,
+    );
     if (!row || !this.isFresh(row) || !sameCredentials(row.credential_hash, credentials)) return null;
     if (row.status === 'invalid') return null; // the last check found it dead: log in fresh (or POST /refresh)
     let payload: CachedPayload;

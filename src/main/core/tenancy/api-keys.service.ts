@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { ALL_SCOPES, SCOPES } from '../../../shared/scopes.js';
 import type { Db } from '../db/database.js';
+import { KeptRows } from '../db/change-stamp.js';
 import { AppError } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
 
@@ -48,9 +49,12 @@ export function validateScopes(scopes: string[]): string[] {
 export class ApiKeysService {
   private readonly byHash;
   private readonly touch;
+  /** The key rows of recent requests (every request reads one): dropped on any write to the database. */
+  private readonly keptRows: KeptRows<KeyRow>;
 
   constructor(private readonly deps: { db: Db }) {
     this.byHash = deps.db.prepare('SELECT * FROM api_keys WHERE hash = ?');
+    this.keptRows = new KeptRows(deps.db);
     this.touch = deps.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
   }
 
@@ -113,7 +117,7 @@ export class ApiKeysService {
     // Hash even malformed input so every path does the same work.
     const digest = hashKey(presented ?? '');
     if (!presented || !KEY_PATTERN.test(presented)) return null;
-    const row = this.byHash.get(digest) as KeyRow | undefined;
+    const row = this.keptRows.get(digest.toString('base64'), () => this.byHash.get(digest) as KeyRow | undefined);
     if (!row || !crypto.timingSafeEqual(row.hash, digest)) return null;
     if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
     // Coarse last-used stamp: at most one write a minute per key keeps the hot path read-only.
