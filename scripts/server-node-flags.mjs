@@ -1,5 +1,5 @@
-// Node flags of the headless API server: `npm start` (scripts/start.mjs) and `npm run serve` (package.json, checked
-// equal by test/unit/scripts/server-node-flags.test.ts) pass them, and the benches start the server with them.
+// Node flags of the headless API server: `npm start` and `npm run serve` run it with them (scripts/headless-server.mjs),
+// and so do the benches.
 //
 // The young generation capped at 8 MB semi-spaces: on a machine with plenty of memory V8 lets it grow to 128 MB, and
 // a busy API server (every request makes short-lived objects) fills all of it — the server of 8 logins at once had a

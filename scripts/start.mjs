@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { runHeadlessServer } from './headless-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -45,11 +45,5 @@ if (reason === null) {
   run(electronBinary().path, ['.', ...args]);
 } else {
   process.stderr.write(`Electron cannot run here: ${reason}. Starting the headless API server instead.\n`);
-  run(process.execPath, [
-    ...SERVER_NODE_FLAGS,
-    '--import',
-    'tsx',
-    path.join(root, 'src', 'main', 'headless.ts'),
-    ...args,
-  ]);
+  await runHeadlessServer(args);
 }

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { buildHeadlessServer, headlessServerArgs } from '../../scripts/headless-server.mjs';
 import { firstRunKey, spawnServer, type ServerProcess } from '../../test/helpers/spawn.js';
 import type { FixtureSite, SiteName } from '../../test/fixtures/sites/index.js';
 import { tempDir } from '../../test/helpers/temp-dir.js';
@@ -25,11 +25,9 @@ export async function startBenchServer(
     path.join(dataDir, 'config.json'),
     JSON.stringify({ server: { rateLimit: { perKeyPerSecond: 1e6, perKeyBurst: 1e6 } }, ...config }),
   );
-  // Started as `npm start` starts it: with the server's Node flags.
-  const server = await spawnServer(['--port', '0', '--data-dir', dataDir], {
-    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...SERVER_NODE_FLAGS].filter(Boolean).join(' '),
-    ...env,
-  });
+  // Started as `npm start` starts it: the built bundle, with the server's Node flags.
+  await buildHeadlessServer();
+  const server = await spawnServer(['--port', '0', '--data-dir', dataDir], env, headlessServerArgs());
   return {
     server,
     key: firstRunKey(server),

@@ -17,9 +17,16 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main/headless.ts` and resolves once it prints its `listening` line. */
-export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(NODE_TS[0], [...NODE_TS.slice(1), path.join(ROOT, 'src/main/headless.ts'), ...args], {
+/**
+ * Starts `src/main/headless.ts` (through tsx; `nodeArgs` instead: what precedes the server's arguments, e.g. the
+ * built bundle as `npm start` runs it) and resolves once it prints its `listening` line.
+ */
+export function spawnServer(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs: string[] = [...NODE_TS.slice(1), path.join(ROOT, 'src/main/headless.ts')],
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });

@@ -1,0 +1,43 @@
+// The headless API server as `npm start` (no Electron) and `npm run serve` run it: bundled by esbuild from
+// src/main/headless.ts into out/headless/headless.mjs (~0.3 s; node_modules stay external), then run by plain Node
+// with the server's flags. Not through tsx: its loader keeps a second V8 isolate and esbuild's service beside the
+// server for the whole run (~12 MB of PSS at rest), and the packaged app runs built code too.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const HEADLESS_BUNDLE = path.join(root, 'out', 'headless', 'headless.mjs');
+
+/** Bundles src/main/headless.ts (with a linked source map, so stack traces name the source files). */
+export async function buildHeadlessServer() {
+  await build({
+    entryPoints: [path.join(root, 'src', 'main', 'headless.ts')],
+    outfile: HEADLESS_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  return HEADLESS_BUNDLE;
+}
+
+/** Node's arguments for running the built server with `args` (the server's flags, source maps for stack traces). */
+export function headlessServerArgs(args = []) {
+  return [...SERVER_NODE_FLAGS, '--enable-source-maps', HEADLESS_BUNDLE, ...args];
+}
+
+/** Builds, then runs the server in the foreground, relaying signals; exits with its code. */
+export async function runHeadlessServer(args) {
+  await buildHeadlessServer();
+  const child = spawn(process.execPath, headlessServerArgs(args), { cwd: root, stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runHeadlessServer(process.argv.slice(2));
