@@ -1,5 +1,6 @@
 import { TemplateProviderSchema } from '../../../../shared/provider.schema.js';
 import { ASPECT_RATIOS, type AspectRatio, type Template, type TemplateWrite } from '../../../../shared/video.schema.js';
+import { KeptRows } from '../../db/change-stamp.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -104,14 +105,12 @@ const invalid = (reasons: string[]) => badRequest(`Invalid template: ${reasons.j
  */
 export class TemplatesService {
   readonly repo: TemplatesRepo;
-  /** Serialized list pages (the hot read path), dropped on every template write of this or another process. */
-  private readonly pages = new Map<string, string>();
-  private readonly dataVersion;
-  private seenDataVersion = -1;
+  /** Serialized list pages (the hot read path), dropped on any write of this process or another (change-stamp.ts). */
+  private readonly pages: KeptRows<string>;
 
   constructor(private readonly deps: { db: Db; log: Logger; resourcesDir: string | null }) {
     this.repo = new TemplatesRepo(deps.db);
-    this.dataVersion = deps.db.prepare('PRAGMA data_version').pluck();
+    this.pages = new KeptRows(deps.db, PAGE_CACHE_MAX);
   }
 
   /** Loads resources/templates/*.json into the table, replacing the previous built-ins. Invalid files are skipped and logged. */
@@ -132,7 +131,6 @@ export class TemplatesService {
       rows.push(rowOf(id as string, null, checked.value, { position, created_at: null, updated_at: null }));
     }
     this.repo.replaceBuiltins(rows);
-    this.pages.clear();
     for (const s of skipped)
       this.deps.log.error({ file: s.file, reasons: s.reasons }, 'built-in template skipped: invalid');
     return { loaded: rows.map((r) => r.id), skipped };
@@ -143,24 +141,10 @@ export class TemplatesService {
     return page(rows.map(templateView), opts.limit, opts.offset);
   }
 
-  /**
-   * The same page as JSON text, cached. PRAGMA data_version changes when another connection (the CLI)
-   * commits, so their writes invalidate the cache too; this connection's writes clear it directly.
-   */
+  /** The same page as JSON text, kept while no write happened. */
   listJson(orgId: string, opts: { category?: string; limit: number; offset: number }): string {
-    const version = this.dataVersion.get() as number;
-    if (version !== this.seenDataVersion) {
-      this.pages.clear();
-      this.seenDataVersion = version;
-    }
     const key = `${orgId}\u0000${opts.category ?? ''}\u0000${opts.limit}\u0000${opts.offset}`;
-    let json = this.pages.get(key);
-    if (json === undefined) {
-      json = JSON.stringify(this.list(orgId, opts));
-      if (this.pages.size >= PAGE_CACHE_MAX) this.pages.delete(this.pages.keys().next().value as string);
-      this.pages.set(key, json);
-    }
-    return json;
+    return this.pages.get(key, () => JSON.stringify(this.list(orgId, opts)))!;
   }
 
   get(orgId: string, id: string): Template {
@@ -195,7 +179,6 @@ export class TemplatesService {
     const now = Date.now();
     const row = rowOf(newId('tpl'), orgId, checked.value, { created_at: now, updated_at: now });
     this.repo.insert(row);
-    this.pages.clear();
     return templateView(row);
   }
 
@@ -214,7 +197,6 @@ export class TemplatesService {
   delete(orgId: string, id: string): void {
     this.writable(orgId, id);
     this.repo.delete(orgId, id);
-    this.pages.clear();
   }
 
   private save(current: TemplateRow, body: unknown): Template {
@@ -225,7 +207,6 @@ export class TemplatesService {
       updated_at: Date.now(),
     });
     this.repo.update(row);
-    this.pages.clear();
     return templateView(row);
   }
 
