@@ -17,7 +17,7 @@
 // (config, db, secrets, net, tenancy, jobs) and the kernel files at the bottom.
 
 /** Kernel: imported by everything, imports no other unit of the core (only the kernel files before it). */
-const KERNEL = ['errors.ts', 'ids.ts', 'logger.ts', 'events.ts', 'child-process.ts'];
+const KERNEL = ['lazy-module.ts', 'errors.ts', 'ids.ts', 'logger.ts', 'events.ts', 'child-process.ts'];
 /** Low level: imports the kernel and, where a real dependency exists, each other. */
 const LOW = ['config', 'db', 'secrets', 'net', 'tenancy', 'jobs'];
 /** Leaf files of login's root folder (they import no other part of login but codes): any part of login may use them. */
@@ -32,6 +32,7 @@ const FEATURE_BASE = [...KERNEL, ...LOW, 'base-core.ts', 'http'];
 
 export const CORE_DEPS = {
   // kernel, in order: each may import only the ones above it here
+  'lazy-module.ts': [], // optional libraries loaded on first use (imports no other part of the core)
   'errors.ts': [],
   'ids.ts': ['errors.ts'],
   'logger.ts': ['errors.ts', 'ids.ts'],

@@ -83,7 +83,7 @@ const DOWNLOAD = { timeoutMs: 5000, maxRedirects: 3 };
 async function download(url: string, outbound: OutboundPolicy): Promise<string> {
   let d;
   try {
-    d = startDownload(url, 'image', 10_000_000, { ...DOWNLOAD, outbound });
+    d = await startDownload(url, 'image', 10_000_000, { ...DOWNLOAD, outbound });
   } catch (err) {
     return (err as Error).message;
   }

@@ -1,6 +1,9 @@
 // "Test connection" for S3 storage settings before they are saved: one HeadBucket with exactly the
 // settings given (the same client options as the S3 blob store), its outcome in plain words. Plain Node.
-import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { lazyModule } from '../lazy-module.js';
+
+/** The S3 SDK is loaded by the first check (a set-up without S3 storage never loads it). */
+const loadS3 = lazyModule(() => import('@aws-sdk/client-s3'));
 
 export const STORAGE_CHECK_TIMEOUT_MS = 5000;
 
@@ -45,6 +48,7 @@ function problemOf(err: SdkError, s: StorageCheckSettings): string {
 
 /** HeadBucket with these settings; never throws, never includes a credential in the message. */
 export async function checkS3Storage(s: StorageCheckSettings): Promise<StorageCheckResult> {
+  const { HeadBucketCommand, S3Client } = await loadS3();
   const started = Date.now();
   const client = new S3Client({
     region: s.region,

@@ -2,12 +2,15 @@
 // streamed PUT to its upload_url.
 import fs from 'node:fs';
 import path from 'node:path';
-import got from 'got';
+import { lazyModule } from '../lazy-module.js';
 import { sniff, SNIFF_BYTES } from '../video/uploads/media-sniffer.js';
 import { SUPPORTED_TYPES, typeOfExtension } from '../../../shared/media-types.js';
 import type { Scope } from '../../../shared/scopes.js';
 import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
+
+/** got is loaded by the first upload_file call. */
+const loadGot = lazyModule(() => import('got'));
 
 /** Extensions whose type `typeOfExtension` does not know by that spelling. */
 const EXTRA_EXTENSIONS: Record<string, string> = { jpeg: 'image/jpeg', jpe: 'image/jpeg', m4v: 'video/mp4' };
@@ -43,6 +46,7 @@ export async function detectContentType(file: string): Promise<string | null> {
 
 /** Sends the file to a presigned URL as a stream (never read whole into memory). */
 async function putFile(url: string, file: string, contentType: string, size: number): Promise<UploadedFile> {
+  const { default: got } = await loadGot(); // outside the try: a failed load is not a network error
   let res;
   try {
     res = await got.put(url, {

@@ -1,24 +1,39 @@
 // /mcp: the MCP Streamable HTTP transport on the local server (same Bearer key and Host guard as every route).
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ROUTES } from '../../../shared/api/index.js';
 import type { BaseCore } from '../base-core.js';
 import { bearerKey } from '../http/plugins/auth.js';
 import type { FeatureRoutes } from '../http/route.js';
-import { answerMalformedRequests } from './mcp-request-guard.js';
-import { createMcpServer } from './mcp-server.js';
+import { lazyModule } from '../lazy-module.js';
 import { McpSessions, type McpSession } from './mcp-sessions.js';
 
 const ALLOW = 'GET, POST, DELETE';
+
+/**
+ * The MCP SDK (with hono, its HTTP layer), the MCP server and its tools (got, for upload_file) are loaded by the
+ * first POST to /mcp, not at start: a server no MCP client talks to never loads them. Only a POST creates a
+ * transport; a GET or DELETE names a session, which a POST opened.
+ */
+const loadMcp = lazyModule(async () => {
+  const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createMcpServer }, { answerMalformedRequests }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+      import('./mcp-server.js'),
+      import('./mcp-request-guard.js'),
+    ]);
+  return { StreamableHTTPServerTransport, isInitializeRequest, createMcpServer, answerMalformedRequests };
+});
+type Mcp = Awaited<ReturnType<typeof loadMcp>>;
 
 const sessionIdOf = (req: FastifyRequest) => {
   const id = req.headers['mcp-session-id'];
   return typeof id === 'string' && id ? id : undefined;
 };
 
-const opensSession = (body: unknown) =>
+const opensSession = ({ isInitializeRequest }: Mcp, body: unknown) =>
   Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 
 /** A protocol error of the endpoint itself, as the SDK's transport answers them (a JSON-RPC error object). */
@@ -50,7 +65,7 @@ export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log' | 'config'>, app
   const route = API_ROUTES.mcp;
   const config = { api: route.api, scope: route.scope, keyOnly: route.keyOnly };
 
-  const newServer = (req: FastifyRequest) =>
+  const newServer = ({ createMcpServer }: Mcp, req: FastifyRequest) =>
     createMcpServer({
       app,
       // The auth hook has accepted this key; the tools call the API with it, so each needs its route's scope.
@@ -86,12 +101,12 @@ export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log' | 'config'>, app
   };
 
   /** An initialize: a new session, registered under its id once the transport gives it one. */
-  const openSession = async (req: FastifyRequest, reply: FastifyReply) => {
+  const openSession = async (mcp: Mcp, req: FastifyRequest, reply: FastifyReply) => {
     const keyId = req.auth!.keyId;
     await sessions.makeRoom(keyId);
-    const server = newServer(req);
+    const server = newServer(mcp, req);
     const entry = { server, keyId, lastSeen: Date.now(), open: 0 } as McpSession;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new mcp.StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         unnamed.delete(transport);
@@ -111,14 +126,14 @@ export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log' | 'config'>, app
       if (!transport.sessionId) void transport.close();
     });
     await server.connect(transport);
-    answerMalformedRequests(transport);
+    mcp.answerMalformedRequests(transport);
     await serve(transport, req, reply);
   };
 
   /** A POST outside any session: its own MCP server, closed with its answer. */
-  const serveOnce = async (req: FastifyRequest, reply: FastifyReply) => {
-    const server = newServer(req);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const serveOnce = async (mcp: Mcp, req: FastifyRequest, reply: FastifyReply) => {
+    const server = newServer(mcp, req);
+    const transport = new mcp.StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     unnamed.add(transport);
     reply.raw.on('close', () => {
       unnamed.delete(transport);
@@ -126,7 +141,7 @@ export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log' | 'config'>, app
       void server.close();
     });
     await server.connect(transport);
-    answerMalformedRequests(transport);
+    mcp.answerMalformedRequests(transport);
     await serve(transport, req, reply);
   };
 
@@ -171,8 +186,9 @@ export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log' | 'config'>, app
         if (session) await serve(session.transport, req, reply);
         return;
       }
-      if (opensSession(req.body)) await openSession(req, reply);
-      else await serveOnce(req, reply);
+      const mcp = await loadMcp();
+      if (opensSession(mcp, req.body)) await openSession(mcp, req, reply);
+      else await serveOnce(mcp, req, reply);
     },
   } satisfies FeatureRoutes;
 }

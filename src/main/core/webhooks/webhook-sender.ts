@@ -1,5 +1,5 @@
-import got, { RequestError, TimeoutError } from 'got';
 import { APP_VERSION } from '../../../shared/version.js';
+import { lazyModule } from '../lazy-module.js';
 import { httpGuard } from '../net/outbound-http.js';
 import { OutboundPolicy, outboundRefusal } from '../net/outbound-policy.js';
 import { parseRetryAfter } from '../net/retry-after.js';
@@ -27,6 +27,10 @@ export interface SendRequest {
   outbound?: OutboundPolicy;
 }
 
+/** got (and its dependencies) is loaded by the first delivery: a server that sends no webhook never loads it. */
+const loadGot = lazyModule(() => import('got'));
+type Got = Awaited<ReturnType<typeof loadGot>>;
+
 /** The receiver's answer body is read (so the request ends cleanly) up to this size, then dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -50,7 +54,7 @@ function classifyStatus(code: number): Pick<SendResult, 'outcome' | 'error'> {
 }
 
 /** Why no answer came, in detail. */
-function describeFailure(err: unknown, timeoutMs: number): string {
+function describeFailure({ RequestError, TimeoutError }: Got, err: unknown, timeoutMs: number): string {
   if (err instanceof TimeoutError) return `no answer within ${timeoutMs} ms`;
   const code = (err as { code?: string })?.code;
   if (code && NETWORK_ERRORS[code]) return NETWORK_ERRORS[code];
@@ -64,8 +68,6 @@ function describeFailure(err: unknown, timeoutMs: number): string {
  * policy (core/net): the URL is the API key's choice.
  */
 export async function sendWebhook(req: SendRequest): Promise<SendResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
   let url: URL;
   try {
     url = new URL(req.url);
@@ -87,6 +89,10 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
       retryAfterMs: null,
     };
 
+  const gotModule = await loadGot();
+  const got = gotModule.default;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
   return new Promise<SendResult>((resolve) => {
     let statusCode: number | null = null;
     let retryAfterMs: number | null = null;
@@ -142,7 +148,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
           error: `receiver refused: ${refused.reason}`,
           retryAfterMs: null,
         });
-      const detail = describeFailure(err, req.timeoutMs);
+      const detail = describeFailure(gotModule, err, req.timeoutMs);
       // For a receiver that is not (only) at public addresses the reasons read the same: refused, reset,
       // not HTTP and silent would otherwise map the ports of the machine or network the server sits in,
       // for anyone with a key. HTTP statuses are kept for every receiver: retries and stops depend on

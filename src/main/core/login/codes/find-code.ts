@@ -1,4 +1,5 @@
-import { compile } from 'html-to-text';
+import type * as HtmlToText from 'html-to-text';
+import { lazyRequire } from '../../lazy-module.js';
 import type { InboundMessage } from './inbound-message.js';
 
 /**
@@ -13,7 +14,7 @@ export function findCode(msg: Pick<InboundMessage, 'subject' | 'text' | 'html'>)
   const docs: string[] = [];
   if (msg.subject) docs.push(normalize(msg.subject));
   if (msg.text) docs.push(normalize(msg.text));
-  if (msg.html) docs.push(normalize(htmlText(msg.html)));
+  if (msg.html) docs.push(normalize(htmlText()(msg.html)));
 
   let best: { value: string; score: number } | undefined;
   let anyKeyword = false;
@@ -45,7 +46,7 @@ const OPEN = '\uE000';
 const CLOSE = '\uE001';
 const MARKS = /[\uE000\uE001]/g;
 
-const htmlText = compile({
+const HTML_TEXT_OPTIONS: HtmlToText.HtmlToTextOptions = {
   wordwrap: false,
   limits: { maxInputLength: 1_000_000 },
   selectors: [
@@ -65,7 +66,15 @@ const htmlText = compile({
       options: { prefix: OPEN, suffix: CLOSE },
     })),
   ],
-});
+};
+
+/**
+ * html-to-text (with htmlparser2 and its kin) is required by the first HTML message, not at start: findCode is
+ * synchronous (the login steps call it as messages arrive), and a server that reads no mail never needs it.
+ */
+const loadHtmlToText = lazyRequire<typeof HtmlToText>('html-to-text');
+let htmlConverter: ((html: string) => string) | undefined;
+const htmlText = () => (htmlConverter ??= loadHtmlToText().compile(HTML_TEXT_OPTIONS));
 
 function normalize(s: string): string {
   return (

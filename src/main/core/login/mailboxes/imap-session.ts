@@ -1,9 +1,14 @@
-import { ImapFlow } from 'imapflow';
-import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
+import type { ImapFlow } from 'imapflow';
+import type { AddressObject, EmailAddress } from 'mailparser';
 import type { InboundMessage } from '../codes/inbound-message.js';
 import type { Mailbox } from '../../../../shared/mailboxes.schema.js';
+import { lazyModule } from '../../lazy-module.js';
 import { checkedLookup } from '../../net/outbound-http.js';
 import { OutboundPolicy, type CheckedAddress } from '../../net/outbound-policy.js';
+
+/** Loaded by the first mailbox connection or message: a server without a mailbox never loads them (nor nodemailer's parts). */
+const loadImapFlow = lazyModule(() => import('imapflow'));
+const loadMailparser = lazyModule(() => import('mailparser'));
 
 /** Short: a login waits on the mailbox, and a dead server must not eat its whole time budget. */
 export const IMAP_CONNECT_TIMEOUT_MS = 5_000;
@@ -67,6 +72,7 @@ export async function openImapClient(
 ): Promise<ImapSession> {
   const timeout = opts.connectTimeoutMs ?? IMAP_CONNECT_TIMEOUT_MS;
   const addresses = await resolveImapHost(mailbox.imap.host, opts.outbound ?? new OutboundPolicy(), timeout);
+  const { ImapFlow } = await loadImapFlow();
   const client = new ImapFlow({
     host: mailbox.imap.host,
     port: mailbox.imap.port,
@@ -118,6 +124,7 @@ function addresses(field: unknown): string[] {
  * last two name the real recipient of a forwarded or BCC'd mail), lower-cased and without duplicates.
  */
 export async function toInboundMessage(source: Buffer, via: string, receivedAt: number): Promise<InboundMessage> {
+  const { simpleParser } = await loadMailparser();
   const mail = await simpleParser(source, { keepCidLinks: true, skipImageLinks: true, skipTextToHtml: true });
   const to = new Set([
     ...addresses(mail.to),

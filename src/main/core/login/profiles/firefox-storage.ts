@@ -6,21 +6,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import snappy from 'snappyjs';
+import type * as Snappy from 'snappyjs';
+import { lazyRequire } from '../../lazy-module.js';
 import type { OriginStorage } from './chromium-local-storage.js';
 import { readSqliteCopy } from './profile-copy.js';
 
 type Item = { name: string; value: string };
 
+/** Required by the first compressed value (decodeLsValue is synchronous), not at start. */
+const loadSnappy = lazyRequire<typeof Snappy>('snappyjs');
+
 /** Raw Snappy (not the framing format): what Firefox's SnappyCompress writes. Throws on malformed input. */
 export function snappyUncompress(src: Buffer): Buffer {
-  return snappy.uncompress(src);
+  return loadSnappy().uncompress(src);
 }
 
 /** LSValue: compression 1 = Snappy; conversion 1 = stored as UTF-8, 0 = the string's raw UTF-16LE bytes. */
 export function decodeLsValue(value: Buffer, conversionType: number, compressionType: number): string | null {
   if (compressionType !== 0 && compressionType !== 1) return null;
   let bytes: Buffer;
+  if (compressionType === 1) loadSnappy(); // outside the try: a failed require is not a damaged value
   try {
     bytes = compressionType === 1 ? snappyUncompress(value) : value;
   } catch {

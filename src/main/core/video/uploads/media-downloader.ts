@@ -1,10 +1,14 @@
 import type { Readable } from 'node:stream';
-import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError } from 'got';
+import type { RequestError } from 'got';
 import { APP_VERSION } from '../../../../shared/version.js';
 import { AppError, badRequest } from '../../errors.js';
+import { lazyModule } from '../../lazy-module.js';
 import { httpGuard } from '../../net/outbound-http.js';
 import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
 import { formatBytes, KIND_ARTICLE, type MediaKind } from '../../../../shared/media-types.js';
+
+/** got is loaded by the first media URL: a server that is only sent files and data URIs never loads it. */
+const loadGot = lazyModule(() => import('got'));
 
 export interface DownloadOptions {
   /** Total time limit of the request, body included. */
@@ -34,7 +38,12 @@ export interface Download {
  * on 127.0.0.1), link-local and metadata addresses never; `network.outbound: public-only` allows
  * public addresses only.
  */
-export function startDownload(value: string, kind: MediaKind, maxBytes: number, opts: DownloadOptions): Download {
+export async function startDownload(
+  value: string,
+  kind: MediaKind,
+  maxBytes: number,
+  opts: DownloadOptions,
+): Promise<Download> {
   let url: URL;
   try {
     url = new URL(value);
@@ -44,6 +53,7 @@ export function startDownload(value: string, kind: MediaKind, maxBytes: number, 
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw badRequest(`Only http and https URLs are accepted for ${KIND_ARTICLE[kind]}.`);
   let rejection: AppError | null = null;
+  const { default: got } = await loadGot();
   const guard = httpGuard(opts.outbound ?? new OutboundPolicy());
   const stream = got.stream(url, {
     ...guard.got,
@@ -86,21 +96,25 @@ export function mapDownloadError(
   onlyPublic: boolean,
   log?: { info(obj: object, msg: string): void },
 ): unknown {
+  // got is loaded by startDownload; until it is, no error can be one of its classes (so all of these are false).
+  const got = loadGot.loaded();
+  const isRequestError = (e: unknown): e is RequestError => got !== undefined && e instanceof got.RequestError;
   const prefix = `Could not download the ${kind} URL:`;
   const refused = outboundRefusal(err);
   if (refused) return badRequest(`${prefix} ${refused.reason}.`);
-  const cause = err instanceof RequestError && err.cause instanceof AppError ? err.cause : err;
-  if (!onlyPublic && (cause instanceof RequestError || (cause instanceof AppError && cause.status === 400))) {
-    log?.info({ kind, reason: cause instanceof RequestError ? cause.code : cause.message }, 'media download failed');
+  const cause = isRequestError(err) && err.cause instanceof AppError ? err.cause : err;
+  if (!onlyPublic && (isRequestError(cause) || (cause instanceof AppError && cause.status === 400))) {
+    log?.info({ kind, reason: isRequestError(cause) ? cause.code : cause.message }, 'media download failed');
     return badRequest(`${prefix} no ${kind} file could be fetched from it.`);
   }
   if (cause instanceof AppError) return cause;
-  if (err instanceof HTTPError) return badRequest(`${prefix} the server answered HTTP ${err.response.statusCode}.`);
-  if (err instanceof MaxRedirectsError)
+  if (got && err instanceof got.HTTPError)
+    return badRequest(`${prefix} the server answered HTTP ${err.response.statusCode}.`);
+  if (got && err instanceof got.MaxRedirectsError)
     return badRequest(`${prefix} it redirected more than ${opts.maxRedirects} times.`);
-  if (err instanceof TimeoutError)
+  if (got && err instanceof got.TimeoutError)
     return badRequest(`${prefix} the download took longer than ${opts.timeoutMs / 1000} s.`);
-  if (err instanceof RequestError) {
+  if (isRequestError(err)) {
     const reason = err.code && err.code !== 'ERR_GOT_REQUEST_ERROR' ? err.code : err.message;
     return badRequest(`${prefix} ${reason}.`);
   }

@@ -72,7 +72,7 @@ export class MediaIngestService implements MediaIngestPort {
 
   private async fromUrl(orgId: string, kind: MediaKind, url: string): Promise<IngestedMedia> {
     const maxBytes = MAX_BYTES[kind];
-    const download = startDownload(url, kind, maxBytes, this.deps.download);
+    const download = await startDownload(url, kind, maxBytes, this.deps.download);
     try {
       return await this.store(orgId, kind, download.stream, download.fileName, 'url');
     } catch (err) {

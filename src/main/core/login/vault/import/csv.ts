@@ -1,8 +1,18 @@
 // The CSV side of the export parsers: the header each tool writes, and a reader that gives each record with the
 // physical line it starts on. csv-parse does the parsing; its errors are turned into ExportFileErrors that name a
 // line and a column but never quote the file (csv-parse's own messages can contain a field's value).
-import { parse } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
+import type * as CsvParseSync from 'csv-parse/sync';
 import { ExportFileError } from './export-types.js';
+
+/**
+ * csv-parse is required by the first CSV read, not at start (a server that imports no export never needs it).
+ * readCsv and the parsers above it are synchronous, so this is a require (csv-parse's CommonJS entry), not an
+ * import(); the parsers import nothing of the core (core-deps.mjs), so not the shared lazyRequire either.
+ */
+const requireHere = createRequire(import.meta.url);
+let csvParse: typeof CsvParseSync | undefined;
+const csvParser = () => (csvParse ??= requireHere('csv-parse/sync') as typeof CsvParseSync);
 
 export type CsvFormat = 'chrome' | 'firefox' | 'safari' | 'bitwarden' | '1password' | 'keepassxc';
 
@@ -66,6 +76,7 @@ export interface CsvRow {
 /** Reads a CSV export of `format`: the header is checked, records whose fields are all empty are left out. */
 export function readCsv(text: string, format: CsvFormat): CsvRow[] {
   const spec = CSV_HEADERS[format];
+  const { parse } = csvParser(); // outside the try: a failed require is not a fault of the file
   const buf = Buffer.from(text, 'utf8');
   const lines = new LineIndex(buf);
   const ends: number[] = [];

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError } from 'got';
 import { APP_VERSION } from '../../../../../shared/version.js';
+import { lazyModule } from '../../../lazy-module.js';
 import { httpGuard } from '../../../net/outbound-http.js';
 import { OutboundPolicy, outboundRefusal } from '../../../net/outbound-policy.js';
 import { SNIFF_BYTES, sniff, sniffAs } from '../../uploads/media-sniffer.js';
@@ -23,6 +23,10 @@ export interface DownloadResultOptions {
    */
   outbound?: OutboundPolicy | null;
 }
+
+/** got is loaded by the first download (a provider's result): a server that renders locally only never loads it. */
+const loadGot = lazyModule(() => import('got'));
+type Got = Awaited<ReturnType<typeof loadGot>>;
 
 const EXT: Record<string, string> = { 'video/mp4': '.mp4', 'video/webm': '.webm', 'video/quicktime': '.mov' };
 const GiB = 1024 * 1024 * 1024;
@@ -89,6 +93,7 @@ class VideoGuard extends Transform {
  * HTTP error or a page that is not a video read the same, so a result URL cannot map the network.
  */
 function downloadFailure(
+  { HTTPError, MaxRedirectsError, RequestError, TimeoutError }: Got,
   label: string,
   err: unknown,
   timeoutMs: number,
@@ -141,6 +146,8 @@ export async function downloadResult(
   ctx: Pick<ProviderContext, 'signal' | 'workDir'>,
   opts: DownloadResultOptions = {},
 ): Promise<string> {
+  const gotModule = await loadGot();
+  const got = gotModule.default;
   const maxBytes = opts.maxBytes ?? GiB;
   const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
   const maxRedirects = opts.maxRedirects ?? 5;
@@ -185,7 +192,14 @@ export async function downloadResult(
   } catch (err) {
     fs.rmSync(partial, { force: true });
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
-    throw downloadFailure(label, err, timeoutMs, maxRedirects, !fetched || !outbound || outbound.onlyPublic());
+    throw downloadFailure(
+      gotModule,
+      label,
+      err,
+      timeoutMs,
+      maxRedirects,
+      !fetched || !outbound || outbound.onlyPublic(),
+    );
   }
   const file = path.join(ctx.workDir, `result${EXT[guard.type ?? ''] ?? '.mp4'}`);
   fs.renameSync(partial, file);

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import got, { TimeoutError, type Headers } from 'got';
+import type { Headers } from 'got';
 import { APP_VERSION } from '../../../../../shared/version.js';
+import { lazyModule } from '../../../lazy-module.js';
 import { parseRetryAfter } from '../../../net/retry-after.js';
 import { ProviderError } from '../video-provider.js';
 
@@ -41,6 +42,10 @@ export interface ProviderResponse {
   /** Parsed JSON, or the text when the body is not JSON. */
   body: unknown;
 }
+
+/** got is loaded by the first provider call: a server that renders locally only never loads it. */
+const loadGot = lazyModule(() => import('got'));
+type Got = Awaited<ReturnType<typeof loadGot>>;
 
 const MAX_DETAIL = 300;
 const RETRY_STATUSES = new Set([500, 502, 503, 504]);
@@ -145,7 +150,13 @@ export function httpFailure(
 }
 
 /** A request that got no answer: refused, reset, unresolvable, or too slow. Always temporary. */
-function connectionFailure(label: string, url: string, err: unknown, timeoutMs: number): ProviderError {
+function connectionFailure(
+  { TimeoutError }: Got,
+  label: string,
+  url: string,
+  err: unknown,
+  timeoutMs: number,
+): ProviderError {
   if (err instanceof TimeoutError)
     return new ProviderError(`${label} did not answer within ${timeoutMs / 1000} s.`, true);
   const code = (err as { code?: string }).code;
@@ -191,6 +202,8 @@ export class ProviderHttp {
 
   async call(c: ProviderCall): Promise<ProviderResponse> {
     const timeoutMs = c.timeoutMs ?? this.timeoutMs;
+    const gotModule = await loadGot();
+    const got = gotModule.default;
     for (let attempt = 1; ; attempt++) {
       if (c.signal.aborted) throw abortReason(c.signal);
       const backoff = Math.min(30_000, this.backoffMs * 2 ** (attempt - 1));
@@ -210,7 +223,7 @@ export class ProviderHttp {
         });
       } catch (err) {
         if (c.signal.aborted) throw abortReason(c.signal);
-        const failure = connectionFailure(this.label, c.url, err, timeoutMs);
+        const failure = connectionFailure(gotModule, this.label, c.url, err, timeoutMs);
         const code = (err as { code?: string }).code ?? '';
         if (attempt >= this.maxAttempts || !(c.idempotent || NOT_SENT_CODES.has(code))) throw failure;
         await waitFor(backoff, c.signal);

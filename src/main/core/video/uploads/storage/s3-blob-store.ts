@@ -1,16 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { badRequest, notFound } from '../../../errors.js';
+import { lazyModule } from '../../../lazy-module.js';
 import type { SecretStore } from '../../../secrets/secret-store.js';
 import { formatBytes, normalizeType } from '../../../../../shared/media-types.js';
 import { assertValidKey } from './blob-keys.js';
@@ -30,6 +23,10 @@ export interface S3BlobStoreOptions {
   /** Where streamed puts are spooled to learn their length before PutObject, and objects are fetched to be checked (`<dataDir>/tmp`). */
   spoolDir: string;
 }
+
+/** The AWS SDK is loaded when an S3 store first needs it: a server on local storage never loads it. */
+const loadS3 = lazyModule(() => import('@aws-sdk/client-s3'));
+const loadPresigner = lazyModule(() => import('@aws-sdk/s3-request-presigner'));
 
 const isNotFound = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -57,9 +54,10 @@ export class S3BlobStore implements BlobStore {
   private client(): Promise<S3Client> {
     if (!this.clientPromise) {
       const creating = (async () => {
-        const [accessKeyId, secretAccessKey] = await Promise.all([
+        const [accessKeyId, secretAccessKey, { S3Client }] = await Promise.all([
           this.opts.secrets.get(this.opts.accessKeyIdSecret),
           this.opts.secrets.get(this.opts.secretAccessKeySecret),
+          loadS3(),
         ]);
         const config: S3ClientConfig = {
           region: this.opts.region,
@@ -87,6 +85,7 @@ export class S3BlobStore implements BlobStore {
     expiresInSec: number;
   }): Promise<string> {
     assertValidKey(opts.key);
+    const [{ PutObjectCommand }, { getSignedUrl }] = await Promise.all([loadS3(), loadPresigner()]);
     const cmd = new PutObjectCommand({
       Bucket: this.opts.bucket,
       Key: opts.key,
@@ -103,6 +102,7 @@ export class S3BlobStore implements BlobStore {
     const disposition = opts.fileName
       ? `attachment; filename="${opts.fileName.replace(/["\\\r\n]/g, '_')}"`
       : undefined;
+    const [{ GetObjectCommand }, { getSignedUrl }] = await Promise.all([loadS3(), loadPresigner()]);
     const cmd = new GetObjectCommand({ Bucket: this.opts.bucket, Key: key, ResponseContentDisposition: disposition });
     return getSignedUrl(await this.client(), cmd, { expiresIn: opts.expiresInSec });
   }
@@ -120,6 +120,7 @@ export class S3BlobStore implements BlobStore {
     holdErrors(body);
     assertValidKey(key);
     const client = await this.client();
+    const { PutObjectCommand } = await loadS3();
     if (Buffer.isBuffer(body) && !opts.verify) {
       await client.send(
         new PutObjectCommand({
@@ -164,6 +165,7 @@ export class S3BlobStore implements BlobStore {
 
   async head(key: string): Promise<BlobHead | null> {
     assertValidKey(key);
+    const { HeadObjectCommand } = await loadS3();
     try {
       const out = await (await this.client()).send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: key }));
       return {
@@ -199,6 +201,7 @@ export class S3BlobStore implements BlobStore {
 
   private async getObject(key: string): Promise<{ body: Readable; etag?: string }> {
     assertValidKey(key);
+    const { GetObjectCommand } = await loadS3();
     try {
       const out = await (await this.client()).send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
       const body = out.Body;
@@ -216,6 +219,7 @@ export class S3BlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     assertValidKey(key);
+    const { DeleteObjectCommand } = await loadS3();
     await (await this.client()).send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
   }
 
