@@ -20,6 +20,8 @@ const FRESH_AT_ONCE = 8;
 const CACHED_PER_SEC = 200;
 const ROUND_SEC = Number(process.env.MIXED_ROUND_SEC ?? 60);
 const SOAK_ROUNDS = Number(process.env.MIXED_SOAK_ROUNDS ?? 10);
+/** The phase of fresh logins alone, before the rounds (memory of 8 at once). */
+const FRESH_ONLY_SEC = Number(process.env.MIXED_FRESH_ONLY_SEC ?? 30);
 
 function loginBody(site: SiteProcess, fresh: number | null): string {
   // The same account on both instances; only the origin differs.
@@ -58,24 +60,29 @@ function post(agent: http.Agent, s: BenchServer, body: string): Promise<{ status
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
+/** Fresh logins in batches of FRESH_AT_ONCE until `deadline` (performance.now() ms). */
+async function freshBatches(s: BenchServer, freshSite: SiteProcess, deadline: number) {
+  const freshAgent = new http.Agent({ keepAlive: true, maxSockets: FRESH_AT_ONCE });
+  let done = 0;
+  let failed = 0;
+  for (let batch = 0; performance.now() < deadline; batch++) {
+    const results = await Promise.all(
+      Array.from({ length: FRESH_AT_ONCE }, (_, i) =>
+        post(freshAgent, s, loginBody(freshSite, batch * FRESH_AT_ONCE + i)),
+      ),
+    );
+    done += results.length;
+    failed += results.filter((r) => r.status !== 200).length;
+  }
+  freshAgent.destroy();
+  return { done, failed };
+}
+
 /** One round: fresh logins in batches of 8 for ROUND_SEC while cached logins go out at CACHED_PER_SEC. */
 async function round1(s: BenchServer, site: SiteProcess, freshSite: SiteProcess) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const freshAgent = new http.Agent({ keepAlive: true, maxSockets: FRESH_AT_ONCE });
   const deadline = performance.now() + ROUND_SEC * 1000;
-  let freshDone = 0;
-  let freshFailed = 0;
-  const freshLoop = (async () => {
-    for (let batch = 0; performance.now() < deadline; batch++) {
-      const results = await Promise.all(
-        Array.from({ length: FRESH_AT_ONCE }, (_, i) =>
-          post(freshAgent, s, loginBody(freshSite, batch * FRESH_AT_ONCE + i)),
-        ),
-      );
-      freshDone += results.length;
-      freshFailed += results.filter((r) => r.status !== 200).length;
-    }
-  })();
+  const freshLoop = freshBatches(s, freshSite, deadline);
   // Open loop: each cached login is sent on its schedule, whether or not the ones before have been answered.
   const cached: Promise<{ status: number; ms: number }>[] = [];
   const start = performance.now();
@@ -84,9 +91,8 @@ async function round1(s: BenchServer, site: SiteProcess, freshSite: SiteProcess)
     cached.push(post(agent, s, loginBody(site, null)));
   }
   const answers = await Promise.all(cached);
-  await freshLoop;
+  const fresh = await freshLoop;
   agent.destroy();
-  freshAgent.destroy();
   const ms = answers.map((a) => a.ms);
   return {
     cached_requests: answers.length,
@@ -94,8 +100,8 @@ async function round1(s: BenchServer, site: SiteProcess, freshSite: SiteProcess)
     cached_p50_ms: round(percentile(ms, 50)),
     cached_p99_ms: round(percentile(ms, 99)),
     cached_max_ms: round(Math.max(...ms)),
-    fresh_logins: freshDone,
-    fresh_failed: freshFailed,
+    fresh_logins: fresh.done,
+    fresh_failed: fresh.failed,
   };
 }
 
@@ -112,6 +118,12 @@ export async function runMixedLoadBench(): Promise<Record<string, unknown>> {
     agent.destroy();
 
     const pid = s.server.child.pid!;
+    // The memory of 8 logins at once on their own (no cached load): the tree's PSS peak and the server's share of it.
+    const freshOnlySampler = memorySamplerProcess(pid, 250);
+    const freshOnly = await freshBatches(s, freshSite, performance.now() + FRESH_ONLY_SEC * 1000);
+    const freshOnlyMem = await freshOnlySampler.stop();
+    await sleep(2000);
+
     const rounds: Record<string, unknown>[] = [];
     const rssAfter: number[] = [];
     let peak = { rss: 0, pss: 0 };
@@ -143,6 +155,15 @@ export async function runMixedLoadBench(): Promise<Record<string, unknown>> {
       peak_tree_pss_mb: round(peak.pss / 2 ** 20, 1),
       peak_tree_rss_mb: round(peak.rss / 2 ** 20, 1),
       target_pss_mb: 600,
+      fresh_only: {
+        seconds: FRESH_ONLY_SEC,
+        logins: freshOnly.done,
+        failed: freshOnly.failed,
+        peak_tree_pss_mb: round(freshOnlyMem.pss / 2 ** 20, 1),
+        server_pss_mb_at_peak: round(freshOnlyMem.rootPssAtPeak / 2 ** 20, 1),
+        target_pss_mb: 600,
+        pass: freshOnlyMem.pss / 2 ** 20 <= 600,
+      },
       server_rss_mb_after_each_round: rssAfter.map((b) => round(b / 2 ** 20, 1)),
       soak_rss_growth_round1_to_last: round(growth, 3),
       target_growth: 1.1,

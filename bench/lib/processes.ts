@@ -102,7 +102,10 @@ export function rssBytes(pid: number): number {
 }
 
 /** Peak RSS and PSS of a process tree, sampled by a child process (bench/lib/memory-sampler-child.ts) until stop(). */
-export function memorySamplerProcess(pid: number, everyMs = 500): { stop(): Promise<{ rss: number; pss: number }> } {
+export function memorySamplerProcess(
+  pid: number,
+  everyMs = 500,
+): { stop(): Promise<{ rss: number; pss: number; rootPssAtPeak: number }> } {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(import.meta.dirname, 'memory-sampler-child.ts'), String(pid), String(everyMs)],
@@ -115,7 +118,7 @@ export function memorySamplerProcess(pid: number, everyMs = 500): { stop(): Prom
     async stop() {
       child.stdin.end();
       await exited;
-      return JSON.parse(out) as { rss: number; pss: number };
+      return JSON.parse(out) as { rss: number; pss: number; rootPssAtPeak: number };
     },
   };
 }

@@ -49,24 +49,37 @@ function procKb(file: string, label: RegExp): number {
  * between processes (Chromium's code, shared memory) count once per process; `pss` shares them
  * out (proportional set size), so it is what the tree takes from the machine.
  */
-export function treeMemory(rootPid: number): { rss: number; pss: number } {
-  if (process.platform !== 'linux') return { rss: process.memoryUsage().rss, pss: process.memoryUsage().rss };
+export function treeMemory(rootPid: number): { rss: number; pss: number; rootPss: number } {
+  if (process.platform !== 'linux') {
+    const rss = process.memoryUsage().rss;
+    return { rss, pss: rss, rootPss: rss };
+  }
   let rss = 0;
   let pss = 0;
+  let rootPss = 0;
   for (const pid of processTree(rootPid)) {
     rss += procKb(`/proc/${pid}/status`, /VmRSS:\s+(\d+) kB/);
-    pss += procKb(`/proc/${pid}/smaps_rollup`, /Pss:\s+(\d+) kB/);
+    const own = procKb(`/proc/${pid}/smaps_rollup`, /Pss:\s+(\d+) kB/);
+    pss += own;
+    if (pid === rootPid) rootPss = own;
   }
-  return { rss, pss };
+  return { rss, pss, rootPss };
 }
 
-/** Samples treeMemory every `everyMs` until stopped; returns the peaks. */
-export function memorySampler(pid: number, everyMs = 50): { stop(): { rss: number; pss: number } } {
-  const peak = treeMemory(pid);
+/** Samples treeMemory every `everyMs` until stopped; returns the peaks (`rootPssAtPeak`: the root's share at the PSS peak). */
+export function memorySampler(
+  pid: number,
+  everyMs = 50,
+): { stop(): { rss: number; pss: number; rootPssAtPeak: number } } {
+  const first = treeMemory(pid);
+  const peak = { rss: first.rss, pss: first.pss, rootPssAtPeak: first.rootPss };
   const sample = (): void => {
     const m = treeMemory(pid);
     peak.rss = Math.max(peak.rss, m.rss);
-    peak.pss = Math.max(peak.pss, m.pss);
+    if (m.pss > peak.pss) {
+      peak.pss = m.pss;
+      peak.rootPssAtPeak = m.rootPss;
+    }
   };
   const timer = setInterval(sample, everyMs);
   return {
