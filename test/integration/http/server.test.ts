@@ -185,8 +185,10 @@ describe('HTTP foundation', () => {
 
 describe('rate limiting', () => {
   it('answers 429 with Retry-After and rate-limit headers once a key exhausts its bucket', async () => {
+    // A refill of one token per 100 s: on a busy machine the four requests may take over a second, and a refill of
+    // one per second let the fourth through.
     const t = await startTestServer({
-      server: { rateLimit: { perKeyPerSecond: 1, perKeyBurst: 3, unauthenticatedPerMinute: 2 } },
+      server: { rateLimit: { perKeyPerSecond: 0.01, perKeyBurst: 3, unauthenticatedPerMinute: 2 } },
     });
     try {
       const statuses: number[] = [];
