@@ -14,6 +14,7 @@ import { errorShapeProblem } from '../../../helpers/error-shape.js';
 import {
   enterCode,
   LivePerson,
+  PERSON_WAIT_MS,
   signInPastCaptcha,
   waitForEnd,
   waitForTakeoverUrl,
@@ -234,6 +235,11 @@ describe('the live page', () => {
     // The first leaves: control passes to the second, which fits the page to its own window and finishes.
     await first.close();
     await expect.poll(() => second.page.locator('#viewer-state').textContent()).toBe('You control this page');
+    // The new controller's page sends its size once it has control; on a busy machine that can come later than
+    // settle()'s 600 ms of quiet, which would then take the first viewer's size as settled.
+    await expect
+      .poll(() => second.remote.viewportSize()?.width ?? Infinity, { timeout: PERSON_WAIT_MS })
+      .toBeLessThanOrEqual(SMALL_HIDPI.viewport.width);
     const vp = await settled(second);
     expect(vp.width).toBeLessThanOrEqual(SMALL_HIDPI.viewport.width);
     await enterCode(second, MFA_CODE);

@@ -6,7 +6,7 @@ import { lazyModule } from '../../lazy-module.js';
 import { checkedLookup } from '../../net/outbound-http.js';
 import { OutboundPolicy, type CheckedAddress } from '../../net/outbound-policy.js';
 
-/** Loaded by the first mailbox connection or message: a server without a mailbox never loads them (nor nodemailer's parts). */
+/** Loaded by the first mailbox connection: a server without a mailbox never loads them (nor nodemailer's parts). */
 const loadImapFlow = lazyModule(() => import('imapflow'));
 const loadMailparser = lazyModule(() => import('mailparser'));
 
@@ -72,7 +72,8 @@ export async function openImapClient(
 ): Promise<ImapSession> {
   const timeout = opts.connectTimeoutMs ?? IMAP_CONNECT_TIMEOUT_MS;
   const addresses = await resolveImapHost(mailbox.imap.host, opts.outbound ?? new OutboundPolicy(), timeout);
-  const { ImapFlow } = await loadImapFlow();
+  // The parser comes with the connection: the first code mail after a start must not wait for its load.
+  const [{ ImapFlow }] = await Promise.all([loadImapFlow(), loadMailparser()]);
   const client = new ImapFlow({
     host: mailbox.imap.host,
     port: mailbox.imap.port,
