@@ -2,15 +2,12 @@
 // streamed PUT to its upload_url.
 import fs from 'node:fs';
 import path from 'node:path';
-import { lazyModule } from '../lazy-module.js';
+import { loadGot } from '../net/outbound-http.js';
 import { sniff, SNIFF_BYTES } from '../video/uploads/media-sniffer.js';
 import { SUPPORTED_TYPES, typeOfExtension } from '../../../shared/media-types.js';
 import type { Scope } from '../../../shared/scopes.js';
 import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
-
-/** got is loaded by the first upload_file call. */
-const loadGot = lazyModule(() => import('got'));
 
 /** Extensions whose type `typeOfExtension` does not know by that spelling. */
 const EXTRA_EXTENSIONS: Record<string, string> = { jpeg: 'image/jpeg', jpe: 'image/jpeg', m4v: 'video/mp4' };

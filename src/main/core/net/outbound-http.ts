@@ -2,7 +2,15 @@ import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import type { BeforeRequestHook } from 'got';
+import { lazyModule } from '../lazy-module.js';
 import { normalizeHost, type AddressKind, type CheckedAddress, type OutboundPolicy } from './outbound-policy.js';
+
+/**
+ * got, for every outbound HTTP client of the core (webhooks, provider calls and downloads, media URLs, MCP uploads),
+ * loaded by the first request that needs it: a server that sends nothing out never loads it and its dependencies.
+ */
+export const loadGot = lazyModule(() => import('got'));
+export type Got = Awaited<ReturnType<typeof loadGot>>;
 
 /**
  * A socket `lookup` that answers only addresses the policy already checked (their dial form): a socket given

@@ -1,6 +1,5 @@
 import { APP_VERSION } from '../../../shared/version.js';
-import { lazyModule } from '../lazy-module.js';
-import { httpGuard } from '../net/outbound-http.js';
+import { type Got, httpGuard, loadGot } from '../net/outbound-http.js';
 import { OutboundPolicy, outboundRefusal } from '../net/outbound-policy.js';
 import { parseRetryAfter } from '../net/retry-after.js';
 
@@ -26,10 +25,6 @@ export interface SendRequest {
   /** Where the receiver may be (the URL is the API key's choice); default: the default policy. */
   outbound?: OutboundPolicy;
 }
-
-/** got (and its dependencies) is loaded by the first delivery: a server that sends no webhook never loads it. */
-const loadGot = lazyModule(() => import('got'));
-type Got = Awaited<ReturnType<typeof loadGot>>;
 
 /** The receiver's answer body is read (so the request ends cleanly) up to this size, then dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;

@@ -2,13 +2,9 @@ import type { Readable } from 'node:stream';
 import type { RequestError } from 'got';
 import { APP_VERSION } from '../../../../shared/version.js';
 import { AppError, badRequest } from '../../errors.js';
-import { lazyModule } from '../../lazy-module.js';
-import { httpGuard } from '../../net/outbound-http.js';
+import { httpGuard, loadGot } from '../../net/outbound-http.js';
 import { OutboundPolicy, outboundRefusal } from '../../net/outbound-policy.js';
 import { formatBytes, KIND_ARTICLE, type MediaKind } from '../../../../shared/media-types.js';
-
-/** got is loaded by the first media URL: a server that is only sent files and data URIs never loads it. */
-const loadGot = lazyModule(() => import('got'));
 
 export interface DownloadOptions {
   /** Total time limit of the request, body included. */

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_VERSION } from '../../../../../shared/version.js';
-import { lazyModule } from '../../../lazy-module.js';
-import { httpGuard } from '../../../net/outbound-http.js';
+import { type Got, httpGuard, loadGot } from '../../../net/outbound-http.js';
 import { OutboundPolicy, outboundRefusal } from '../../../net/outbound-policy.js';
 import { SNIFF_BYTES, sniff, sniffAs } from '../../uploads/media-sniffer.js';
 import { ProviderError, type ProviderContext } from '../video-provider.js';
@@ -23,10 +22,6 @@ export interface DownloadResultOptions {
    */
   outbound?: OutboundPolicy | null;
 }
-
-/** got is loaded by the first download (a provider's result): a server that renders locally only never loads it. */
-const loadGot = lazyModule(() => import('got'));
-type Got = Awaited<ReturnType<typeof loadGot>>;
 
 const EXT: Record<string, string> = { 'video/mp4': '.mp4', 'video/webm': '.webm', 'video/quicktime': '.mov' };
 const GiB = 1024 * 1024 * 1024;

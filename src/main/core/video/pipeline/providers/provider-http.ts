@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Headers } from 'got';
 import { APP_VERSION } from '../../../../../shared/version.js';
-import { lazyModule } from '../../../lazy-module.js';
+import { loadGot, type Got } from '../../../net/outbound-http.js';
 import { parseRetryAfter } from '../../../net/retry-after.js';
 import { ProviderError } from '../video-provider.js';
 
@@ -42,10 +42,6 @@ export interface ProviderResponse {
   /** Parsed JSON, or the text when the body is not JSON. */
   body: unknown;
 }
-
-/** got is loaded by the first provider call: a server that renders locally only never loads it. */
-const loadGot = lazyModule(() => import('got'));
-type Got = Awaited<ReturnType<typeof loadGot>>;
 
 const MAX_DETAIL = 300;
 const RETRY_STATUSES = new Set([500, 502, 503, 504]);
