@@ -5,8 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROVIDER_KEY_ACCOUNTS } from '../../src/main/core/desktop/studio-channels.js';
-import { PROVIDER_KEYS } from '../../src/main/core/video/pipeline/providers/provider-registry.js';
+import { PROVIDER_KEYS } from '../../src/shared/provider.schema.js';
 import { draftOf, inputOf } from '../../src/renderer/features/templates/template-form-state.js';
 import { validateDraft } from '../../src/renderer/features/templates/template-checks.js';
 import type { Template } from '../../src/shared/ipc-contract.js';
@@ -57,10 +56,6 @@ async function audit(page: Page): Promise<string[]> {
 }
 
 describe('template editor', () => {
-  it('the desktop stores provider keys in the accounts the pipeline reads', () => {
-    expect(PROVIDER_KEY_ACCOUNTS).toEqual(PROVIDER_KEYS);
-  });
-
   it('every built-in template round-trips through the form (body -> form -> body) and passes its checks', async () => {
     const all = (await templates()) as unknown as Template[];
     expect(all.length).toBeGreaterThan(3);

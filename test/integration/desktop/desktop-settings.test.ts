@@ -11,9 +11,12 @@ import { STARTER_CREDITS } from '../../../src/main/core/create-core.js';
 import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js';
 import { checkApiHealth } from '../../../src/main/core/desktop/api-health.js';
 import { settingsChannels } from '../../../src/main/core/desktop/settings-channels.js';
+import { studioChannels } from '../../../src/main/core/desktop/studio-channels.js';
 import type { IpcResult } from '../../../src/shared/errors.js';
 import { memoryThemeStore } from '../../e2e/support/desktop-host.js';
 import { startDesktopApp, type DesktopApp } from '../../e2e/support/desktop-app.js';
+import { FalStandin } from '../../fixtures/providers/fal-standin.js';
+import { makeContext, makeJob, registry } from '../../fixtures/providers/provider-test-kit.js';
 
 let app: DesktopApp;
 const configFile = () => path.join(app.dataDir, 'config.json');
@@ -181,5 +184,27 @@ describe('admin channels (keys, organizations, credits)', () => {
     const orgs = value(await admin()['orgs:list'](undefined)).data;
     expect(orgs.find((o) => o.id === org.id)?.balance).toBe(STARTER_CREDITS + 40);
     expect(orgs.filter((o) => o.desktop)).toHaveLength(1);
+  });
+});
+
+describe('studio channels', () => {
+  it('a provider key typed in the window is the key a job sends to the provider; the status never carries it', async () => {
+    const key = 'fal-typed-in-window-7d3e91c0';
+    const fal = await new FalStandin(key).start();
+    try {
+      const studio = studioChannels(app.host);
+      expect(value(await studio['providers:status'](undefined)).fal.connected).toBe(false);
+      const status = value(await studio['providers:setKey']({ name: 'fal', key }));
+      expect(status.fal.connected).toBe(true);
+      expect(JSON.stringify(status)).not.toContain(key);
+
+      // The pipeline's own registry over the running core's secret store, as a generation job builds it.
+      const provider = registry({ fal: fal.url }, app.current().core.secrets).get('fal');
+      const model = 'fal-ai/kling-video/v2/master/text-to-video';
+      await provider.submit(makeJob({ name: 'fal', model, input: { prompt: '{{prompt}}' } }), makeContext().ctx);
+      expect(fal.seen('POST', `/${model}`).at(-1)?.authorization).toBe(`Key ${key}`);
+    } finally {
+      await fal.stop();
+    }
   });
 });

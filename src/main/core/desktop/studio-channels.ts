@@ -8,9 +8,6 @@ import type { DesktopHost } from './settings-channels.js';
 import { fail } from './http-channel.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
 
-/** The secret-store accounts of the keys: declared once, shared with the pipeline and the CLI. */
-export { PROVIDER_KEYS as PROVIDER_KEY_ACCOUNTS };
-
 export type StudioChannelName = 'providers:status' | 'providers:setKey' | 'providers:setComfyAddress';
 
 export function studioChannels(host: DesktopHost): Pick<LocalHandlers, StudioChannelName> {

@@ -8,7 +8,6 @@ import { FalProvider } from './fal.provider.js';
 import type { ProviderHttpOptions } from './provider-http.js';
 import { ReplicateProvider } from './replicate.provider.js';
 import { PROVIDER_KEYS } from '../../../../../shared/provider.schema.js';
-export { PROVIDER_KEYS };
 
 export type KeyedProvider = keyof typeof PROVIDER_KEYS;
 
