@@ -1,17 +1,11 @@
-import crypto from 'node:crypto';
 import type { Generation, OutputFormat, ResolvedInput } from '../../../../shared/video.schema.js';
 import type { Db } from '../../db/database.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { open, seal } from '../../secrets/aead.js';
-import { setIfAbsent, type SecretStore } from '../../secrets/secret-store.js';
+import type { SecretStore } from '../../secrets/secret-store.js';
 import type { CreditsService } from '../../tenancy/credits.service.js';
-import {
-  GenerationsRepo,
-  SEALED_WEBHOOK_PREFIX,
-  type GenerationRow,
-  type ModelConfigSnapshot,
-} from './generations.repo.js';
+import { GenerationsRepo, type GenerationRow, type ModelConfigSnapshot } from './generations.repo.js';
+import { SealedWebhookUrls, UnreadableWebhookUrlError } from './sealed-webhook-urls.js';
 import type { CoreEventBus } from '../../events.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { RENDER_JOB_KIND } from '../pipeline/render-job.js';
@@ -48,17 +42,6 @@ function outputKeysOf(row: Pick<GenerationRow, 'output_keys'>): Partial<Record<O
   return row.output_keys ? parse<Partial<Record<OutputFormat, string>>>(row.output_keys, {}) : {};
 }
 
-/** Secret-store account of the webhook URL key (its own key: nothing else is sealed with it). */
-const WEBHOOK_KEY_ACCOUNT = 'webhook-url-key';
-/** Binds a sealed webhook URL to its generation: copied onto another row it does not open. */
-const webhookAad = (generationId: string) => `generation:${generationId}:webhook_url`;
-
-class UnreadableWebhookUrlError extends Error {
-  constructor(generationId: string) {
-    super(`The webhook URL of generation ${generationId} cannot be decrypted (key changed or data altered).`);
-  }
-}
-
 export interface GenerationsDeps {
   db: Db;
   log: Logger;
@@ -79,50 +62,22 @@ export interface GenerationsDeps {
  */
 export class GenerationsService {
   readonly repo: GenerationsRepo;
-  /** One load per process: concurrent first calls must not each create (and store) a different key. */
-  private webhookKeyLoad: Promise<Buffer> | null = null;
+  private readonly webhookUrls: SealedWebhookUrls;
 
   constructor(private readonly deps: GenerationsDeps) {
     this.repo = new GenerationsRepo(deps.db);
+    this.webhookUrls = new SealedWebhookUrls(deps.secrets);
   }
 
-  private webhookKey(): Promise<Buffer> {
-    this.webhookKeyLoad ??= (async () => {
-      // Create-once across processes: a URL sealed by one process must open in every other.
-      const stored =
-        (await this.deps.secrets.get(WEBHOOK_KEY_ACCOUNT)) ??
-        (await setIfAbsent(this.deps.secrets, WEBHOOK_KEY_ACCOUNT, crypto.randomBytes(32).toString('base64')));
-      return Buffer.from(stored, 'base64');
-    })().catch((err: unknown) => {
-      this.webhookKeyLoad = null; // the secret store may come back: try again next time
-      throw err;
-    });
-    return this.webhookKeyLoad;
-  }
-
-  /** The form of a webhook URL stored in generations.webhook_url: AES-256-GCM, bound to the generation. */
-  async sealWebhookUrl(generationId: string, url: string): Promise<string> {
-    const sealed = seal(await this.webhookKey(), url, webhookAad(generationId));
-    return SEALED_WEBHOOK_PREFIX + sealed.toString('base64');
+  /** The form of a webhook URL stored in generations.webhook_url (see SealedWebhookUrls). */
+  sealWebhookUrl(generationId: string, url: string): Promise<string> {
+    return this.webhookUrls.seal(generationId, url);
   }
 
   /** The webhook URL of a generation in clear (for the webhook sender), or null when it has none. */
   async webhookUrl(generationId: string): Promise<string | null> {
     const row = this.repo.getAny(generationId);
-    return row ? this.openWebhookUrl(row) : null;
-  }
-
-  private async openWebhookUrl(row: Pick<GenerationRow, 'id' | 'webhook_url'>): Promise<string | null> {
-    const stored = row.webhook_url;
-    if (!stored) return null;
-    if (!stored.startsWith(SEALED_WEBHOOK_PREFIX)) return stored; // written in clear by an older version
-    const sealed = Buffer.from(stored.slice(SEALED_WEBHOOK_PREFIX.length), 'base64');
-    const key = await this.webhookKey();
-    try {
-      return open(key, sealed, webhookAad(row.id)).toString('utf8');
-    } catch {
-      throw new UnreadableWebhookUrlError(row.id);
-    }
+    return row ? this.webhookUrls.open(row) : null;
   }
 
   /**
@@ -386,7 +341,7 @@ export class GenerationsService {
   /** For the masked view: an unreadable URL shows as none rather than failing the whole record. */
   private async maskableWebhookUrl(row: GenerationRow): Promise<string | null> {
     try {
-      return await this.openWebhookUrl(row);
+      return await this.webhookUrls.open(row);
     } catch (err) {
       if (!(err instanceof UnreadableWebhookUrlError)) throw err;
       this.deps.log.warn({ generationId: row.id }, 'webhook URL cannot be decrypted; shown as none');
