@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-store.js';
 import { KeytarSecretStore } from '../../../src/main/core/secrets/keytar-store.js';
 import { NamespacedSecretStore } from '../../../src/main/core/secrets/namespaced-store.js';
-import { SecretStoreUnavailableError } from '../../../src/main/core/secrets/secret-store.js';
+import {
+  keyLoader,
+  SecretStoreUnavailableError,
+  type SecretStore,
+} from '../../../src/main/core/secrets/secret-store.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const MASTER = 'correct-horse-battery-staple-42';
@@ -72,5 +76,35 @@ describe('encrypted file secret store', () => {
     data.entries.b = buf.toString('base64');
     fs.writeFileSync(file, JSON.stringify(data));
     await expect(new EncryptedFileSecretStore(file, MASTER).get('b')).rejects.toThrow();
+  });
+});
+
+describe('keyLoader (a sealing key made on first use)', () => {
+  it('makes one key for concurrent first calls, keeps it across loaders, and tries again after a failed read', async () => {
+    const file = new EncryptedFileSecretStore(path.join(tempDir(), 'secrets.enc'), MASTER);
+    let failNext = true;
+    // The file store, but its first read fails as a locked keychain's would (and no atomic setIfAbsent).
+    const flaky: SecretStore = {
+      backend: 'file',
+      check: () => file.check(),
+      listAccounts: (prefix) => file.listAccounts(prefix),
+      get: async (account) => {
+        if (failNext) {
+          failNext = false;
+          throw new SecretStoreUnavailableError('locked');
+        }
+        return file.get(account);
+      },
+      set: (account, value) => file.set(account, value),
+      delete: (account) => file.delete(account),
+    };
+    const load = keyLoader(flaky, 'some-key');
+    await expect(load()).rejects.toBeInstanceOf(SecretStoreUnavailableError);
+    const [a, b] = await Promise.all([load(), load()]);
+    expect(a.length).toBe(32);
+    expect(b).toBe(a);
+    expect(Buffer.from((await file.get('some-key'))!, 'base64')).toEqual(a);
+    expect(await keyLoader(file, 'some-key')()).toEqual(a);
+    expect(await keyLoader(file, 'another-key')()).not.toEqual(a);
   });
 });

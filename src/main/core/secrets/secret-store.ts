@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 /** Where secrets live: API key plaintexts, site credentials, mailbox passwords, the session-cache key. */
 export interface SecretStore {
   readonly backend: 'keychain' | 'file';
@@ -38,4 +39,29 @@ export async function setIfAbsent(store: SecretStore, account: string, value: st
   if (existing !== null) return existing;
   await store.set(account, value);
   return value;
+}
+
+/**
+ * The random 32-byte key kept under `account` (base64), made on first use: create-once across processes, so a value
+ * sealed by the server opens in the CLI and the other way round.
+ */
+export async function readOrCreateKey(store: SecretStore, account: string): Promise<Buffer> {
+  const stored =
+    (await store.get(account)) ?? (await setIfAbsent(store, account, crypto.randomBytes(32).toString('base64')));
+  return Buffer.from(stored, 'base64');
+}
+
+/**
+ * readOrCreateKey once per loader (concurrent first calls must not each make a key); a failed read is not kept, the
+ * next call tries again (the secret store may come back).
+ */
+export function keyLoader(store: SecretStore, account: string): () => Promise<Buffer> {
+  let loading: Promise<Buffer> | null = null;
+  return () => {
+    loading ??= readOrCreateKey(store, account).catch((err: unknown) => {
+      loading = null;
+      throw err;
+    });
+    return loading;
+  };
 }

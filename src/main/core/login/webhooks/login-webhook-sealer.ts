@@ -1,6 +1,5 @@
-import crypto from 'node:crypto';
 import { open, seal } from '../../secrets/aead.js';
-import { setIfAbsent, type SecretStore } from '../../secrets/secret-store.js';
+import { keyLoader, type SecretStore } from '../../secrets/secret-store.js';
 
 /** Secret-store account of the key (its own: nothing else is sealed with it). */
 const KEY_ACCOUNT = 'login-webhook-key';
@@ -24,21 +23,10 @@ export class UnreadableSealedValueError extends Error {
  * in the secret store, made once across processes, loaded once per process.
  */
 export class LoginWebhookSealer {
-  private keyLoad: Promise<Buffer> | null = null;
+  private readonly key: () => Promise<Buffer>;
 
-  constructor(private readonly secrets: SecretStore) {}
-
-  private key(): Promise<Buffer> {
-    this.keyLoad ??= (async () => {
-      const stored =
-        (await this.secrets.get(KEY_ACCOUNT)) ??
-        (await setIfAbsent(this.secrets, KEY_ACCOUNT, crypto.randomBytes(32).toString('base64')));
-      return Buffer.from(stored, 'base64');
-    })().catch((err: unknown) => {
-      this.keyLoad = null; // the secret store may come back: try again next time
-      throw err;
-    });
-    return this.keyLoad;
+  constructor(secrets: SecretStore) {
+    this.key = keyLoader(secrets, KEY_ACCOUNT);
   }
 
   async seal(text: string, aad: string): Promise<string> {

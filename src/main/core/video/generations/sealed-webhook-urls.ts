@@ -1,8 +1,7 @@
 // A generation's webhook URL at rest: it can carry user info and query tokens, so generations.webhook_url holds it
 // sealed (AES-256-GCM with a key of its own in the secret store, bound to the generation's id).
-import crypto from 'node:crypto';
 import { open, seal } from '../../secrets/aead.js';
-import { setIfAbsent, type SecretStore } from '../../secrets/secret-store.js';
+import { keyLoader, type SecretStore } from '../../secrets/secret-store.js';
 import { SEALED_WEBHOOK_PREFIX, type GenerationRow } from './generations.repo.js';
 
 /** Secret-store account of the webhook URL key (its own key: nothing else is sealed with it). */
@@ -17,10 +16,11 @@ export class UnreadableWebhookUrlError extends Error {
 }
 
 export class SealedWebhookUrls {
-  /** One load per process: concurrent first calls must not each create (and store) a different key. */
-  private keyLoad: Promise<Buffer> | null = null;
+  private readonly key: () => Promise<Buffer>;
 
-  constructor(private readonly secrets: SecretStore) {}
+  constructor(secrets: SecretStore) {
+    this.key = keyLoader(secrets, WEBHOOK_KEY_ACCOUNT);
+  }
 
   /** The stored form of a webhook URL: the prefix, then the sealed bytes in base64. */
   async seal(generationId: string, url: string): Promise<string> {
@@ -39,19 +39,5 @@ export class SealedWebhookUrls {
     } catch {
       throw new UnreadableWebhookUrlError(row.id);
     }
-  }
-
-  private key(): Promise<Buffer> {
-    this.keyLoad ??= (async () => {
-      // Create-once across processes: a URL sealed by one process must open in every other.
-      const stored =
-        (await this.secrets.get(WEBHOOK_KEY_ACCOUNT)) ??
-        (await setIfAbsent(this.secrets, WEBHOOK_KEY_ACCOUNT, crypto.randomBytes(32).toString('base64')));
-      return Buffer.from(stored, 'base64');
-    })().catch((err: unknown) => {
-      this.keyLoad = null; // the secret store may come back: try again next time
-      throw err;
-    });
-    return this.keyLoad;
   }
 }
