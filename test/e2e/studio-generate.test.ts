@@ -22,6 +22,8 @@ interface Gen {
   batch_id: string;
   aspect_ratio: string;
   credits_charged: number;
+  created_at: number;
+  deadline_at: number | null;
   outputs: Record<string, unknown>;
   inputs: Record<string, { storage_key?: string; value?: string }>;
 }
@@ -59,6 +61,13 @@ describe('Generate: quote before paying, formats, CSV batches', () => {
       await card.getByLabel('Animated GIF preview').check();
       await form.getByText('Delivery options', { exact: true }).click();
       await form.getByLabel('Number of videos').fill('2');
+      // A deadline that is not a whole number of minutes in range is refused in the form, naming the range.
+      const deadline = form.getByLabel('Deadline in minutes (optional)');
+      await deadline.fill('0');
+      await form.getByRole('button', { name: 'Generate' }).click();
+      await form.getByText('Deadline must be a whole number of minutes from 1 to 10080 (7 days)').waitFor();
+      expect(await deadline.getAttribute('aria-invalid')).toBe('true');
+      await deadline.fill('30');
       const quote = form.getByTestId('quote');
       await expect.poll(() => quote.getByTestId('quote-credits').count()).toBe(1);
       const before = await balance();
@@ -95,6 +104,8 @@ describe('Generate: quote before paying, formats, CSV batches', () => {
       };
       const made = list.data.slice(0, 2);
       expect(made.map((g) => g.aspect_ratio)).toEqual(['9:16', '9:16']);
+      // The deadline went along as deadline_sec: 30 minutes from when the generation was made.
+      for (const g of made) expect(g.deadline_at! - g.created_at).toBeCloseTo(30 * 60_000, -4);
       expect(made.reduce((n, g) => n + g.credits_charged, 0)).toBe(asked.credits);
       expect(Object.keys(made[0].outputs).sort()).toEqual(['gif', 'mp4']);
       // Generations says what made each video.
@@ -193,6 +204,15 @@ describe('Generate: quote before paying, formats, CSV batches', () => {
       await card.getByText(/2 file\(s\) uploaded/).waitFor();
       const quote = card.getByTestId('quote');
       await quote.getByTestId('quote-credits').waitFor();
+      // The batch's delivery options: a bad deadline shows at once and takes the quote away until it is fixed.
+      await card.getByText('Delivery options', { exact: true }).click();
+      const deadline = card.getByLabel('Deadline in minutes (optional)');
+      await deadline.fill('90.5');
+      await card.getByText('Deadline must be a whole number of minutes from 1 to 10080 (7 days)').waitFor();
+      await expect.poll(() => quote.getByTestId('quote-credits').count()).toBe(0);
+      expect(await card.getByRole('button', { name: 'Generate batch' }).isDisabled()).toBe(true);
+      await deadline.fill('90');
+      await quote.getByTestId('quote-credits').waitFor();
       const credits = Number(await quote.getByTestId('quote-credits').innerText());
       const before = await balance();
       expect(before).toBeGreaterThan(credits);
@@ -210,6 +230,7 @@ describe('Generate: quote before paying, formats, CSV batches', () => {
       expect(new Set(made.map((g) => g.batch_id)).size).toBe(1);
       expect(made.map((g) => g.inputs.motion.value).sort()).toEqual(['pan left, then hold', 'slow zoom in']);
       expect(made.every((g) => g.inputs.photo.storage_key)).toBe(true);
+      for (const g of made) expect(g.deadline_at! - g.created_at).toBeCloseTo(90 * 60_000, -4);
       // The batch is cancelled as one: both videos (renders are paused here), refunded in full.
       await card.getByRole('button', { name: 'Cancel this batch' }).click();
       await expect

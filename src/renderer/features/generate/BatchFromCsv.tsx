@@ -23,10 +23,13 @@ type Row = Record<string, string> & { __row: string };
 export function BatchFromCsv({
   template,
   options,
+  blocked,
   onStarted,
 }: {
   template: Template;
   options: GenerateOptions;
+  /** A delivery option is not valid (shown beside it): nothing is quoted or sent. */
+  blocked: boolean;
   onStarted: (r: GenerateResponse) => void;
 }) {
   const uploadFiles = useAppStore((s) => s.uploadFiles);
@@ -65,7 +68,7 @@ export function BatchFromCsv({
 
   const built = useMemo(() => (table ? batchRows(template, table, uploaded) : null), [table, template, uploaded]);
   const body: GenerateBody | null =
-    built && built.problems.length === 0 && built.rows.length > 0
+    !blocked && built && built.problems.length === 0 && built.rows.length > 0
       ? { variables: {}, batch: built.rows, ...optionsBody(template, options) }
       : null;
   const quoteState = useQuote(template.id, body);

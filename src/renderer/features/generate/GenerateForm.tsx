@@ -1,8 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { MAX_VIDEOS_PER_REQUEST } from '../../../shared/video.schema.js';
 import type { GenerateResponse, Template } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
-import { Field } from '../../components/Field';
 import { RendererLabel } from '../../components/RendererLabel';
 import { formatSeconds } from '../../lib/format';
 import { generateFromTemplate } from '../../lib/studio-api';
@@ -12,7 +10,8 @@ import { useScrollIntoView } from '../../lib/use-scroll-into-view';
 import { useAppStore } from '../../stores/app-store';
 import { BatchFromCsv } from './BatchFromCsv';
 import { FormatOptions } from './FormatOptions';
-import { singleBody, takesText, type GenerateOptions } from './generate-body';
+import { DeliveryOptions } from './DeliveryOptions';
+import { deliveryProblems, singleBody, takesText, type GenerateOptions } from './generate-body';
 import { GenerateResult } from './GenerateResult';
 import { QuoteBar } from './QuoteBar';
 import { currentQuote, useQuote } from './use-quote';
@@ -33,6 +32,7 @@ export function GenerateForm({ template }: { template: Template }) {
   const templateRatio = (template as { aspect_ratio?: string }).aspect_ratio ?? '16:9';
   const [aspectRatio, setAspectRatio] = useDraft(`generate:${template.id}:aspect`, templateRatio);
   const [extraOutputs, setExtraOutputs] = useDraft<string[]>(`generate:${template.id}:outputs`, []);
+  const [deadlineMinutes, setDeadlineMinutes] = useDraft(`generate:${template.id}:deadline`, '');
   const [mode, setMode] = useDraft<'single' | 'batch'>(`generate:${template.id}:mode`, 'single');
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<unknown>(null);
@@ -47,7 +47,7 @@ export function GenerateForm({ template }: { template: Template }) {
     if (acceptsCharacters && characters.status === 'idle') void searchCharacters('');
   }, [acceptsCharacters, characters.status, searchCharacters]);
 
-  const options: GenerateOptions = { webhookUrl, count, aspectRatio, extraOutputs };
+  const options: GenerateOptions = { webhookUrl, count, aspectRatio, extraOutputs, deadlineMinutes };
   const validate = (): Record<string, string> => {
     const found: Record<string, string> = {};
     for (const v of template.input_variables) {
@@ -62,15 +62,14 @@ export function GenerateForm({ template }: { template: Template }) {
           found[v.key] = `At most ${v.max_length} characters`;
       }
     }
-    if (webhookUrl.trim() && !/^https?:\/\/\S+$/i.test(webhookUrl.trim()))
-      found.__webhook = 'Webhook URL must start with http:// or https://';
-    return found;
+    return { ...found, ...deliveryProblems(options) };
   };
   const complete = Object.keys(validate()).length === 0;
+  const batchDeliveryProblems = deliveryProblems(options);
   // The price of exactly what the button sends, asked once the inputs are complete.
   const body = useMemo(
     () => (mode === 'single' && complete ? singleBody(template, values, options) : null),
-    [mode, complete, template, values, webhookUrl, count, aspectRatio, extraOutputs],
+    [mode, complete, template, values, webhookUrl, count, aspectRatio, extraOutputs, deadlineMinutes],
   );
   const quoteState = useQuote(template.id, body);
   const quote = currentQuote(quoteState, body);
@@ -94,6 +93,20 @@ export function GenerateForm({ template }: { template: Template }) {
   };
 
   const hasCaptions = template.input_variables.some((v) => v.type === 'captions');
+  // One request shows what its submit found; a batch has no submit to wait for, so it shows what is wrong at once.
+  const deliveryOptions = (single: boolean) => (
+    <DeliveryOptions
+      webhookUrl={webhookUrl}
+      deadlineMinutes={deadlineMinutes}
+      errors={single ? errors : batchDeliveryProblems}
+      onWebhookUrl={setWebhookUrl}
+      onDeadlineMinutes={(m) => {
+        setDeadlineMinutes(m);
+        if (errors.__deadline) setErrors(({ __deadline: _cleared, ...rest }) => rest);
+      }}
+      {...(single ? { count, onCount: setCount } : {})}
+    />
+  );
   return (
     <section className="card" aria-labelledby="generate-form-title">
       <div className="card-header">
@@ -127,7 +140,15 @@ export function GenerateForm({ template }: { template: Template }) {
         onOutputs={setExtraOutputs}
       />
       {mode === 'batch' ? (
-        <BatchFromCsv template={template} options={options} onStarted={(r) => (setResult(r), void loadBalance())} />
+        <>
+          {deliveryOptions(false)}
+          <BatchFromCsv
+            template={template}
+            options={options}
+            blocked={Object.keys(batchDeliveryProblems).length > 0}
+            onStarted={(r) => (setResult(r), void loadBalance())}
+          />
+        </>
       ) : (
         <form
           ref={formRef}
@@ -150,32 +171,7 @@ export function GenerateForm({ template }: { template: Template }) {
               }}
             />
           ))}
-          <details className="advanced">
-            <summary>Delivery options</summary>
-            <div className="form-grid">
-              <Field
-                label="Webhook URL"
-                error={errors.__webhook}
-                hint="Receives a POST when each video completes or fails."
-              >
-                <input
-                  type="url"
-                  value={webhookUrl}
-                  onChange={(e) => setWebhookUrl(e.target.value)}
-                  placeholder="https://example.com/hooks/video"
-                />
-              </Field>
-              <Field label="Number of videos">
-                <input
-                  type="number"
-                  min={1}
-                  max={MAX_VIDEOS_PER_REQUEST}
-                  value={count}
-                  onChange={(e) => setCount(Math.max(1, Math.min(MAX_VIDEOS_PER_REQUEST, Number(e.target.value) || 1)))}
-                />
-              </Field>
-            </div>
-          </details>
+          {deliveryOptions(true)}
           <QuoteBar state={quoteState} quote={quote} />
           {serverError ? <ApiErrorBanner title="The generation was not started" error={serverError} /> : null}
           <div className="form-actions">
