@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import { STARTER_CREDITS } from '../../src/main/core/create-core.js';
 import { passwordAccount } from '../../src/main/core/login/mailboxes/mailboxes.service.js';
+import { PROVIDER_KEYS } from '../../src/shared/provider.schema.js';
 import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
 import { startDovecot, type Dovecot } from '../helpers/dovecot.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -371,6 +372,30 @@ describe('Settings over the IPC contract and a real core', () => {
       ).toEqual(['Work']);
     } finally {
       await context.close();
+    }
+  });
+
+  it('connects a video provider: the token stored in its account, never shown again; the status says Connected', async () => {
+    const { page, context } = await openSettings();
+    try {
+      const providers = section(page, 'Video providers');
+      const replicate = providers.getByRole('form', { name: 'Connect Replicate' });
+      await replicate.getByLabel('Replicate key').fill('r8_settings-token-5e2a');
+      await replicate.getByRole('button', { name: 'Save Replicate key' }).click();
+      await replicate.getByText('Connected', { exact: true }).waitFor();
+      expect(await core().secrets.get(PROVIDER_KEYS.replicate.account)).toBe('r8_settings-token-5e2a');
+      expect(await replicate.getByLabel('Replicate key').inputValue()).toBe('');
+      expect(await page.content()).not.toContain('r8_settings-token-5e2a');
+      await providers.scrollIntoViewIfNeeded();
+      await shot(page, 'settings-video-providers');
+      // A window opened later reads the status, not the token.
+      await context.close();
+      const again = await openSettings();
+      const status = section(again.page, 'Video providers').getByRole('form', { name: 'Connect Replicate' });
+      await status.getByText('Connected', { exact: true }).waitFor();
+      await again.context.close();
+    } finally {
+      await context.close().catch(() => {});
     }
   });
 

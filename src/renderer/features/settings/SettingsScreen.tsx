@@ -8,6 +8,7 @@ import { BrowserSection } from './BrowserSection';
 import { LocalApiSection } from './LocalApiSection';
 import { MailboxesSection } from './MailboxesSection';
 import { OrgsSection } from './OrgsSection';
+import { ProvidersSection } from './ProvidersSection';
 import { StorageSection } from './StorageSection';
 import { WebhookSection } from './WebhookSection';
 
@@ -17,6 +18,7 @@ const SECTIONS = [
   ['orgs', 'Organizations and credits'],
   ['mailboxes', 'Mailboxes'],
   ['webhooks', 'Webhook secret'],
+  ['providers', 'Video providers'],
   ['storage', 'Storage'],
   ['browser', 'Browser and concurrency'],
   ['appearance', 'Appearance'],
@@ -40,7 +42,7 @@ export function SettingsScreen() {
     <div className="page settings-page">
       <PageHeader
         title="Settings"
-        description="The local API and its keys, organizations and credits, mailboxes for login codes, storage, the browser, and how the app looks."
+        description="The local API and its keys, organizations and credits, mailboxes for login codes, video providers, storage, the browser, and how the app looks."
       />
       <nav className="settings-toc" aria-label="Settings sections">
         {SECTIONS.map(([id, label]) => (
@@ -70,6 +72,7 @@ export function SettingsScreen() {
       <OrgsSection />
       <MailboxesSection />
       <WebhookSection />
+      <ProvidersSection />
       {settings.data ? <StorageSection settings={settings.data} /> : null}
       {settings.data ? <BrowserSection settings={settings.data} /> : null}
       <AppearanceSection />
