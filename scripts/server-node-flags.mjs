@@ -6,8 +6,6 @@
 // PSS of 271 MB, 211 MB with the cap (bench/mixed-load.bench.ts); scavenges of a small live set stay cheap. It must be
 // on the command line: V8 sizes the heap at start (v8.setFlagsFromString later had no effect).
 //
-// The old generation collected when it has grown by 20 % over what the last full collection kept: V8's own factor
-// (up to 4x for a heap that allocates fast) let the server grow by ~3 MB per 8 logins without one full collection in
-// 30 s (PSS 145 -> 218 MB), while it kept only ~73 MB alive. With the factor fixed, a full collection runs every few
-// seconds under login load (incremental marking, a pause of ~5-20 ms) and the server stays at ~130 MB.
+// The old generation collected once it has grown 20 % over what the last full collection kept: why, and the same
+// setting for the Electron main process, in src/main/core/tune-heap.ts (test/unit/tune-heap.test.ts compares them).
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=20'];

@@ -1,4 +1,5 @@
 // Electron entry: one window over the headless core. The core also serves agents on 127.0.0.1.
+import './core/tune-heap.js'; // first: see there
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog, nativeTheme } from 'electron';
