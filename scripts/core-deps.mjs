@@ -38,6 +38,8 @@ export const CORE_DEPS = {
   'logger.ts': ['errors.ts', 'ids.ts'],
   'events.ts': ['errors.ts', 'ids.ts', 'logger.ts'],
   'child-process.ts': ['errors.ts', 'ids.ts', 'logger.ts'],
+  // V8's heap setting, imported only by the Electron entry (outside the core); imports nothing of the core
+  'tune-heap.ts': [],
 
   // low level
   config: KERNEL,
