@@ -48,6 +48,7 @@ export function GenerateForm({ template }: { template: Template }) {
   }, [acceptsCharacters, characters.status, searchCharacters]);
 
   const options: GenerateOptions = { webhookUrl, count, aspectRatio, extraOutputs, deadlineMinutes };
+  const deliveryErrors = deliveryProblems(options);
   const validate = (): Record<string, string> => {
     const found: Record<string, string> = {};
     for (const v of template.input_variables) {
@@ -62,10 +63,9 @@ export function GenerateForm({ template }: { template: Template }) {
           found[v.key] = `At most ${v.max_length} characters`;
       }
     }
-    return { ...found, ...deliveryProblems(options) };
+    return { ...found, ...deliveryErrors };
   };
   const complete = Object.keys(validate()).length === 0;
-  const batchDeliveryProblems = deliveryProblems(options);
   // The price of exactly what the button sends, asked once the inputs are complete.
   const body = useMemo(
     () => (mode === 'single' && complete ? singleBody(template, values, options) : null),
@@ -98,7 +98,7 @@ export function GenerateForm({ template }: { template: Template }) {
     <DeliveryOptions
       webhookUrl={webhookUrl}
       deadlineMinutes={deadlineMinutes}
-      errors={single ? errors : batchDeliveryProblems}
+      errors={single ? errors : deliveryErrors}
       onWebhookUrl={setWebhookUrl}
       onDeadlineMinutes={(m) => {
         setDeadlineMinutes(m);
@@ -145,7 +145,7 @@ export function GenerateForm({ template }: { template: Template }) {
           <BatchFromCsv
             template={template}
             options={options}
-            blocked={Object.keys(batchDeliveryProblems).length > 0}
+            blocked={Object.keys(deliveryErrors).length > 0}
             onStarted={(r) => (setResult(r), void loadBalance())}
           />
         </>

@@ -12,7 +12,8 @@ import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { outboundRefusal, type OutboundPolicy } from '../../net/outbound-policy.js';
 import { maskWebhookUrl } from '../../webhooks/webhook-url.js';
-import { LoginWebhookSealer, payloadAad, UnreadableSealedValueError, urlAad } from './login-webhook-sealer.js';
+import { UnreadableSealedValueError } from '../../secrets/at-rest-sealer.js';
+import { LoginWebhookSealer, payloadAad, urlAad } from './login-webhook-sealer.js';
 import type { LoginAttemptRow, LoginDeliveryRow, LoginWebhooksRepo } from './login-webhooks.repo.js';
 
 /** The job kind of one login webhook delivery (its `refId` is the delivery id, which is the webhook-id). */
