@@ -5,7 +5,7 @@
 // `invalid_response`) instead of handing back a wrong shape.
 import type { z } from 'zod';
 import type { StoredUpload } from '../shared/uploads.schema.js';
-import type { Generation } from '../shared/video.schema.js';
+import type { Generation } from '../shared/video-generations.schema.js';
 import { AgentStudioError, CLIENT_ERROR_CODES, errorFromResponse } from './agent-studio-error.js';
 import {
   API_ROUTES,

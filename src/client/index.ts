@@ -34,14 +34,7 @@ export type {
   StorageState,
 } from '../shared/login.schema.js';
 export type { PresignedUpload, StoredUpload, UploadInfo } from '../shared/uploads.schema.js';
-export type {
-  Character,
-  GenerateResponse,
-  Generation,
-  GenerationStatus,
-  Quote,
-  Renderer,
-  Template,
-  TemplateCategory,
-} from '../shared/video.schema.js';
+export type { Character } from '../shared/video-characters.schema.js';
+export type { GenerateResponse, Generation, Quote } from '../shared/video-generations.schema.js';
+export type { GenerationStatus, Renderer, Template, TemplateCategory } from '../shared/video.schema.js';
 export type { WebhookDelivery, WebhookEvent, WebhookSecret } from '../shared/webhooks.schema.js';

@@ -1,13 +1,8 @@
 // Create Generation: the model-based endpoint (POST /api/generations) that takes uploaded storage keys.
 import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
-import {
-  AspectRatioSchema,
-  DeadlineSecSchema,
-  MAX_VIDEOS_PER_REQUEST,
-  OutputsRequestSchema,
-  WebhookEventsSchema,
-} from './video.schema.js';
+import { AspectRatioSchema, MAX_VIDEOS_PER_REQUEST, OutputsRequestSchema } from './video.schema.js';
+import { DeadlineSecSchema, WebhookEventsSchema } from './video-generations.schema.js';
 
 const storageKey = (field: string) =>
   z

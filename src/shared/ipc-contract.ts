@@ -21,7 +21,8 @@ import { PROFILES_CHANNELS } from './ipc-profiles-channels.js';
 import { RESULTS_CHANNELS } from './ipc-results-channels.js';
 import { SETTINGS_CHANNELS } from './ipc-settings-channels.js';
 import { STUDIO_CHANNELS } from './ipc-studio-channels.js';
-import { CharacterCreateSchema, GENERATION_STATUSES, TemplateSchema, TemplateWriteSchema } from './video.schema.js';
+import { GENERATION_STATUSES, TemplateSchema, TemplateWriteSchema } from './video.schema.js';
+import { CharacterCreateSchema } from './video-characters.schema.js';
 
 // ---------------------------------------------------------------------------------------------
 // Channel kinds
@@ -260,15 +261,9 @@ export type { WebhookSecret } from './webhooks.schema.js';
 export type { Credits } from './credits.schema.js';
 export type { ProviderStatus } from './ipc-studio-channels.js';
 export type { SessionSummary, StorageState } from './login.schema.js';
-export type {
-  Character,
-  GenerateResponse,
-  Generation,
-  GenerationStatus,
-  Template,
-  TemplateCategory,
-  VariableType,
-} from './video.schema.js';
+export type { Character } from './video-characters.schema.js';
+export type { GenerateResponse, Generation } from './video-generations.schema.js';
+export type { GenerationStatus, Template, TemplateCategory, VariableType } from './video.schema.js';
 export type InputVariable = z.output<typeof TemplateSchema>['input_variables'][number];
 export type TemplateInput = z.input<typeof TemplateWriteSchema>;
 export type CharacterInput = z.input<typeof CharacterCreateSchema>;

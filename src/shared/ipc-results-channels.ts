@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { PickedFileSchema } from './desktop.schema.js';
 import type { Channel } from './ipc-channel.js';
-import { GenerationIdParamsSchema } from './video.schema.js';
+import { GenerationIdParamsSchema } from './video-generations.schema.js';
 
 /** Image types the window may paste from the clipboard (a screenshot, a copied picture). */
 export const PASTED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;

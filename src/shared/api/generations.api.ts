@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import {
+  DRAFTS_PER_MINUTE,
+  LIMITS,
+  MAX_BATCH_ROWS,
+  MAX_VIDEOS_PER_REQUEST,
+  TemplateIdParamsSchema,
+} from '../video.schema.js';
+import {
   GenerateRequestSchema,
   GenerateResponseSchema,
   GenerationIdParamsSchema,
   GenerationListQuerySchema,
   GenerationListSchema,
   GenerationSchema,
-  DRAFTS_PER_MINUTE,
-  LIMITS,
-  MAX_BATCH_ROWS,
-  MAX_VIDEOS_PER_REQUEST,
   QuoteSchema,
-  TemplateIdParamsSchema,
-} from '../video.schema.js';
+} from '../video-generations.schema.js';
 import { CreateGenerationRequestSchema } from '../create-generation.schema.js';
 import { WebhookDeliveryListSchema, WebhookDeliverySchema, WebhookSecretSchema } from '../webhooks.schema.js';
 import { defineApiRoutes } from './api-route.js';

@@ -8,6 +8,7 @@ import {
   UploadListQuerySchema,
   UploadListSchema,
 } from '../uploads.schema.js';
+import { LIMITS } from '../video.schema.js';
 import {
   CharacterCreateSchema,
   CharacterIdParamsSchema,
@@ -15,8 +16,7 @@ import {
   CharacterListSchema,
   CharacterPatchSchema,
   CharacterSchema,
-  LIMITS,
-} from '../video.schema.js';
+} from '../video-characters.schema.js';
 import { defineApiRoutes } from './api-route.js';
 
 const IMAGES =

@@ -4,13 +4,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { CreateGenerationRequestSchema } from '../../../shared/create-generation.schema.js';
+import { TemplateIdParamsSchema, TemplateListQuerySchema } from '../../../shared/video.schema.js';
 import {
   GenerateRequestSchema,
   GenerationIdParamsSchema,
-  TemplateIdParamsSchema,
-  TemplateListQuerySchema,
   type Generation,
-} from '../../../shared/video.schema.js';
+} from '../../../shared/video-generations.schema.js';
 import { API_ROUTES, successSchema, type ApiRouteName } from '../../../shared/api/index.js';
 import { callRoute } from '../http/in-process-api.js';
 import { registerLoginTools } from './mcp-login-tools.js';

@@ -1,5 +1,5 @@
 // wait_for_generation: re-reads GET /api/generations/:id whenever the core reports a change, until it is done.
-import type { Generation } from '../../../shared/video.schema.js';
+import type { Generation } from '../../../shared/video-generations.schema.js';
 import type { CoreEventBus } from '../events.js';
 import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 

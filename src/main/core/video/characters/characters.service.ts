@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Character, CharacterCreate, CharacterPatch } from '../../../../shared/video.schema.js';
+import type { Character, CharacterCreate, CharacterPatch } from '../../../../shared/video-characters.schema.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';

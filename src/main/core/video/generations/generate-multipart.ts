@@ -3,7 +3,7 @@ import { Transform } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { MAX_CAPTION_BYTES } from '../../../../shared/captions-format.js';
-import { GenerateRequestSchema } from '../../../../shared/video.schema.js';
+import { GenerateRequestSchema } from '../../../../shared/video-generations.schema.js';
 import { AppError, badRequest } from '../../errors.js';
 import { zodMessage } from '../../http/route.js';
 import { requestHash, type GenerateInput } from './generate-input.js';

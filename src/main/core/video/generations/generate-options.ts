@@ -1,7 +1,8 @@
 // The options of a generate request beyond its variables: batches (one video per row), drafts (free, rate-limited
 // per API key), deadlines and webhook event filters. GenerateService uses these; the rules live here so that
 // generate and quote read a request the same way.
-import { DRAFTS_PER_MINUTE, type GenerateBatchRow } from '../../../../shared/video.schema.js';
+import { DRAFTS_PER_MINUTE } from '../../../../shared/video.schema.js';
+import { type GenerateBatchRow } from '../../../../shared/video-generations.schema.js';
 import type { WebhookEventName } from '../../../../shared/webhooks.schema.js';
 import { AppError } from '../../errors.js';
 import { RateLimiter } from '../../http/plugins/rate-limiter.js';

@@ -2,7 +2,7 @@
 // file parts). The generate routes stay thin; this is what they parse by hand (the body is a raw one, since a
 // multipart body cannot be parsed by the route table's JSON schema).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GenerateRequestSchema } from '../../../../shared/video.schema.js';
+import { GenerateRequestSchema } from '../../../../shared/video-generations.schema.js';
 import { AppError, badRequest } from '../../errors.js';
 import { drainRequest } from '../../http/drain-request.js';
 import type { Logger } from '../../logger.js';

@@ -1,4 +1,5 @@
-import type { GenerateResponse, Quote, ResolvedInput, TemplateWrite } from '../../../../shared/video.schema.js';
+import type { TemplateWrite } from '../../../../shared/video.schema.js';
+import type { GenerateResponse, Quote, ResolvedInput } from '../../../../shared/video-generations.schema.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest } from '../../errors.js';
 import { newId } from '../../ids.js';

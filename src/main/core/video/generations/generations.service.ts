@@ -1,4 +1,5 @@
-import type { Generation, OutputFormat, ResolvedInput } from '../../../../shared/video.schema.js';
+import type { OutputFormat } from '../../../../shared/video.schema.js';
+import type { Generation, ResolvedInput } from '../../../../shared/video-generations.schema.js';
 import type { Db } from '../../db/database.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';

@@ -1,13 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type {
-  AspectRatio,
-  OutputFormat,
-  ResolvedInput,
-  TemplateCategory,
-  VariableSlot,
-} from '../../../../shared/video.schema.js';
+import type { AspectRatio, OutputFormat, TemplateCategory, VariableSlot } from '../../../../shared/video.schema.js';
+import type { ResolvedInput } from '../../../../shared/video-generations.schema.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { parseCaptions } from '../../../../shared/captions-format.js';
 import { draftSize, resolutionSize } from './resolutions.js';
