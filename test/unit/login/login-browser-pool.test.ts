@@ -4,8 +4,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BrowserPool, PoolDisposedError, defaultLaunchArgs } from '../../../src/main/core/login/browser-pool.js';
+import {
+  BrowserPool,
+  PoolDisposedError,
+  defaultLaunchArgs,
+  playwrightEnabledFeatures,
+} from '../../../src/main/core/login/browser-pool.js';
 import { resolveBrowserExecutable } from '../../../src/main/core/login/browser-resolver.js';
+import { startSite } from '../../fixtures/sites/index.js';
 
 // One pool for the whole file; the last test disposes it.
 const pool = new BrowserPool({ executablePath: resolveBrowserExecutable({}).path, maxContexts: 2 });
@@ -38,6 +44,40 @@ function chromiumChildren(): number[] {
     .map((l) => l.trim().split(/\s+/))
     .filter(([, comm]) => comm && /chrom/i.test(comm))
     .map(([pid]) => Number(pid));
+}
+
+/** A process and all of its descendants (Linux /proc). */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const d of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const out: number[] = [];
+  for (const stack = [root]; stack.length;) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** Chromium's `--type=` of a process (with `--utility-sub-type=`), `browser` when it has none. */
+function processType(pid: number): string {
+  let cmd = '';
+  try {
+    cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return 'exited';
+  }
+  const type = /--type=([^\s\0]+)/.exec(cmd)?.[1];
+  const sub = /--utility-sub-type=([^\s\0]+)/.exec(cmd)?.[1];
+  return type ? (sub ? `${type}:${sub}` : type) : 'browser';
 }
 
 function alive(pid: number): boolean {
@@ -233,6 +273,53 @@ describe('BrowserPool', () => {
     expect(theirs.length).toBeGreaterThan(5);
     expect(ours).toEqual(expect.arrayContaining(theirs));
   });
+
+  it('runs the GPU and the network service inside the browser process only where there is no sandbox', () => {
+    const unsandboxed = defaultLaunchArgs({ isRoot: true, isLinuxCi: false });
+    const sandboxed = defaultLaunchArgs({ isRoot: false, isLinuxCi: false });
+    expect(unsandboxed).toContain('--in-process-gpu');
+    expect(sandboxed).not.toContain('--in-process-gpu');
+    expect(sandboxed.filter((a) => a.startsWith('--enable-features='))).toEqual([]);
+    const enables = unsandboxed.filter((a) => a.startsWith('--enable-features='));
+    expect(enables).toHaveLength(1);
+    const ours = enables[0].slice('--enable-features='.length).split(',');
+    expect(ours).toContain('NetworkServiceInProcess2');
+    // Playwright's own list (`enabledFeatures = () => [...]` in its bundle) is repeated: only the last switch counts.
+    const pkg = createRequire(import.meta.url).resolve('playwright-core/package.json');
+    const bundle = fs.readFileSync(path.join(path.dirname(pkg), 'lib', 'coreBundle.js'), 'utf8');
+    const literal = /enabledFeatures = \(\) => \[([\s\S]*?)\]\.filter/.exec(bundle)?.[1];
+    expect(
+      literal,
+      'playwright-core changed how it lists its enabled features: update playwrightEnabledFeatures',
+    ).toBeDefined();
+    const theirs = [...literal!.replace(/\/\/.*$/gm, '').matchAll(/"([A-Za-z0-9]+)"/g)].map((m) => m[1]);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(ours).toEqual(expect.arrayContaining(theirs));
+    expect(playwrightEnabledFeatures({ PLAYWRIGHT_LEGACY_SCREENSHOT: '1' })).not.toContain('CDPScreenshotNewSurface');
+  });
+
+  it.runIf(process.platform === 'linux' && (process.getuid?.() === 0 || !!process.env.CI))(
+    'an unsandboxed browser has no GPU or network-service process, and its pages still have WebGL and the network',
+    async () => {
+      const site = await startSite('classic-csrf');
+      try {
+        const seen = await pool.withContext(async (ctx) => {
+          const page = await ctx.newPage();
+          await page.goto(site.loginUrl);
+          const webgl = await page.evaluate(() => !!document.createElement('canvas').getContext('webgl'));
+          const types = chromiumChildren().flatMap((pid) => descendants(pid).map(processType));
+          return { webgl, types, title: await page.title() };
+        });
+        expect(seen.webgl).toBe(true);
+        expect(seen.title).not.toBe('');
+        expect(seen.types).toContain('renderer');
+        expect(seen.types).not.toContain('gpu-process');
+        expect(seen.types.filter((t) => t.includes('NetworkService'))).toEqual([]);
+      } finally {
+        await site.close();
+      }
+    },
+  );
 
   it('dispose closes the browser, leaves no chromium process and rejects new work', async () => {
     await pool.withContext(async (ctx) => (await ctx.newPage()).setContent('<p>x</p>'));
