@@ -74,7 +74,7 @@ async function lookup(
   throw keychainRefused(family.label, `the Secret Service holds no "${family.safeStorage.service}" item`);
 }
 
-/** macOS (untested here): the Keychain's generic password "<Browser> Safe Storage"; macOS may ask the person. */
+/** macOS (this lookup is untested here; the decryption is): the Keychain's generic password "<Browser> Safe Storage"; macOS may ask the person. */
 export async function macSafeStoragePassword(family: ChromiumFamily): Promise<string> {
   try {
     const { stdout } = await run('security', [
@@ -92,7 +92,7 @@ export async function macSafeStoragePassword(family: ChromiumFamily): Promise<st
 }
 
 /**
- * Windows (untested here): Local State's os_crypt.encrypted_key is "DPAPI" + a DPAPI blob of the AES-256-GCM key;
+ * Windows (this unwrapping is untested here; the decryption is): Local State's os_crypt.encrypted_key is "DPAPI" + a DPAPI blob of the AES-256-GCM key;
  * only the same Windows user can unwrap it (CryptUnprotectData, through PowerShell: no native module).
  */
 export async function windowsCookieKey(userDataDir: string, family: ChromiumFamily): Promise<Buffer> {
