@@ -47,6 +47,25 @@ async function audit(page: Page, name: string): Promise<string[]> {
   return findings;
 }
 
+/** A template with a headline and a required captions variable `subs` (labelled Subtitles). */
+async function captionedTemplate(title: string): Promise<{ id: string }> {
+  const res = await h.t.request('/api/templates', {
+    method: 'POST',
+    json: {
+      title,
+      category: 'text-to-video',
+      duration_sec: 2,
+      prompt_template: '{{headline}}',
+      input_variables: [
+        { key: 'headline', label: 'Headline', type: 'text', required: true },
+        { key: 'subs', label: 'Subtitles', type: 'captions', required: true },
+      ],
+    },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { id: string };
+}
+
 describe('Generate: quote before paying, formats, CSV batches', () => {
   it('shows the renderer and the price before Generate charges, and charges exactly that', async () => {
     const { page, context, problems } = await h.openApp();
@@ -147,21 +166,7 @@ describe('Generate: quote before paying, formats, CSV batches', () => {
   }, 60_000);
 
   it('takes captions as SRT text and asks for the .vtt sidecar', async () => {
-    const res = await h.t.request('/api/templates', {
-      method: 'POST',
-      json: {
-        title: 'Captioned card',
-        category: 'text-to-video',
-        duration_sec: 2,
-        prompt_template: '{{headline}}',
-        input_variables: [
-          { key: 'headline', label: 'Headline', type: 'text', required: true },
-          { key: 'subs', label: 'Subtitles', type: 'captions', required: true },
-        ],
-      },
-    });
-    expect(res.status).toBe(200);
-    const tpl = (await res.json()) as { id: string };
+    const tpl = await captionedTemplate('Captioned card');
     const { page, context, problems } = await h.openApp();
     try {
       await nav(page, 'Generate').click();
@@ -184,6 +189,57 @@ describe('Generate: quote before paying, formats, CSV batches', () => {
       await context.close();
     }
   }, 60_000);
+
+  it('loads captions from a local .srt into the field, says why a bad file is not taken, and takes a stored key', async () => {
+    const tpl = await captionedTemplate('Captions from files');
+    const srt = '1\n00:00:00,000 --> 00:00:01,500\nFrom a file\n';
+    // A captions upload of the organization (as the Uploads screen or an agent makes one).
+    const presign = (await (
+      await h.t.request('/api/s3/presign-upload', {
+        method: 'POST',
+        json: { kind: 'upload', contentType: 'text/vtt' },
+      })
+    ).json()) as { s3_key: string; upload_url: string };
+    const put = await fetch(presign.upload_url, {
+      method: 'PUT',
+      body: 'WEBVTT\n\n00:00.000 --> 00:01.000\nStored\n',
+      headers: { 'content-type': 'text/vtt' },
+    });
+    expect(put.status).toBe(200);
+    const { page, context, problems } = await h.openApp();
+    try {
+      await nav(page, 'Generate').click();
+      await page.getByLabel('Template', { exact: true }).selectOption(tpl.id);
+      const card = page.getByRole('region', { name: 'Captions from files' });
+      const form = card.getByRole('form', { name: 'Generate a video' });
+      await form.getByLabel('Headline').fill('Launch day');
+      const subtitles = form.getByLabel('Subtitles');
+      await expect(form.getByRole('button', { name: 'Load from file…' }).isVisible()).resolves.toBe(true);
+      const chooser = form.getByTestId('captions-file-subs');
+      await chooser.setInputFiles({ name: 'bad.vtt', mimeType: 'text/vtt', buffer: Buffer.from('no cues here') });
+      await form.getByText(/bad\.vtt is not valid SRT or WebVTT captions/).waitFor();
+      expect(await subtitles.inputValue()).toBe('');
+      await chooser.setInputFiles({ name: 'talk.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(srt) });
+      await expect.poll(() => subtitles.inputValue()).toBe(srt);
+      await form.getByText('Loaded from talk.srt.').waitFor();
+      expect(await audit(page, 'studio-generate-captions-file')).toEqual([]);
+      await form.getByTestId('quote-credits').waitFor();
+      await form.getByRole('button', { name: 'Generate' }).click();
+      await page.getByTestId('generate-result').waitFor();
+
+      await subtitles.fill(presign.s3_key);
+      await form.getByRole('button', { name: 'Generate' }).click();
+      const list = async () =>
+        ((await (await h.t.request(`/api/generations?template_id=${tpl.id}`)).json()) as { data: Gen[] }).data;
+      await expect.poll(async () => (await list()).length).toBe(2);
+      const [stored, typed] = await list(); // newest first
+      expect(typed.inputs.subs).toMatchObject({ value: srt });
+      expect(stored.inputs.subs).toMatchObject({ storage_key: presign.s3_key });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 
   it('takes a CSV batch with its images dropped along: preview table, quote, then one charged batch', async () => {
     const { page, context, problems } = await h.openApp();

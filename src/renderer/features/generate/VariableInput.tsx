@@ -1,12 +1,12 @@
 import { useId, useState } from 'react';
 import type { Character, InputVariable } from '../../../shared/ipc-contract.js';
+import { KIND_ARTICLE } from '../../../shared/media-types.js';
 import { DropZone } from '../../components/DropZone';
 import { Field } from '../../components/Field';
 import { Thumbnail } from '../../components/Thumbnail';
 import { errorMessage } from '../../lib/api';
 import { useAppStore } from '../../stores/app-store';
-
-const KIND_ARTICLE = { image: 'an image', video: 'a video', audio: 'an audio file' } as const;
+import { CaptionsInput } from './CaptionsInput';
 
 export interface VariableValue {
   text?: string;
@@ -60,24 +60,7 @@ export function VariableInput({
       </Field>
     );
   }
-  if (v.type === 'captions') {
-    return (
-      <Field
-        label={v.label}
-        required={v.required && !v.default_value}
-        error={error}
-        hint={v.description ?? 'SRT or WebVTT text (timing kept as in the file).'}
-      >
-        <textarea
-          rows={4}
-          className="mono"
-          value={value.text ?? ''}
-          placeholder={v.placeholder ?? 'WEBVTT\n\n00:00.000 --> 00:02.000\nHello'}
-          onChange={(e) => onChange({ ...value, text: e.target.value })}
-        />
-      </Field>
-    );
-  }
+  if (v.type === 'captions') return <CaptionsInput variable={v} value={value} error={error} onChange={onChange} />;
   return <MediaInput variable={v} value={value} error={error} characters={characters} onChange={onChange} />;
 }
 
