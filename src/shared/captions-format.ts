@@ -107,6 +107,16 @@ export function parseCaptions(input: string): CaptionCue[] {
   return cues;
 }
 
+/**
+ * Whether a captions value is the storage key of a captions upload rather than the captions themselves: SRT and
+ * WebVTT text always has a line break and a "start --> end" timing, a storage key is one word (no white space).
+ * A one-word value that is no key of the organization is then refused as such (400), never taken as text.
+ */
+export function isCaptionsReference(value: string): boolean {
+  const v = value.trim();
+  return v.length > 0 && !/\s/.test(v) && !v.includes('-->');
+}
+
 /** Why a captions value cannot be used, or null (generate answers 400 with it). */
 export function captionsProblem(text: string): string | null {
   try {

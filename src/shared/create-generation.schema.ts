@@ -34,6 +34,11 @@ export const CreateGenerationRequestSchema = z
       .optional()
       .describe(`Up to ${MAX_REFERENCE_VIDEOS} uploaded videos as references (style, motion)`),
     audioKey: storageKey('audioKey').optional().describe('An uploaded audio track mixed into the video'),
+    captionsKey: storageKey('captionsKey')
+      .optional()
+      .describe(
+        'An uploaded SRT or WebVTT file (kind captions): burned into the video, or delivered as captions.vtt with outputs ["vtt"]',
+      ),
     resolution: z.string().min(1).max(20).optional().describe("One of the model's priced resolutions (default 720p)"),
     duration_sec: z
       .number()
@@ -53,7 +58,7 @@ export const CreateGenerationRequestSchema = z
     id: 'CreateGenerationRequest',
     description:
       'Keys are storage keys of this organization’s completed uploads of the right kind (images for startFrameKey and ' +
-      'ingredientImageKeys, videos for sourceVideoKey and referenceVideoKeys, audio for audioKey). The kind of video follows ' +
+      'ingredientImageKeys, videos for sourceVideoKey and referenceVideoKeys, audio for audioKey, captions for captionsKey). The kind of video follows ' +
       'from the inputs: sourceVideoKey -> video-to-video, ingredientImageKeys -> ingredients-to-video, startFrameKey -> ' +
       'image-to-video, audioKey alone -> audio-to-video, else text-to-video.',
   });

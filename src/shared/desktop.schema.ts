@@ -24,7 +24,7 @@ export const AppInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
-export const UPLOAD_KINDS = ['image', 'video', 'audio', 'any'] as const;
+export const UPLOAD_KINDS = ['image', 'video', 'audio', 'captions', 'any'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
 export const PickedFileSchema = z.object({

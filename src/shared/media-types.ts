@@ -1,16 +1,20 @@
 // The media the video service accepts: supported MIME types, their kind, size limit and file extension.
 // Documented in the README ("Uploads"): keep the two in step.
+import { MAX_CAPTION_BYTES } from './captions-format.js';
 
-export type MediaKind = 'image' | 'video' | 'audio';
-export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio'];
+/** `captions`: SRT or WebVTT text files, for a template's captions variable (checked as text, not decoded as media). */
+export const MEDIA_KINDS = ['image', 'video', 'audio', 'captions'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
 
-const MiB = 1024 * 1024;
+const KiB = 1024;
+const MiB = 1024 * KiB;
 
-/** Upload size limits per kind (the spec's "20 MB / 200 MB / 50 MB", MB = 1024 * 1024 bytes). */
+/** Upload size limits per kind (the spec's "20 MB / 200 MB / 50 MB", MB = 1024 * 1024 bytes; captions 512 KB). */
 export const MAX_BYTES: Record<MediaKind, number> = {
   image: 20 * MiB,
   video: 200 * MiB,
   audio: 50 * MiB,
+  captions: MAX_CAPTION_BYTES,
 };
 
 /** Supported content types: kind and the extension used in storage keys. */
@@ -29,6 +33,9 @@ export const MEDIA_TYPES = {
   'audio/aac': { kind: 'audio', ext: 'aac' },
   'audio/ogg': { kind: 'audio', ext: 'ogg' },
   'audio/webm': { kind: 'audio', ext: 'weba' },
+  'text/vtt': { kind: 'captions', ext: 'vtt' },
+  'application/x-subrip': { kind: 'captions', ext: 'srt' },
+  'text/srt': { kind: 'captions', ext: 'srt' },
 } as const satisfies Record<string, { kind: MediaKind; ext: string }>;
 
 export type SupportedType = keyof typeof MEDIA_TYPES;
@@ -43,8 +50,8 @@ export function normalizeType(type: string): string {
   return type.split(';')[0].trim().toLowerCase();
 }
 
-/** Names of the same type: `audio/x-wav` is what some clients call `audio/wav`. */
-const TYPE_ALIASES: Record<string, string> = { 'audio/x-wav': 'audio/wav' };
+/** Names of the same type: `audio/x-wav` is what some clients call `audio/wav`, `text/srt` `application/x-subrip`. */
+const TYPE_ALIASES: Record<string, string> = { 'audio/x-wav': 'audio/wav', 'text/srt': 'application/x-subrip' };
 
 /** Whether two content types name the same media type. */
 export function sameType(a: string, b: string): boolean {
@@ -57,10 +64,19 @@ export function kindOfType(type: string): MediaKind | null {
   return isSupportedType(t) ? MEDIA_TYPES[t].kind : null;
 }
 
-export const KIND_ARTICLE: Record<MediaKind, string> = { image: 'an image', video: 'a video', audio: 'an audio file' };
+export const KIND_ARTICLE: Record<MediaKind, string> = {
+  image: 'an image',
+  video: 'a video',
+  audio: 'an audio file',
+  captions: 'a captions file (SRT or WebVTT)',
+};
+
+/** A value that starts with a URL scheme (`https:`, `data:`, ...): never a storage key, which has none. */
+export const hasUrlScheme = (value: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(value);
 
 export function formatBytes(n: number): string {
-  return n % MiB === 0 ? `${n / MiB} MB` : `${n} bytes`;
+  if (n % MiB === 0) return `${n / MiB} MB`;
+  return n % KiB === 0 ? `${n / KiB} KB` : `${n} bytes`;
 }
 
 /** The extension a stored object of this type gets (`bin` when unknown). */

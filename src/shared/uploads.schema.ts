@@ -2,7 +2,7 @@
 // organization's upload list (GET /api/uploads), and the presign request (its content types are the media
 // table, media-types.ts). Pure: zod and shared files only.
 import { z } from 'zod';
-import { formatBytes, MAX_BYTES, SUPPORTED_TYPES } from './media-types.js';
+import { formatBytes, MAX_BYTES, MEDIA_KINDS, MEDIA_TYPES, SUPPORTED_TYPES } from './media-types.js';
 import { LIMITS, limitParam, offsetParam, PaginationSchema } from './video.schema.js';
 
 export const PresignedUploadSchema = z.object({
@@ -21,14 +21,14 @@ export type StoredUpload = z.infer<typeof StoredUploadSchema>;
 export const UploadListQuerySchema = z.object({
   limit: limitParam(LIMITS.uploads.default, LIMITS.uploads.max),
   offset: offsetParam,
-  kind: z.enum(['image', 'video', 'audio']).optional().describe('Only files of this kind'),
+  kind: z.enum(MEDIA_KINDS).optional().describe('Only files of this kind'),
 });
 
 export const UploadInfoSchema = z
   .object({
     s3_key: z.string().describe('The storage key to use in generate, createGeneration or characters'),
     file_name: z.string().nullable().describe('The name the file was uploaded with, when known'),
-    kind: z.enum(['image', 'video', 'audio']),
+    kind: z.enum(MEDIA_KINDS).describe('captions: an SRT or WebVTT file, for the captions variable of a template'),
     content_type: z.string(),
     size: z.number().int(),
     source: z
@@ -58,12 +58,15 @@ export const UploadListSchema = z
 export const UploadKeyParamsSchema = z.object({ key: z.string().min(1).max(1024) });
 
 /** What the upload routes accept, in words (their docs and their errors say it). */
-export const TYPES_TEXT = `Supported: ${SUPPORTED_TYPES.join(', ')}. Limits: image ${formatBytes(MAX_BYTES.image)}, video ${formatBytes(MAX_BYTES.video)}, audio ${formatBytes(MAX_BYTES.audio)} (MB = 1024 * 1024 bytes).`;
+export const TYPES_TEXT =
+  `Supported: ${SUPPORTED_TYPES.join(', ')} (${SUPPORTED_TYPES.filter((t) => MEDIA_TYPES[t].kind === 'captions').join(', ')}: ` +
+  `SRT or WebVTT captions, UTF-8). Limits: ` +
+  `${MEDIA_KINDS.map((k) => `${k} ${formatBytes(MAX_BYTES[k])}`).join(', ')} (MB = 1024 * 1024 bytes, KB = 1024 bytes).`;
 
 /** POST /api/s3/presign-upload. */
 export const PresignUploadRequestSchema = z.object({
   kind: z.enum(['upload'], {
-    error: 'kind must be "upload" (the only kind: generic image, video or audio references)',
+    error: 'kind must be "upload" (the only kind: generic image, video, audio or captions files)',
   }),
   contentType: z
     .string({ error: 'contentType is required' })

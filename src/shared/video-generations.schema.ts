@@ -62,7 +62,8 @@ export const GenerateRequestSchema = z
       .optional()
       .describe(
         'Variable key -> value (required unless batch is given; with batch: values shared by every row). Text: the ' +
-          'text. Image/video/audio: an http(s) URL (re-hosted), a storage key, or a base64 data URI',
+          'text. Image/video/audio: an http(s) URL (re-hosted), a storage key, or a base64 data URI. Captions: SRT or ' +
+          'WebVTT text, or the storage key of a captions upload (kind captions) of this organization',
       ),
     character_variables: z
       .record(z.string(), z.string())
@@ -154,8 +155,12 @@ export const ResolvedInputSchema = z
     type: z.enum(VARIABLE_TYPES),
     source: z
       .string()
-      .describe('text: request | default | empty. media: url | data_uri | storage_key | upload | default | character'),
-    value: z.string().optional().describe('Text variables only'),
+      .describe(
+        'text: request | default | empty. captions: request | default (the text, in value) | storage_key (a captions ' +
+          'upload: storage_key, content_type and size; its text is read from the file). media: url | data_uri | ' +
+          'storage_key | upload | default | character',
+      ),
+    value: z.string().optional().describe('Text variables, and captions given as text'),
     storage_key: z.string().optional(),
     content_type: z.string().optional(),
     size: z.number().optional(),

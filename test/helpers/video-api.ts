@@ -82,6 +82,16 @@ export async function upload(s: TestServer, bytes: Buffer, contentType: string, 
   return presign.body.s3_key as string;
 }
 
+/** GET /api/generations/:id until it is no longer generating (or the time is up): its last answer. */
+export async function finishedGeneration(s: TestServer, id: string, timeoutMs = 120_000): Promise<Loose> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await call(s, `/api/generations/${id}`);
+    if (r.body.status !== 'generating' || Date.now() > end) return r.body;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
 /** A media host on 127.0.0.1: serves `files[path]` with its content type, 404 otherwise; counts hits. */
 export async function startMediaHost(files: Record<string, { bytes: Buffer; type: string }>) {
   const hits: string[] = [];

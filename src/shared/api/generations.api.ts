@@ -90,7 +90,9 @@ export const GENERATIONS_API = defineApiRoutes({
       'Image variables take character_variables[key], then variables[key], then default_value; character_variables only on ' +
       'ingredients-to-video templates, and only characters the key’s organization can see (public or its own). Media values: ' +
       'an http(s) URL (downloaded and re-hosted), a base64 data URI (stored), a storage key of an upload, or in multipart a file ' +
-      'part in `variables[KEY]`. multipart fields: `variables[KEY]` (file or text), `character_variables[KEY]`, `webhook_url`, ' +
+      'part in `variables[KEY]`. A captions variable: SRT or WebVTT text, an .srt/.vtt file part in multipart, or the storage ' +
+      "key of a captions upload of this organization (its text is read and checked like pasted text; the generation's " +
+      'inputs record the key, not the text). multipart fields: `variables[KEY]` (file or text), `character_variables[KEY]`, `webhook_url`, ' +
       '`num_videos`, or JSON objects in the fields `variables` / `character_variables`. ' +
       `num_videos (1-${MAX_VIDEOS_PER_REQUEST}, default 1) generations are created and num_videos x credits_per_video credits are charged ` +
       'atomically. Idempotency-Key header (1-255 visible ASCII characters): the same key and body within 24 h replay the first ' +

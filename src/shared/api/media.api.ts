@@ -31,11 +31,12 @@ export const MEDIA_API = defineApiRoutes({
     path: '/api/s3/presign-upload',
     api: 'video',
     scope: 'templates:read',
-    summary: 'Create a presigned upload URL for an image, video or audio file',
+    summary: 'Create a presigned upload URL for an image, video, audio or captions file',
     description:
       `Returns a storage key and a URL to PUT the file bytes to, with a Content-Type header equal to content_type. ${TYPES_TEXT} ` +
       'The URL expires after storage.urlTtlSec (default 900 s) and takes one file: after a complete PUT, another PUT is a 409. ' +
-      'Local storage enforces max_bytes while receiving and decodes the file (ffprobe) before keeping it; with S3 storage the ' +
+      'Local storage enforces max_bytes while receiving and decodes the file (ffprobe; captions: UTF-8 text the captions ' +
+      'parser reads) before keeping it; with S3 storage the ' +
       'size and content are checked when the key is first used (S3 itself accepts repeated PUTs until the URL expires).',
     tags: ['uploads'],
     body: PresignUploadRequestSchema,
@@ -58,7 +59,8 @@ export const MEDIA_API = defineApiRoutes({
       'read; parallel PUTs to the same URL get 409 upload_in_progress, and once a file is stored every further PUT gets 409 ' +
       'upload_already_used. A PUT that fails (aborted, too large, not decodable) gives the URL back for a retry. The body is ' +
       'streamed to disk (never buffered), rejected past max_bytes, and decoded with ffprobe: it must really be an image, video ' +
-      'or audio file of the signed kind; the response and the record carry its real type. Nothing partial is kept.',
+      'or audio file of the signed kind (a captions file: UTF-8 SRT or WebVTT that the captions parser reads, the 400 naming ' +
+      'the wrong line); the response and the record carry its real type. Nothing partial is kept.',
     tags: ['uploads'],
     query: SignedUrlQuerySchema.partial(),
     contentTypes: ['application/octet-stream'],
@@ -82,7 +84,7 @@ export const MEDIA_API = defineApiRoutes({
     summary: "List the organization's stored files (uploads and media the server stored from requests)",
     description:
       `Complete files only, newest first, each with its storage key and a time-limited download url (storage.urlTtlSec). ` +
-      `kind filters to image, video or audio. limit defaults to ${LIMITS.uploads.default}; above ${LIMITS.uploads.max} it is clamped.`,
+      `kind filters to image, video, audio or captions. limit defaults to ${LIMITS.uploads.default}; above ${LIMITS.uploads.max} it is clamped.`,
     tags: ['uploads'],
     query: UploadListQuerySchema,
     responses: {

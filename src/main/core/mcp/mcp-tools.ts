@@ -150,13 +150,19 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
   register(
     'presign_upload',
     {
-      title: 'Get a URL to upload a media file to',
+      title: 'Get a URL to upload a media or captions file to',
       description:
         'POST /api/s3/presign-upload: a storage key (s3_key, for generate_video variables) and an upload_url to PUT the ' +
         'file bytes to from your side, with Content-Type equal to content_type. The URL expires and takes one file.',
       outputSchema: answerOf('presignUpload'),
       inputSchema: z.object({
-        content_type: z.string().min(1).max(100).describe('MIME type of the file, e.g. image/png or video/mp4'),
+        content_type: z
+          .string()
+          .min(1)
+          .max(100)
+          .describe(
+            'MIME type of the file, e.g. image/png, video/mp4, or text/vtt / application/x-subrip for captions',
+          ),
         file_name: z.string().min(1).max(255).optional().describe('The file name, kept with the upload'),
       }),
     },
@@ -170,11 +176,11 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
     register(
       'upload_file',
       {
-        title: 'Upload a local media file',
+        title: 'Upload a local media or captions file',
         description:
-          `Uploads an image, video or audio file from ${files.folder} (the MCP files folder; a path relative to it or ` +
-          'inside it) and returns its storage key (s3_key) for generate_video variables. The type is detected from the ' +
-          'bytes (else the extension). Files elsewhere on this machine are refused.',
+          `Uploads an image, video, audio or captions (.srt, .vtt) file from ${files.folder} (the MCP files folder; a ` +
+          'path relative to it or inside it) and returns its storage key (s3_key) for generate_video variables. The ' +
+          'type is detected from the bytes (else the extension). Files elsewhere on this machine are refused.',
         inputSchema: z.object({
           path: z.string().min(1).max(4096).describe(`A regular file inside ${files.folder}, or a path relative to it`),
         }),
@@ -192,7 +198,8 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       title: 'Generate videos from a template',
       description:
         'POST /api/templates/:id/generate: starts num_videos generations and charges credits. Media variables take a ' +
-        'storage key (upload_file), an http(s) URL or a data URI. Follow up with wait_for_generation.',
+        'storage key (upload_file), an http(s) URL or a data URI; a captions variable SRT/WebVTT text or the storage ' +
+        'key of a captions upload. Follow up with wait_for_generation.',
       outputSchema: answerOf('generate'),
       inputSchema: GenerateRequestSchema.extend({
         template_id: TemplateIdParamsSchema.shape.id.describe('Template id (list_templates)'),

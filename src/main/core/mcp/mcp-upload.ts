@@ -83,7 +83,9 @@ export async function uploadLocalFile(api: CoreApi, files: McpFileAccess, given:
   const stat = await fs.promises.stat(file);
   const contentType = await detectContentType(file);
   if (!contentType) {
-    throw refused(`${given} is not a supported image, video or audio file. Supported: ${SUPPORTED_TYPES.join(', ')}.`);
+    throw refused(
+      `${given} is not a supported image, video, audio or captions file. Supported: ${SUPPORTED_TYPES.join(', ')}.`,
+    );
   }
   const presigned = await callRoute(api, 'presignUpload', {
     body: { kind: 'upload', contentType, fileName: path.basename(file) },

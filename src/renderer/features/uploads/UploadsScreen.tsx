@@ -12,10 +12,11 @@ import type { UploadKind } from '../../stores/uploads.slice';
 import { StoredUploadCard } from './StoredUploadCard';
 
 const KINDS: { value: UploadKind; label: string }[] = [
-  { value: 'any', label: 'Any media' },
+  { value: 'any', label: 'Any type' },
   { value: 'image', label: 'Image (up to 20 MB)' },
   { value: 'video', label: 'Video (up to 200 MB)' },
   { value: 'audio', label: 'Audio (up to 50 MB)' },
+  { value: 'captions', label: 'Captions, SRT or WebVTT (up to 512 KB)' },
 ];
 
 export function UploadsScreen() {
@@ -68,7 +69,7 @@ export function UploadsScreen() {
     <div className="page page-wide">
       <PageHeader
         title="Uploads"
-        description="Images, videos and audio in local storage. Use a file's storage key in generation requests or as a character's reference image."
+        description="Images, videos, audio and captions in local storage. Use a file's storage key in generation requests or as a character's reference image."
         actions={<RefreshButton load={storedLoad} />}
       />
       <section className="card" aria-labelledby="upload-title">

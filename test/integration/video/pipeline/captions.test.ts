@@ -12,8 +12,9 @@ import {
 import { resolutionSize } from '../../../../src/main/core/video/pipeline/resolutions.js';
 import type { ProviderJob } from '../../../../src/main/core/video/pipeline/video-provider.js';
 import { builtinTemplates, jobFromTemplate } from '../../../helpers/render-jobs.js';
+import { bands, changed, cueShown, FPS } from '../../../helpers/caption-frames.js';
 import { startTestServer, tempDir, type TestServer } from '../../../helpers/test-server.js';
-import { call, generate, generateMultipart } from '../../../helpers/video-api.js';
+import { call, finishedGeneration, generate, generateMultipart } from '../../../helpers/video-api.js';
 
 // Captions burned in by the real renderer: each frame of a render with captions is compared with the same
 // frame of the same render without any on screen, in the band where captions sit. A frame differs exactly when a cue
@@ -39,7 +40,6 @@ The first caption, long enough to wrap onto a second line in a portrait frame
 00:02.000 --> 00:02.750
 Second
 `;
-const FPS = 24;
 const DURATION_SEC = 3;
 
 async function render(job: ProviderJob): Promise<string> {
@@ -48,32 +48,6 @@ async function render(job: ProviderJob): Promise<string> {
   const ctx = { signal: new AbortController().signal, workDir, log, onProgress: () => undefined };
   return (await renderer.follow((await renderer.submit(job, ctx)).externalId, job, ctx)).videoPath;
 }
-
-/** Every frame's lower 45% as small grey pictures (where the captions are). */
-function bands(video: string, width: number, height: number): Buffer[] {
-  const w = 160;
-  const h = 72;
-  const raw = execFileSync(
-    'ffmpeg',
-    [
-      ...[
-        '-v',
-        'error',
-        '-i',
-        video,
-        '-vf',
-        `crop=${width}:${Math.round(height * 0.45)}:0:${Math.round(height * 0.55)}`,
-      ],
-      ...['-s', `${w}x${h}`, '-pix_fmt', 'gray', '-f', 'rawvideo', '-'],
-    ],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
-  const frames: Buffer[] = [];
-  for (let o = 0; o + w * h <= raw.length; o += w * h) frames.push(raw.subarray(o, o + w * h));
-  return frames;
-}
-/** How many pixels differ clearly (encoder noise moves a pixel by a few levels; a caption's letters by far more). */
-const changed = (a: Buffer, b: Buffer) => a.reduce((n, v, i) => n + (Math.abs(v - b[i]!) > 48 ? 1 : 0), 0);
 
 describe('burned-in captions', () => {
   it.each([
@@ -100,7 +74,7 @@ describe('burned-in captions', () => {
       const b = bands(captioned, width, height);
       expect(a).toHaveLength(DURATION_SEC * FPS);
       expect(b).toHaveLength(DURATION_SEC * FPS);
-      const shown = (n: number) => cues.some((c) => n / FPS >= c.start - 1e-9 && n / FPS < c.end - 1e-9);
+      const shown = (n: number) => cueShown(cues, n);
       const diffs = a.map((frame, n) => changed(frame, b[n]!));
       for (const [n, d] of diffs.entries()) {
         if (shown(n)) expect(d, `frame ${n} (${(n / FPS).toFixed(3)} s) should show a caption`).toBeGreaterThan(20);
@@ -131,7 +105,7 @@ describe("captions on another provider's video", () => {
     const a = bands(hosted, width, height);
     const b = bands(captioned, width, height);
     expect(b).toHaveLength(a.length);
-    const shown = (n: number) => cues.some((c) => n / FPS >= c.start - 1e-9 && n / FPS < c.end - 1e-9);
+    const shown = (n: number) => cueShown(cues, n);
     for (const [n, frame] of a.entries()) {
       const d = changed(frame, b[n]!);
       if (shown(n)) expect(d, `frame ${n} should show a caption`).toBeGreaterThan(20);
@@ -173,14 +147,7 @@ describe('captions through the API', () => {
   });
   afterAll(() => s?.close());
 
-  async function finished(id: string) {
-    const end = Date.now() + 120_000;
-    for (;;) {
-      const r = await call(s, `/api/generations/${id}`);
-      if (r.body.status !== 'generating' || Date.now() > end) return r.body;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-  }
+  const finished = (id: string) => finishedGeneration(s, id);
 
   it('outputs "vtt" delivers the cues as a WebVTT sidecar with the times of the file', async () => {
     const r = await generate(s, templateId, {

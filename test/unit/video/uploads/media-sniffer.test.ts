@@ -54,7 +54,7 @@ describe('media sniffer', () => {
 describe('media types', () => {
   it('maps every supported type to a kind and extension', () => {
     for (const t of SUPPORTED_TYPES) {
-      expect(kindOfType(t)).toMatch(/^(image|video|audio)$/);
+      expect(kindOfType(t)).toMatch(/^(image|video|audio|captions)$/);
       expect(extensionOf(t)).toMatch(/^[a-z0-9]+$/);
     }
     expect(kindOfType('Image/PNG; charset=binary')).toBe('image');

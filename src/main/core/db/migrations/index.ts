@@ -17,6 +17,7 @@ import { m0016 } from './0016-browser-profile-imports.js';
 import { m0017 } from './0017-saved-login-passkeys.js';
 import { m0018 } from './0018-generation-options.js';
 import { m0019 } from './0019-video-formats.js';
+import { m0020 } from './0020-caption-uploads.js';
 
 import type { Migration } from './migration.js';
 
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0017,
   m0018,
   m0019,
+  m0020,
 ];

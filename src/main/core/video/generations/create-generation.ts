@@ -39,6 +39,7 @@ export function modelGeneration(req: CreateGenerationRequest): {
   add('source_video', 'video', 'source_video', req.sourceVideoKey);
   req.referenceVideoKeys?.forEach((k, i) => add(`reference_video_${i + 1}`, 'video', 'reference_video', k));
   add('audio', 'audio', 'audio', req.audioKey);
+  add('captions', 'captions', undefined, req.captionsKey);
 
   const resolution = req.resolution ?? DEFAULT_RESOLUTION;
   const price = priceFor({ model: req.modelName, resolution, duration_sec: req.duration_sec ?? null });

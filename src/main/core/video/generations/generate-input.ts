@@ -2,7 +2,7 @@
 // may name, lengths, captions, requested files. GenerateService checks and charges; the quote reads the same rules.
 import crypto from 'node:crypto';
 import type { AspectRatio, OutputFormat, TemplateWrite } from '../../../../shared/video.schema.js';
-import { captionsProblem } from '../../../../shared/captions-format.js';
+import { captionsProblem, isCaptionsReference } from '../../../../shared/captions-format.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { IngestedMedia } from '../uploads/media-port.js';
 import type { GenerateOptions } from './generate-options.js';
@@ -105,7 +105,8 @@ export function requestProblems(
     }
     if (v.type === 'captions') {
       if (file) problems.push(`variables.${v.key}: captions are SRT or WebVTT text, not a file`);
-      const problem = nonEmpty(given) ? captionsProblem(given) : null;
+      // The storage key of a captions upload is looked up (and its text checked) when the generation is made.
+      const problem = nonEmpty(given) && !isCaptionsReference(given) ? captionsProblem(given) : null;
       if (problem) problems.push(`variables.${v.key}: ${problem}`);
       if (!nonEmpty(given) && v.required && v.default_value === undefined) missing.push(v.key);
       continue;

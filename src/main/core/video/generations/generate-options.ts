@@ -1,6 +1,7 @@
 // The options of a generate request beyond its variables: batches (one video per row), drafts (free, rate-limited
 // per API key), deadlines and webhook event filters. GenerateService uses these; the rules live here so that
 // generate and quote read a request the same way.
+import { hasUrlScheme } from '../../../../shared/media-types.js';
 import { DRAFTS_PER_MINUTE } from '../../../../shared/video.schema.js';
 import { type GenerateBatchRow } from '../../../../shared/video-generations.schema.js';
 import type { WebhookEventName } from '../../../../shared/webhooks.schema.js';
@@ -71,9 +72,8 @@ export async function inRow<T>(index: number | null, step: () => T | Promise<T>)
 
 /** Shapes a media value can have; anything else with a scheme is refused (a quote does not fetch or look up). */
 const MEDIA_VALUE = /^(https?:\/\/|data:)/i;
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 export function mediaShapeProblem(key: string, value: string): string | null {
-  if (MEDIA_VALUE.test(value) || !SCHEME.test(value)) return null;
+  if (MEDIA_VALUE.test(value) || !hasUrlScheme(value)) return null;
   return `variables.${key}: a media value is an http(s) URL, a data: URI or a storage key`;
 }
 

@@ -1,5 +1,5 @@
 import type { TemplateWrite } from '../../../../shared/video.schema.js';
-import type { GenerateResponse, Quote, ResolvedInput } from '../../../../shared/video-generations.schema.js';
+import type { GenerateResponse, Quote } from '../../../../shared/video-generations.schema.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -11,7 +11,6 @@ import type { GenerationRow, ModelConfigSnapshot } from './generations.repo.js';
 import type { GenerationsService } from './generations.service.js';
 import type { IdempotencyRepo } from './idempotency.repo.js';
 import { isNewObject, type IngestedMedia, type MediaIngestPort } from '../uploads/media-port.js';
-import type { MediaKind } from '../../../../shared/media-types.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { RENDER_JOB_KIND } from '../pipeline/render-job.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
@@ -29,6 +28,7 @@ import {
   type GenerateInput,
 } from './generate-input.js';
 import { rendererOf } from './renderer.js';
+import { resolveInputs, type PlannedRow, type ResolvedRow } from './resolve-inputs.js';
 
 export interface GenerateContext {
   orgId: string;
@@ -39,12 +39,6 @@ export interface GenerateContext {
   idempotencyKey?: string;
   /** The API key's id: drafts are rate-limited per key (the org's id when there is none). */
   keyId?: string;
-}
-
-/** One video's part of a request: its inputs (a batch row's, or the request's) and its characters. */
-interface PlannedRow {
-  input: GenerateInput;
-  characters: Map<string, { id: string; key: string }>;
 }
 
 export interface GenerateResult {
@@ -184,10 +178,12 @@ export class GenerateService {
     if (planned.some((row) => row.characters.size)) await this.deps.characters.ensurePublicImages();
 
     const superseded: IngestedMedia[] = [];
-    const resolved: { inputs: Record<string, ResolvedInput>; texts: Record<string, string> }[] = [];
+    const resolved: ResolvedRow[] = [];
     for (const [i, row] of planned.entries()) {
       resolved.push(
-        await inRow(input.batch ? i : null, () => this.resolveInputs(orgId, def, row, { created, superseded })),
+        await inRow(input.batch ? i : null, () =>
+          resolveInputs(this.deps.ingest, orgId, def, row, { created, superseded }),
+        ),
       );
     }
     if (input.batch) {
@@ -200,77 +196,6 @@ export class GenerateService {
     return this.commit(ctx, { perVideo, count, credits, rowOf }, superseded);
   }
 
-  /** Resolves one video's inputs: text values with defaults, media stored (URL, data URI, key, file, character). */
-  private async resolveInputs(
-    orgId: string,
-    def: TemplateWrite,
-    row: PlannedRow,
-    media: { created: IngestedMedia[]; superseded: IngestedMedia[] },
-  ): Promise<{ inputs: Record<string, ResolvedInput>; texts: Record<string, string> }> {
-    const { input, characters } = row;
-    const { created, superseded } = media;
-    const inputs: Record<string, ResolvedInput> = {};
-    const texts: Record<string, string> = {};
-    for (const v of def.input_variables) {
-      if (v.type === 'text') {
-        const given = own(input.variables, v.key);
-        const value = nonEmpty(given) ? given : (v.default_value ?? '');
-        texts[v.key] = value;
-        inputs[v.key] = {
-          type: 'text',
-          source: nonEmpty(given) ? 'request' : v.default_value !== undefined ? 'default' : 'empty',
-          value,
-        };
-        continue;
-      }
-      if (v.type === 'captions') {
-        const given = own(input.variables, v.key);
-        const value = nonEmpty(given) ? given : v.default_value;
-        if (value !== undefined)
-          inputs[v.key] = { type: 'captions', source: nonEmpty(given) ? 'request' : 'default', value };
-        continue;
-      }
-      const slot = v.slot ? { slot: v.slot } : {};
-      const character = characters.get(v.key);
-      const file = own(input.files, v.key);
-      if (character) {
-        if (file) superseded.push(file);
-        inputs[v.key] = {
-          type: v.type,
-          source: 'character',
-          character_id: character.id,
-          storage_key: character.key,
-          ...slot,
-        };
-      } else if (file) {
-        inputs[v.key] = {
-          type: v.type,
-          source: 'upload',
-          storage_key: file.storageKey,
-          content_type: file.contentType,
-          size: file.size,
-          ...slot,
-        };
-      } else {
-        const given = own(input.variables, v.key);
-        const value = nonEmpty(given) ? given : v.default_value;
-        if (value === undefined) continue;
-        const media = await this.resolveMedia(orgId, v.key, v.type as MediaKind, value);
-        if (isNewObject(media)) created.push(media);
-        const source = nonEmpty(given) ? media.source : 'default';
-        inputs[v.key] = {
-          type: v.type,
-          source,
-          storage_key: media.storageKey,
-          content_type: media.contentType,
-          size: media.size,
-          ...slot,
-        };
-      }
-    }
-    return { inputs, texts };
-  }
-
   /** ONE transaction: check and charge the credits, insert the generations and their jobs, record the answer. */
   private async commit(
     ctx: GenerateContext,
@@ -278,7 +203,7 @@ export class GenerateService {
       perVideo: number;
       count: number;
       credits: number;
-      rowOf: (i: number) => { inputs: Record<string, ResolvedInput>; texts: Record<string, string> };
+      rowOf: (i: number) => ResolvedRow;
     },
     superseded: IngestedMedia[],
   ): Promise<GenerateResponse> {
@@ -386,18 +311,6 @@ export class GenerateService {
     }
     if (problems.length) throw badRequest(`Invalid generate request: ${problems.join('; ')}`);
     return out;
-  }
-
-  private async resolveMedia(orgId: string, key: string, kind: MediaKind, value: string): Promise<IngestedMedia> {
-    const ingest = this.deps.ingest;
-    if (!ingest) throw new AppError(500, 'generation_error', 'Media ingestion is not available.');
-    try {
-      return await ingest.resolve(orgId, kind, value);
-    } catch (err) {
-      if (err instanceof AppError && err.status < 500)
-        throw new AppError(err.status, err.code, `variables.${key}: ${err.message}`, err.details);
-      throw err;
-    }
   }
 
   /** Deletes objects this request stored when the request does not go through (or no longer needs them). */

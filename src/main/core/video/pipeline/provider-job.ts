@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AspectRatio, OutputFormat, TemplateCategory, VariableSlot } from '../../../../shared/video.schema.js';
 import type { ResolvedInput } from '../../../../shared/video-generations.schema.js';
+import { readCaptionsText } from '../uploads/captions-file.js';
 import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { parseCaptions } from '../../../../shared/captions-format.js';
 import { draftSize, resolutionSize } from './resolutions.js';
@@ -64,8 +65,10 @@ export async function buildProviderJob(
       continue;
     }
     if (input.type === 'captions') {
-      // Checked when the generation was accepted; burned in unless they are delivered as a .vtt.
-      if (input.value) captions = { key, cues: parseCaptions(input.value), burn: !gen.outputs?.includes('vtt') };
+      // Checked when the generation was accepted (an upload's text is read again here: the record names its key);
+      // burned in unless they are delivered as a .vtt.
+      const text = input.storage_key ? await readCaptionsText(await blobs.getStream(input.storage_key)) : input.value;
+      if (text) captions = { key, cues: parseCaptions(text), burn: !gen.outputs?.includes('vtt') };
       continue;
     }
     if (!input.storage_key) continue;

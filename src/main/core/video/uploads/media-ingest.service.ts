@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { AppError, badRequest } from '../../errors.js';
+import { readCaptionsText } from './captions-file.js';
 import type { Logger } from '../../logger.js';
 import { mapDownloadError, startDownload, tooLargeDownload, type DownloadOptions } from './media-downloader.js';
 import { typeForKind, type MediaProbe } from './media-probe.js';
 import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
-import { KIND_ARTICLE, MAX_BYTES, type MediaKind } from '../../../../shared/media-types.js';
+import { hasUrlScheme, KIND_ARTICLE, MAX_BYTES, type MediaKind } from '../../../../shared/media-types.js';
 import type { BlobStore, BlobVerifier } from './storage/blob-store.js';
 import { ByteGate, peekStream } from './storage/stream-guards.js';
 import type { UploadRow, UploadSource, UploadsRepo } from './uploads.repo.js';
@@ -39,15 +40,23 @@ export class MediaIngestService implements MediaIngestPort {
 
   async resolve(orgId: string, kind: MediaKind, value: string): Promise<IngestedMedia> {
     const v = value.trim();
+    // Captions come as text in the request itself, or as the storage key of a captions upload: nothing to fetch.
+    if (kind === 'captions' && hasUrlScheme(v))
+      throw badRequest('Captions are SRT or WebVTT text or the storage key of a captions upload, not a URL.');
     if (/^https?:\/\//i.test(v)) return this.fromUrl(orgId, kind, v);
     if (/^data:/i.test(v)) return this.fromDataUri(orgId, kind, v);
-    if (/^[a-z][a-z0-9+.-]*:/i.test(v)) {
+    if (hasUrlScheme(v)) {
       throw badRequest(
         `${KIND_ARTICLE[kind][0].toUpperCase()}${KIND_ARTICLE[kind].slice(1)} must be an http(s) URL, a base64 data URI or a storage key.`,
       );
     }
     if (!v) throw badRequest(`An empty value is not ${KIND_ARTICLE[kind]}.`);
     return this.fromStorageKey(orgId, kind, v);
+  }
+
+  async resolveCaptions(orgId: string, key: string): Promise<{ media: IngestedMedia; text: string }> {
+    const media = await this.resolve(orgId, 'captions', key);
+    return { media, text: await readCaptionsText(await this.deps.blobs.getStream(media.storageKey)) };
   }
 
   /**

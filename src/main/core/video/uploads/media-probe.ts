@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import { KIND_ARTICLE, type MediaKind } from '../../../../shared/media-types.js';
+import { expectCaptionsFile } from './captions-file.js';
 
 /** What a file really is, found by decoding it. */
 export interface ProbedMedia {
@@ -138,8 +139,12 @@ export class MediaProbe {
     }
   }
 
-  /** The file's real media if it decodes as `kind`; otherwise a 400 validation_error saying why. */
+  /**
+   * The file's real media if it decodes as `kind`; otherwise a 400 validation_error saying why. Captions are
+   * read as text by the captions parser instead (no ffprobe, no probe slot).
+   */
   async expect(path: string, kind: MediaKind): Promise<ProbedMedia> {
+    if (kind === 'captions') return expectCaptionsFile(path);
     const outcome = await this.probe(path);
     const article = KIND_ARTICLE[kind];
     if (outcome.ok) {

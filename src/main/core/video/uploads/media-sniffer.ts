@@ -1,3 +1,4 @@
+import { isWebVtt } from '../../../../shared/captions-format.js';
 import { KIND_ARTICLE, type MediaKind } from '../../../../shared/media-types.js';
 
 /** How many leading bytes `sniff` looks at (enough for every signature below). */
@@ -57,8 +58,19 @@ export function sniff(head: Buffer): Sniffed | null {
   return null;
 }
 
+/**
+ * Captions have no magic number: text (no NUL or other C0 control bytes but tab, line breaks and form feed) is
+ * let through to the full check (UTF-8, then the captions parser); media bytes are not.
+ */
+function sniffCaptions(head: Buffer): Sniffed | null {
+  if (head.length === 0 || sniff(head)) return null;
+  if (head.some((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d)) return null;
+  return { type: isWebVtt(head.toString('utf8')) ? 'text/vtt' : 'application/x-subrip', kinds: ['captions'] };
+}
+
 /** The sniffed media if the bytes can serve as `kind`, else null. */
 export function sniffAs(head: Buffer, kind: MediaKind): Sniffed | null {
+  if (kind === 'captions') return sniffCaptions(head);
   const found = sniff(head);
   return found && found.kinds.includes(kind) ? found : null;
 }
