@@ -117,6 +117,10 @@ export function isCaptionsReference(value: string): boolean {
   return v.length > 0 && !/\s/.test(v) && !v.includes('-->');
 }
 
+/** Captions are never fetched from a URL (quote and generate refuse one alike). */
+export const CAPTIONS_URL_REFUSAL =
+  'captions are SRT or WebVTT text or the storage key of a captions upload, not a URL';
+
 /** Why a captions value cannot be used, or null (generate answers 400 with it). */
 export function captionsProblem(text: string): string | null {
   try {

@@ -220,6 +220,12 @@ describe('captions uploads: what is refused', () => {
     const body = { variables: { scene: 'x', subs: key }, outputs: ['vtt'] };
     const q = await call(s, `/api/templates/${templateId}/quote`, { method: 'POST', json: body });
     expect(q.status).toBe(200);
+    // A URL is refused by the quote as generate refuses it.
+    const url = { variables: { scene: 'x', subs: 'https://example.com/subs.vtt' } };
+    const refusedQuote = await call(s, `/api/templates/${templateId}/quote`, { method: 'POST', json: url });
+    expect(refusedQuote.status).toBe(400);
+    expect(refusedQuote.body.message).toContain('variables.subs: captions are SRT or WebVTT text');
+    expect(refusedQuote.body.message).toContain('not a URL');
 
     const batch = await generate(s, templateId, {
       variables: { scene: 'x' },

@@ -2,7 +2,8 @@
 // may name, lengths, captions, requested files. GenerateService checks and charges; the quote reads the same rules.
 import crypto from 'node:crypto';
 import type { AspectRatio, OutputFormat, TemplateWrite } from '../../../../shared/video.schema.js';
-import { captionsProblem, isCaptionsReference } from '../../../../shared/captions-format.js';
+import { CAPTIONS_URL_REFUSAL, captionsProblem, isCaptionsReference } from '../../../../shared/captions-format.js';
+import { hasUrlScheme } from '../../../../shared/media-types.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { IngestedMedia } from '../uploads/media-port.js';
 import type { GenerateOptions } from './generate-options.js';
@@ -105,8 +106,15 @@ export function requestProblems(
     }
     if (v.type === 'captions') {
       if (file) problems.push(`variables.${v.key}: captions are SRT or WebVTT text, not a file`);
-      // The storage key of a captions upload is looked up (and its text checked) when the generation is made.
-      const problem = nonEmpty(given) && !isCaptionsReference(given) ? captionsProblem(given) : null;
+      // The storage key of a captions upload is looked up (and its text checked) when the generation is made; a URL
+      // is refused here already, so a quote answers the 400 generate would.
+      const problem = !nonEmpty(given)
+        ? null
+        : !isCaptionsReference(given)
+          ? captionsProblem(given)
+          : hasUrlScheme(given.trim())
+            ? CAPTIONS_URL_REFUSAL
+            : null;
       if (problem) problems.push(`variables.${v.key}: ${problem}`);
       if (!nonEmpty(given) && v.required && v.default_value === undefined) missing.push(v.key);
       continue;

@@ -6,6 +6,7 @@ import type { Logger } from '../../logger.js';
 import { mapDownloadError, startDownload, tooLargeDownload, type DownloadOptions } from './media-downloader.js';
 import { typeForKind, type MediaProbe } from './media-probe.js';
 import { notOfKindMessage, sniffAs, SNIFF_BYTES } from './media-sniffer.js';
+import { CAPTIONS_URL_REFUSAL } from '../../../../shared/captions-format.js';
 import { hasUrlScheme, KIND_ARTICLE, MAX_BYTES, type MediaKind } from '../../../../shared/media-types.js';
 import type { BlobStore, BlobVerifier } from './storage/blob-store.js';
 import { ByteGate, peekStream } from './storage/stream-guards.js';
@@ -42,7 +43,7 @@ export class MediaIngestService implements MediaIngestPort {
     const v = value.trim();
     // Captions come as text in the request itself, or as the storage key of a captions upload: nothing to fetch.
     if (kind === 'captions' && hasUrlScheme(v))
-      throw badRequest('Captions are SRT or WebVTT text or the storage key of a captions upload, not a URL.');
+      throw badRequest(`${CAPTIONS_URL_REFUSAL[0].toUpperCase()}${CAPTIONS_URL_REFUSAL.slice(1)}.`);
     if (/^https?:\/\//i.test(v)) return this.fromUrl(orgId, kind, v);
     if (/^data:/i.test(v)) return this.fromDataUri(orgId, kind, v);
     if (hasUrlScheme(v)) {
