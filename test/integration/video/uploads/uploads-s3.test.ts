@@ -157,6 +157,22 @@ describe('S3 blob store (s3rver)', () => {
     });
   });
 
+  it('a captions upload is checked as SRT/WebVTT text at first use, its text read back from the bucket', async () => {
+    const vtt = 'WEBVTT\n\n00:00.000 --> 00:01.000\nFrom the bucket\n';
+    const ok = await presign('text/vtt');
+    expect((await put(ok.upload_url, 'text/vtt', Buffer.from(vtt))).status).toBe(200);
+    const { media: stored, text: read } = await t.core.video.ingest.resolveCaptions(t.orgId, ok.s3_key);
+    expect(stored).toMatchObject({ source: 'storage_key', size: Buffer.byteLength(vtt), contentType: 'text/vtt' });
+    expect(read).toBe(vtt);
+    expect(t.core.video.uploads.repo.get(ok.s3_key)).toMatchObject({ status: 'complete', kind: 'captions' });
+
+    // S3 never looks at the bytes: a PNG sent as text/vtt is refused (and deleted) when it is first used.
+    const png = await presign('text/vtt');
+    expect((await put(png.upload_url, 'text/vtt', media.png(200))).status).toBe(200);
+    await expect(t.core.video.ingest.resolveCaptions(t.orgId, png.s3_key)).rejects.toMatchObject({ status: 400 });
+    expect(await t.core.video.blobs.head(png.s3_key)).toBeNull();
+  });
+
   it("sweeps only its own spool dir's leftovers of dead processes", async () => {
     const dead = spawnSync('true').pid; // a process that has exited
     const spool = path.join(t.dataDir, 'tmp');
