@@ -1,128 +1,22 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
-import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
+// LoginEngine on hand-made pages that log in: consent banners and dialogs, a late SPA form behind "Log in", extra
+// fields, two steps on separate URLs, a login modal, a hidden menu link and a slow POST.
+import { describe, expect, it } from 'vitest';
 import {
-  LoginEngine,
-  type EngineLoginRequest,
-  type LoginResult,
-} from '../../../../src/main/core/login/login-engine.js';
+  altBase,
+  base,
+  explain,
+  html,
+  login,
+  LOGIN_FORM,
+  redirect,
+  routes,
+  usePageServer,
+  WRONG_PASSWORD,
+} from './login-engine-pages.server.js';
 
-/**
- * LoginEngine against small hand-made pages on a loopback server: the patterns of real sites that
- * the fixture sites do not cover (consent overlays, late SPA rendering, hidden menus, modals,
- * two-step on separate URLs, timeouts, unreachable hosts).
- */
-const WRONG_PASSWORD = 'Tr0ub4dor&3-wrong';
-let pool: BrowserPool;
-const engine = new LoginEngine({});
-
-type Handler = (req: IncomingMessage, res: ServerResponse, body: URLSearchParams) => void;
-let server: Server;
-let base = '';
-let altBase = '';
-const routes = new Map<string, Handler>();
-
-function html(res: ServerResponse, body: string, status = 200, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
-  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>t</title></head><body>${body}</body></html>`);
-}
-
-function redirect(res: ServerResponse, location: string, cookie?: string): void {
-  res.writeHead(303, { location, ...(cookie ? { 'set-cookie': cookie } : {}) });
-  res.end();
-}
-
-function login(req: EngineLoginRequest, signal?: AbortSignal): Promise<LoginResult> {
-  return pool.withContext((ctx) => engine.login(ctx, req, signal));
-}
-
-function explain(r: LoginResult): string {
-  return r.ok ? 'ok' : `${r.reason}: ${r.message}\n${r.steps.join('\n')}`;
-}
-
-beforeAll(async () => {
-  pool = new BrowserPool({ executablePath: resolveBrowserExecutable({}).path, maxContexts: 2 });
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const handler = routes.get(new URL(req.url ?? '/', 'http://x').pathname);
-      if (handler) handler(req, res, new URLSearchParams(raw));
-      else html(res, 'not found', 404);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  base = `http://127.0.0.1:${port}`;
-  altBase = `http://localhost:${port}`; // same server, another origin (still loopback)
-});
-
-afterAll(async () => {
-  await pool?.dispose();
-  server?.closeAllConnections();
-  await new Promise<void>((r) => server?.close(() => r()));
-});
-
-const LOGIN_FORM = `<form method="post" action="/c/do-login"><h1>Sign in</h1><label>Email <input type="email" name="email"></label>
-  <label>Password <input type="password" name="password"></label><button>Sign in</button></form>`;
+usePageServer();
 
 describe('LoginEngine on hand-made pages', () => {
-  it('site_unreachable when nothing listens on the port', async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((r) => closed.close(() => r()));
-    const result = await login({
-      url: `http://127.0.0.1:${port}/login`,
-      username: 'u@example.com',
-      password: 'pw-secret-1',
-    });
-    expect(result).toMatchObject({ ok: false, reason: 'site_unreachable' });
-    expect(result.ok ? '' : result.message).toMatch(/ERR_CONNECTION_REFUSED/);
-  });
-
-  it('site_unreachable when the login page answers HTTP 5xx', async () => {
-    routes.set('/a/login', (_q, res) => html(res, '<h1>Bad gateway</h1>', 502));
-    const result = await login({ url: `${base}/a/login`, username: 'u', password: 'pw-secret-1' });
-    expect(result).toMatchObject({ ok: false, reason: 'site_unreachable' });
-  });
-
-  it('login_form_not_found on a page without any login UI', async () => {
-    routes.set('/b/home', (_q, res) =>
-      html(res, '<h1>Welcome</h1><p>Nothing to see.</p><a href="/register">Sign up</a><button>Get started</button>'),
-    );
-    const result = await login({ url: `${base}/b/home`, username: 'u', password: 'pw-secret-1' });
-    expect(result).toMatchObject({ ok: false, reason: 'login_form_not_found' });
-    expect(result.steps.join('\n')).not.toMatch(/clicked/);
-  });
-
-  it('timeout when the site never answers the submit', async () => {
-    routes.set('/c/login', (_q, res) => html(res, LOGIN_FORM));
-    routes.set('/c/do-login', () => {}); // never responds
-    const started = Date.now();
-    const result = await login({
-      url: `${base}/c/login`,
-      username: 'u@example.com',
-      password: 'pw-secret-1',
-      timeoutMs: 4000,
-    });
-    expect(result).toMatchObject({ ok: false, reason: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(15_000);
-  });
-
-  it('rejects when the caller aborts', async () => {
-    const controller = new AbortController();
-    routes.set('/d/login', (_q, res) => html(res, LOGIN_FORM.replace('/c/do-login', '/d/do')));
-    routes.set('/d/do', () => controller.abort(new Error('stop'))); // the caller gives up while the site hangs
-    const pending = login(
-      { url: `${base}/d/login`, username: 'u@example.com', password: 'pw-secret-1' },
-      controller.signal,
-    );
-    await expect(pending).rejects.toThrow('stop');
-  });
-
   it('dismisses a consent banner covering the form, then logs in; captures localStorage of every visited origin', async () => {
     routes.set('/e/login', (_q, res) =>
       html(
@@ -310,26 +204,6 @@ describe('LoginEngine on hand-made pages', () => {
     expect(ok.steps.join('\n')).toMatch(/followed hidden 'Sign in' link/);
   });
 
-  it('reports mfa_required for a PIN-style one-time-code field and ignores an invisible reCAPTCHA badge', async () => {
-    const form = `<form method="post" action="/k/do"><h1>Log in</h1><input name="user"><input type="password" name="pass"><button>Log in</button>
-      <p class="recaptcha-terms">This site is protected by reCAPTCHA and the Google Privacy Policy and Terms of Service apply.</p></form>
-      <div class="grecaptcha-badge" style="width:256px;height:60px;position:fixed;right:0;bottom:14px"><iframe title="reCAPTCHA" src="/k/anchor?size=invisible" width="256" height="60"></iframe></div>`;
-    routes.set('/k/login', (_q, res) => html(res, form));
-    routes.set('/k/anchor', (_q, res) => html(res, 'badge'));
-    routes.set('/k/do', (_q, res, b) =>
-      b.get('pass') === 'pw-secret-8'
-        ? html(
-            res,
-            `<form method="post" action="/k/otp"><h1>Check your phone</h1><label>Code <input type="password" name="otp" autocomplete="one-time-code"></label><button>Verify</button></form>`,
-          )
-        : html(res, `<div role="alert">Invalid username or password</div>${form}`),
-    );
-    const mfa = await login({ url: `${base}/k/login`, username: 'finn', password: 'pw-secret-8' });
-    expect(mfa, explain(mfa)).toMatchObject({ ok: false, reason: 'mfa_required' });
-    const bad = await login({ url: `${base}/k/login`, username: 'finn', password: WRONG_PASSWORD });
-    expect(bad).toMatchObject({ ok: false, reason: 'invalid_credentials' });
-  });
-
   it('waits for a slow login POST instead of judging early', async () => {
     routes.set('/l/login', (_q, res) => html(res, LOGIN_FORM.replace('/c/do-login', '/l/do')));
     routes.set('/l/do', (_q, res) => {
@@ -362,20 +236,6 @@ describe('LoginEngine on hand-made pages', () => {
     expect(ok.steps.join('\n')).toMatch(/consent/);
   });
 
-  it('reads an error reported with alert()', async () => {
-    routes.set('/n/login', (_q, res) =>
-      html(
-        res,
-        `<form id="f"><input name="login" placeholder="Login"><input type="password" name="pw" placeholder="Password"><input type="submit" value="OK"></form>
-        <script>document.getElementById('f').onsubmit = (e) => { e.preventDefault(); fetch('/n/check', { method: 'POST' }).then(() => alert('Invalid login or password!')); };</script>`,
-      ),
-    );
-    routes.set('/n/check', (_q, res) => html(res, 'no'));
-    const bad = await login({ url: `${base}/n/login`, username: 'ivy', password: WRONG_PASSWORD });
-    expect(bad, explain(bad)).toMatchObject({ ok: false, reason: 'invalid_credentials' });
-    expect(bad.ok ? '' : bad.message).toMatch(/Invalid login or password/);
-  });
-
   it('fills an additional field that has its own first step (workspace, then email + password)', async () => {
     routes.set('/o/signin', (_q, res) =>
       html(
@@ -405,39 +265,5 @@ describe('LoginEngine on hand-made pages', () => {
     });
     expect(ok.ok, explain(ok)).toBe(true);
     expect(ok.steps).toContain("filled additional field 'workspace' (first step)");
-  });
-
-  it('a wrong password that silently returns to the username step is invalid_credentials, not success', async () => {
-    const step1 = `<form method="post" action="/q/next"><h1>Sign in</h1><input type="email" name="email" autocomplete="username"><button>Next</button></form>`;
-    routes.set('/q/login', (_q, res) => html(res, step1));
-    routes.set('/q/next', (_q, res) =>
-      html(
-        res,
-        `<form method="post" action="/q/pw"><h1>Sign in</h1><input type="password" name="pw"><button>Sign in</button></form>`,
-      ),
-    );
-    routes.set('/q/pw', (_q, res) => redirect(res, '/q/login'));
-    const bad = await login({ url: `${base}/q/login`, username: 'kim@example.com', password: WRONG_PASSWORD });
-    expect(bad, explain(bad)).toMatchObject({ ok: false, reason: 'invalid_credentials' });
-  });
-
-  it('catches an error toast that disappears quickly', async () => {
-    routes.set('/r/login', (_q, res) =>
-      html(
-        res,
-        `<div><input placeholder="Username"><input type="password" placeholder="Password"><button id="b">Sign in</button></div><div id="toasts"></div>
-        <script>document.getElementById('b').onclick = () => fetch('/r/api', { method: 'POST' }).then(() => {
-          const t = document.createElement('div'); t.textContent = 'Login failed'; document.getElementById('toasts').append(t);
-          setTimeout(() => t.remove(), 400);
-        });</script>`,
-      ),
-    );
-    routes.set('/r/api', (_q, res) => html(res, '{}', 401));
-    const bad = await login({ url: `${base}/r/login`, username: 'lee', password: WRONG_PASSWORD });
-    expect(bad, explain(bad)).toMatchObject({
-      ok: false,
-      reason: 'invalid_credentials',
-      message: expect.stringMatching(/Login failed/),
-    });
   });
 });
