@@ -124,6 +124,12 @@ export const InputVariableSchema = z
   })
   .meta({ id: 'InputVariable' });
 
+/**
+ * How long a scratch template is kept after its last change. Long enough for an editor left open over a working
+ * day (each change restarts it), short enough that copies left by a quit or a crash do not pile up.
+ */
+export const SCRATCH_TEMPLATE_TTL_MS = 24 * 60 * 60_000;
+
 export const TemplateSchema = z
   .object({
     id: z.string(),
@@ -149,6 +155,11 @@ export const TemplateSchema = z
       .describe('Price of one video; null when no pricing applies (generate answers 400 pricing_error)'),
     renderer: RendererSchema.describe('Which engine renders it (drafts: always the local renderer)'),
     builtin: z.boolean().describe('Built-in templates are read-only (403 on PATCH/PUT/DELETE)'),
+    scratch: z
+      .boolean()
+      .describe(
+        `A scratch template (a preview copy): not listed, deleted ${SCRATCH_TEMPLATE_TTL_MS / 3_600_000} h after its last change; see TemplateWrite`,
+      ),
     created_at: z.number().nullable(),
     updated_at: z.number().nullable(),
   })
@@ -199,6 +210,7 @@ const templateFields = {
   provider: TemplateProviderSchema.nullable(),
 };
 
+/** The definition of a template: what is checked, stored and generated from (the editor's body; built-in files). */
 export const TemplateWriteSchema = z
   .object({
     ...templateFields,
@@ -211,11 +223,34 @@ export const TemplateWriteSchema = z
     aspect_ratio: templateFields.aspect_ratio.default('16:9'),
     provider: templateFields.provider.default(null),
   })
-  .strict()
-  .meta({ id: 'TemplateWrite' });
+  .strict();
 export type TemplateWrite = z.infer<typeof TemplateWriteSchema>;
 /** PATCH: any subset of the fields (no defaults: absent fields keep their value); the merged template is validated as a whole. */
-export const TemplatePatchSchema = z.object(templateFields).partial().strict().meta({ id: 'TemplatePatch' });
+export const TemplatePatchSchema = z.object(templateFields).partial().strict();
+
+// `scratch` is how long the template lives and whether it is listed, not part of its definition: the request
+// bodies carry it next to the definition, and the service keeps it apart (built-in files cannot set it).
+const scratchField = z
+  .boolean()
+  .optional()
+  .describe(
+    "true: a scratch template, made only to preview a template before it is saved (the editor's live preview). " +
+      'GET /api/templates does not list it (nor count it in its pagination) and the service deletes it ' +
+      `${SCRATCH_TEMPLATE_TTL_MS / 3_600_000} h after its last change (a sweep at start-up and every 10 minutes); ` +
+      "GET /api/templates/:id, quote and generate (drafts, and paid renders after a quote: the editor's test render " +
+      'with the provider) take it as any other template of the organization, and its generations keep their record ' +
+      'once it is deleted. On PATCH/PUT: absent keeps the template as it is; false makes a scratch template an ' +
+      'ordinary one (listed, kept); true is refused (400) for a template that is not scratch. Default false.',
+  );
+
+/** The body of POST and PUT /api/templates[/:id]: the definition and whether it is a scratch template. */
+export const TemplateWriteBodySchema = TemplateWriteSchema.extend({ scratch: scratchField }).meta({
+  id: 'TemplateWrite',
+});
+/** The body of PATCH /api/templates/:id. */
+export const TemplatePatchBodySchema = TemplatePatchSchema.extend({ scratch: scratchField }).meta({
+  id: 'TemplatePatch',
+});
 /** The answer of DELETE /api/templates/:id. */
 export const TemplateDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 export const TemplateIdParamsSchema = z.object({ id: z.string().min(1).max(200) });

@@ -148,6 +148,25 @@ describe('template editor', () => {
       await expect
         .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 })
         .toBeGreaterThanOrEqual(2);
+      // The drafts come from a scratch copy that exists while the editor is open, readable by id, but listed
+      // nowhere: not by GET /api/templates (what agents see), not on the Templates screen once its list reloads.
+      const scratch = h.t.core.db
+        .prepare('SELECT id FROM templates WHERE scratch = 1 AND title = ?')
+        .get('Studio made template (preview)') as { id: string } | undefined;
+      expect(scratch).toBeDefined();
+      const copy = await h.t.request(`/api/templates/${scratch!.id}`);
+      expect(await copy.json()).toMatchObject({ scratch: true, builtin: false });
+      const listed = await templates();
+      expect(listed.map((x) => x.id)).not.toContain(scratch!.id);
+      expect(listed.filter((x) => x.title.endsWith('(preview)'))).toEqual([]);
+      const categoryFilter = page.locator('#template-category');
+      const screenList = page.getByTestId('template-list');
+      await categoryFilter.selectOption('text-to-video');
+      await categoryFilter.selectOption('');
+      await expect.poll(() => screenList.locator('[data-template-id]').count()).toBe(listed.length);
+      expect(await screenList.locator(`[data-template-id="${scratch!.id}"]`).count()).toBe(0);
+      expect(await screenList.innerText()).not.toContain('(preview)');
+      expect(await form.getByLabel('Title').inputValue()).toBe('Studio made template'); // the editor stayed open
       const credits = (await (await h.t.request('/api/credits')).json()) as { balance: number };
       await editorShots(page, 'studio-editor', form.getByRole('heading', { name: 'New template' }));
 
@@ -188,8 +207,12 @@ describe('template editor', () => {
         latency_estimate_sec: { typical: 5, busy: 9 },
       });
       expect(saved.input_variables.map((v) => v.key)).toEqual(['place', 'subject', 'mood']);
-      // The preview's scratch copy is gone, and previews were free.
-      await expect.poll(async () => (await templates()).filter((x) => x.title.endsWith('(preview)')).length).toBe(0);
+      // Saving made the real template (not scratch), the editor's close deleted its scratch copy, previews were free.
+      expect(saved.id).not.toBe(scratch!.id);
+      expect(((await (await h.t.request(`/api/templates/${saved.id}`)).json()) as { scratch: boolean }).scratch).toBe(
+        false,
+      );
+      await expect.poll(async () => (await h.t.request(`/api/templates/${scratch!.id}`)).status).toBe(404);
       expect(((await (await h.t.request('/api/credits')).json()) as { balance: number }).balance).toBe(credits.balance);
       // The drafts are in Generations, marked as drafts of the local renderer.
       await nav(page, 'Generations').click();

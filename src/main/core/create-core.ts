@@ -49,6 +49,11 @@ export interface CoreOverrides {
    * other address ranges, connected to on 127.0.0.1; see OutboundPolicyOptions). Never set in production.
    */
   outboundHooks?: Pick<OutboundPolicyOptions, 'resolve' | 'dial'>;
+  /**
+   * Tests only: the clock of the templates service (created_at/updated_at and the sweep of scratch templates), so a
+   * test can age a template by a day without waiting. Other services keep their own clocks. Never set in production.
+   */
+  now?: () => number;
 }
 
 function installIdOf(settings: SettingsRepo): string {
@@ -127,7 +132,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
   };
   try {
     const login = createLoginFeature(base, { interactive: overrides.interactiveFinisher?.(base) });
-    const video = createVideoFeature(base);
+    const video = createVideoFeature(base, { now: overrides.now });
     const loginWebhooks = createLoginWebhooks(base);
     // Registered last, so disposed first: running jobs stop before the stores they use close.
     disposers.push(() => jobs.dispose());

@@ -5,9 +5,9 @@ import {
   TemplateIdParamsSchema,
   TemplateListQuerySchema,
   TemplateListSchema,
-  TemplatePatchSchema,
+  TemplatePatchBodySchema,
   TemplateSchema,
-  TemplateWriteSchema,
+  TemplateWriteBodySchema,
 } from '../video.schema.js';
 import { PRICING_FORMULA, TEMPLATE_CATEGORIES } from '../video.schema.js';
 import { defineApiRoutes } from './api-route.js';
@@ -29,7 +29,7 @@ export const TEMPLATES_API = defineApiRoutes({
     api: 'video',
     scope: 'templates:read',
     summary: 'List the templates: the built-ins and the organization’s own',
-    description: `limit defaults to ${LIMITS.templates.default}; a limit above ${LIMITS.templates.max} is clamped to ${LIMITS.templates.max} (pagination.limit says the size used); limit < 1 or a negative offset is a 400.`,
+    description: `limit defaults to ${LIMITS.templates.default}; a limit above ${LIMITS.templates.max} is clamped to ${LIMITS.templates.max} (pagination.limit says the size used); limit < 1 or a negative offset is a 400. Scratch templates (preview copies, scratch: true) are not listed nor counted.`,
     tags: ['templates'],
     query: TemplateListQuerySchema,
     responses: {
@@ -47,7 +47,7 @@ export const TEMPLATES_API = defineApiRoutes({
     tags: ['templates'],
     params: TemplateIdParamsSchema,
     responses: {
-      200: { description: 'The template', schema: TemplateSchema },
+      200: { description: 'The template (a scratch template too: scratch: true)', schema: TemplateSchema },
       404: { description: 'not_found: no such template (or another organization’s)' },
     },
   },
@@ -60,7 +60,7 @@ export const TEMPLATES_API = defineApiRoutes({
     summary: 'Create a template of the organization',
     description: WRITE_RULES,
     tags: ['templates'],
-    body: TemplateWriteSchema,
+    body: TemplateWriteBodySchema,
     responses: {
       200: { description: 'The created template', schema: TemplateSchema },
       400: { description: 'validation_error: the configuration is invalid (the message lists every reason)' },
@@ -76,10 +76,13 @@ export const TEMPLATES_API = defineApiRoutes({
     description: `Fields not sent keep their value (input_variables is replaced as a whole). ${WRITE_RULES}`,
     tags: ['templates'],
     params: TemplateIdParamsSchema,
-    body: TemplatePatchSchema,
+    body: TemplatePatchBodySchema,
     responses: {
       200: { description: 'The updated template', schema: TemplateSchema },
-      400: { description: 'validation_error: the resulting configuration is invalid' },
+      400: {
+        description:
+          'validation_error: the resulting configuration is invalid, or scratch: true for a template that is not scratch',
+      },
       403: readOnly,
       404: { description: 'not_found' },
     },
@@ -94,10 +97,13 @@ export const TEMPLATES_API = defineApiRoutes({
     description: WRITE_RULES,
     tags: ['templates'],
     params: TemplateIdParamsSchema,
-    body: TemplateWriteSchema,
+    body: TemplateWriteBodySchema,
     responses: {
       200: { description: 'The updated template', schema: TemplateSchema },
-      400: { description: 'validation_error: the configuration is invalid' },
+      400: {
+        description:
+          'validation_error: the configuration is invalid, or scratch: true for a template that is not scratch',
+      },
       403: readOnly,
       404: { description: 'not_found' },
     },

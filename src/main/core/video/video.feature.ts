@@ -34,7 +34,11 @@ export interface VideoFeature extends GenerationParts {
   dispose(): Promise<void>;
 }
 
-export function createVideoFeature(base: BaseCore): VideoFeature {
+/** How often expired presigned uploads and stale scratch templates are swept. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/** `now`: the templates' clock (CoreOverrides.now, tests only). */
+export function createVideoFeature(base: BaseCore, opts: { now?: () => number } = {}): VideoFeature {
   const blobs = createBlobStore(base.config, base.secrets);
   base.onDispose(() => blobs.dispose());
   const probe = new MediaProbe();
@@ -66,11 +70,21 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
   // Swept by start(): temp files and PUT claims a killed process left (dead writers' only). Awaited on dispose.
   let leftovers: Promise<unknown> = Promise.resolve();
   base.onDispose(() => leftovers);
-  const parts = createGenerationParts(base, { blobs, ingest });
-  // Expired, never-used presigned uploads are swept every 10 minutes.
+  const parts = createGenerationParts(base, { blobs, ingest }, { now: opts.now });
+  // Scratch templates (preview copies) unchanged for a day: the editor deletes its own on close, this catches
+  // those a quit or a crash left. Synchronous and cheap (a partial index), so a failure is only logged.
+  const sweepScratchTemplates = () => {
+    try {
+      parts.templates.sweepScratch();
+    } catch (err) {
+      base.log.warn({ err: (err as Error).message }, 'scratch template sweep failed');
+    }
+  };
+  // Expired, never-used presigned uploads and stale scratch templates are swept every 10 minutes.
   const sweeper = setInterval(() => {
     uploads.sweepExpired().catch((err: Error) => base.log.warn({ err: err.message }, 'upload sweep failed'));
-  }, 10 * 60_000);
+    sweepScratchTemplates();
+  }, SWEEP_INTERVAL_MS);
   sweeper.unref();
   base.onDispose(() => clearInterval(sweeper));
   const webhooks = createWebhooks({
@@ -104,6 +118,8 @@ export function createVideoFeature(base: BaseCore): VideoFeature {
     ...parts,
     webhooks,
     start: () => {
+      // At start-up too: copies that aged past their day while the app was closed go now, not at the first tick.
+      sweepScratchTemplates();
       leftovers = uploads
         .sweepLeftovers()
         .catch((err: Error) => base.log.warn({ err: err.message }, 'sweeping leftovers failed'));

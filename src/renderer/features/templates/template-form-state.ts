@@ -157,7 +157,8 @@ export function draftOf(t: Template | TemplateInput | null): TemplateDraft {
   };
 }
 
-const RECORD_ONLY = new Set(['id', 'builtin', 'credits_per_video', 'created_at', 'updated_at', 'renderer']);
+// `scratch` too: a body the editor saves is always the real template, never a preview copy.
+const RECORD_ONLY = new Set(['id', 'builtin', 'scratch', 'credits_per_video', 'created_at', 'updated_at', 'renderer']);
 
 const optionalText = (s: string) => (s === '' ? undefined : s);
 const optionalNumber = (s: string) => (s.trim() === '' ? undefined : Number(s));

@@ -1,7 +1,10 @@
 // The editor's live preview: the template as it stands is rendered as a draft (`draft: true`: the local
 // renderer at low resolution and frame rate, free, never sent to a hosted provider) ~800 ms after the last
-// change; a newer change cancels the draft still rendering. An unsaved template is previewed through a scratch
-// copy of it (created on the first preview, replaced on each, deleted when the editor closes).
+// change; a newer change cancels the draft still rendering. The template as it stands is previewed through a
+// scratch copy of it (`scratch: true`: created on the first preview, replaced on each, deleted when the editor
+// closes). The service never lists a scratch template and deletes it once unchanged for a day, so the copy is
+// not seen by agents or the Templates screen, and one a quit or a crash left behind does not stay. Saving goes
+// to the real template (templates.slice.ts), never to this copy.
 import { useEffect, useRef, useState } from 'react';
 import type { TemplateInput } from '../../../shared/ipc-contract.js';
 import { errorMessage, invoke } from '../../lib/api';
@@ -42,7 +45,7 @@ export function useDraftPreview(
     if (scratch.current) {
       await invoke('templates:update', { params: { id: scratch.current }, body: copy });
     } else {
-      scratch.current = (await invoke('templates:create', { body: copy })).id;
+      scratch.current = (await invoke('templates:create', { body: { ...copy, scratch: true } })).id;
     }
     return scratch.current;
   };
@@ -93,7 +96,8 @@ export function useDraftPreview(
     // `key` stands for body and values: a new object with the same content renders nothing new.
   }, [key, blocked]);
 
-  // Closing the editor: the draft still rendering is cancelled, the scratch copy deleted.
+  // Closing the editor: the draft still rendering is cancelled, the scratch copy deleted (best effort: the
+  // service's sweep deletes it a day later if this does not reach it).
   useEffect(
     () => () => {
       seq.current++;

@@ -18,6 +18,7 @@ import { m0017 } from './0017-saved-login-passkeys.js';
 import { m0018 } from './0018-generation-options.js';
 import { m0019 } from './0019-video-formats.js';
 import { m0020 } from './0020-caption-uploads.js';
+import { m0021 } from './0021-scratch-templates.js';
 
 import type { Migration } from './migration.js';
 
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0021,
 ];

@@ -21,11 +21,11 @@ export interface GenerationParts {
 export function createGenerationParts(
   base: BaseCore,
   media: { blobs: BlobStore; ingest: MediaIngestPort },
-  opts: { resourcesDir?: string | null } = {},
+  opts: { resourcesDir?: string | null; now?: () => number } = {},
 ): GenerationParts {
   const resourcesDir = opts.resourcesDir === undefined ? resolveResourcesDir() : opts.resourcesDir;
   if (!resourcesDir) base.log.warn('resources folder not found: no built-in templates or public characters');
-  const templates = new TemplatesService({ db: base.db, log: base.log, resourcesDir });
+  const templates = new TemplatesService({ db: base.db, log: base.log, resourcesDir, now: opts.now });
   templates.seedBuiltins();
   const characters = new CharactersService({
     db: base.db,

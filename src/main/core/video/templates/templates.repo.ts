@@ -20,6 +20,8 @@ export interface TemplateRow {
   /** JSON of the template's provider block, or null (the local renderer). */
   provider: string | null;
   position: number;
+  /** 1: a scratch template (a preview copy): not listed, swept once unchanged for a day (migration 0021). */
+  scratch: number;
   created_at: number | null;
   updated_at: number | null;
 }
@@ -63,7 +65,7 @@ export function rowOf(
   id: string,
   orgId: string | null,
   t: TemplateWrite,
-  meta: { position?: number; created_at: number | null; updated_at: number | null },
+  meta: { position?: number; scratch?: boolean; created_at: number | null; updated_at: number | null },
 ): TemplateRow {
   return {
     id,
@@ -81,6 +83,7 @@ export function rowOf(
     aspect_ratio: t.aspect_ratio,
     provider: t.provider ? JSON.stringify(t.provider) : null,
     position: meta.position ?? 0,
+    scratch: meta.scratch ? 1 : 0,
     created_at: meta.created_at,
     updated_at: meta.updated_at,
   };
@@ -102,12 +105,15 @@ const COLUMNS = [
   'aspect_ratio',
   'provider',
   'position',
+  'scratch',
   'created_at',
   'updated_at',
 ] as const;
 
 /** Built-ins first (by position), then the org's own templates, oldest first. */
 const VISIBLE = '(org_id IS NULL OR org_id = @orgId)';
+/** Scratch templates are read by id only: the list (and its pages' has_more) never counts them. */
+const LISTED = `${VISIBLE} AND scratch = 0`;
 const ORDER = 'ORDER BY (org_id IS NOT NULL), position, created_at, rowid';
 
 export class TemplatesRepo {
@@ -116,9 +122,9 @@ export class TemplatesRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       get: db.prepare(`SELECT * FROM templates WHERE id = @id AND ${VISIBLE}`),
-      list: db.prepare(`SELECT * FROM templates WHERE ${VISIBLE} ${ORDER} LIMIT @limit OFFSET @offset`),
+      list: db.prepare(`SELECT * FROM templates WHERE ${LISTED} ${ORDER} LIMIT @limit OFFSET @offset`),
       listByCategory: db.prepare(
-        `SELECT * FROM templates WHERE ${VISIBLE} AND category = @category ${ORDER} LIMIT @limit OFFSET @offset`,
+        `SELECT * FROM templates WHERE ${LISTED} AND category = @category ${ORDER} LIMIT @limit OFFSET @offset`,
       ),
       insert: db.prepare(
         `INSERT INTO templates (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})`,
@@ -130,6 +136,7 @@ export class TemplatesRepo {
       ),
       delete: db.prepare('DELETE FROM templates WHERE id = ? AND org_id = ?'),
       deleteBuiltins: db.prepare('DELETE FROM templates WHERE org_id IS NULL'),
+      deleteStaleScratch: db.prepare('DELETE FROM templates WHERE scratch = 1 AND updated_at < ?'),
     };
   }
 
@@ -153,6 +160,11 @@ export class TemplatesRepo {
 
   delete(orgId: string, id: string): boolean {
     return this.stmts.delete.run(id, orgId).changes === 1;
+  }
+
+  /** Deletes the scratch templates of every org last changed before `changedBefore` (ms); how many. */
+  deleteStaleScratch(changedBefore: number): number {
+    return this.stmts.deleteStaleScratch.run(changedBefore).changes;
   }
 
   /** Replaces every built-in row in one transaction (the shipped files are the source of truth). */

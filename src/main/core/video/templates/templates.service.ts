@@ -1,5 +1,11 @@
 import { TemplateProviderSchema } from '../../../../shared/provider.schema.js';
-import { ASPECT_RATIOS, type AspectRatio, type Template, type TemplateWrite } from '../../../../shared/video.schema.js';
+import {
+  ASPECT_RATIOS,
+  SCRATCH_TEMPLATE_TTL_MS,
+  type AspectRatio,
+  type Template,
+  type TemplateWrite,
+} from '../../../../shared/video.schema.js';
 import { KeptRows } from '../../db/change-stamp.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
@@ -14,6 +20,8 @@ import { TemplatesRepo, definitionOf, rowOf, type TemplateRow } from './template
 const BUILTIN_ID = /^[a-z0-9][a-z0-9-]{1,63}$/;
 const PAGE_CACHE_MAX = 1000;
 type Variable = Template['input_variables'][number];
+/** A request body: the definition, and `scratch` beside it (see TemplateWriteBodySchema). */
+type TemplateBody = Record<string, unknown> & { scratch?: boolean };
 
 /** A template ready to generate from: its validated definition and its price. */
 export interface UsableTemplate {
@@ -88,6 +96,7 @@ export function templateView(row: TemplateRow): Template {
     credits_per_video: price?.credits_per_video ?? null,
     renderer: rendererOf(providerOf(row)),
     builtin: row.org_id === null,
+    scratch: row.scratch === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -108,7 +117,18 @@ export class TemplatesService {
   /** Serialized list pages (the hot read path), dropped on any write of this process or another (change-stamp.ts). */
   private readonly pages: KeptRows<string>;
 
-  constructor(private readonly deps: { db: Db; log: Logger; resourcesDir: string | null }) {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      log: Logger;
+      resourcesDir: string | null;
+      /** The clock of created_at/updated_at and of the scratch sweep (tests age a template without waiting). */
+      now?: () => number;
+    },
+  ) {
+    this.now = deps.now ?? Date.now;
     this.repo = new TemplatesRepo(deps.db);
     this.pages = new KeptRows(deps.db, PAGE_CACHE_MAX);
   }
@@ -173,25 +193,35 @@ export class TemplatesService {
     return { id: row.id, definition: checked.value, price };
   }
 
-  create(orgId: string, body: unknown): Template {
+  create(orgId: string, { scratch = false, ...body }: TemplateBody): Template {
     const checked = validateTemplate(body);
     if (!checked.ok) throw invalid(checked.reasons);
-    const now = Date.now();
-    const row = rowOf(newId('tpl'), orgId, checked.value, { created_at: now, updated_at: now });
+    const now = this.now();
+    const row = rowOf(newId('tpl'), orgId, checked.value, { scratch, created_at: now, updated_at: now });
     this.repo.insert(row);
     return templateView(row);
   }
 
-  /** PUT: replaces the whole definition. */
-  replace(orgId: string, id: string, body: unknown): Template {
+  /** PUT: replaces the whole definition (`scratch` absent: the template stays what it was). */
+  replace(orgId: string, id: string, { scratch, ...body }: TemplateBody): Template {
     const current = this.writable(orgId, id);
-    return this.save(current, body);
+    return this.save(current, body, scratch);
   }
 
   /** PATCH: the given fields over the stored ones; the result must be a valid template. */
-  patch(orgId: string, id: string, patch: Record<string, unknown>): Template {
+  patch(orgId: string, id: string, { scratch, ...patch }: TemplateBody): Template {
     const current = this.writable(orgId, id);
-    return this.save(current, { ...definitionOf(current), ...patch });
+    return this.save(current, { ...definitionOf(current), ...patch }, scratch);
+  }
+
+  /**
+   * Deletes the scratch templates of every organization unchanged for SCRATCH_TEMPLATE_TTL_MS: the preview copies
+   * an editor closed without deleting (quit, crash). Run at start-up and periodically (video.feature.ts).
+   */
+  sweepScratch(now = this.now()): number {
+    const removed = this.repo.deleteStaleScratch(now - SCRATCH_TEMPLATE_TTL_MS);
+    if (removed) this.deps.log.info({ removed }, 'removed scratch templates unchanged for a day');
+    return removed;
   }
 
   delete(orgId: string, id: string): void {
@@ -199,12 +229,19 @@ export class TemplatesService {
     this.repo.delete(orgId, id);
   }
 
-  private save(current: TemplateRow, body: unknown): Template {
+  private save(current: TemplateRow, body: unknown, scratch: boolean | undefined): Template {
+    // A saved template made scratch would leave the list and be deleted a day later: only a new one starts as scratch.
+    if (scratch === true && current.scratch !== 1) {
+      throw badRequest(
+        `Template "${current.id}" is not a scratch template and cannot become one; create a scratch copy with POST /api/templates and "scratch": true.`,
+      );
+    }
     const checked = validateTemplate(body);
     if (!checked.ok) throw invalid(checked.reasons);
     const row = rowOf(current.id, current.org_id, checked.value, {
+      scratch: scratch ?? current.scratch === 1,
       created_at: current.created_at,
-      updated_at: Date.now(),
+      updated_at: this.now(),
     });
     this.repo.update(row);
     return templateView(row);
