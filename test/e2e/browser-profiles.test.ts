@@ -14,7 +14,7 @@ import { startSite, type FixtureSite } from '../fixtures/sites/index.js';
 import { chromiumUserDataDir, makeLoggedInProfile } from '../helpers/chromium-profile.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { SHOTS_DIR } from './support/desktop-app.js';
-import { axeViolations, overflowsRight, setScheme } from './support/layout-audit.js';
+import { axeViolations, overflowsRight, screenshotsAtSizes, setScheme } from './support/layout-audit.js';
 import { nav, startRendererHarness, type OpenApp, type RendererHarness } from './support/renderer-harness.js';
 
 const SHOTS = path.join(SHOTS_DIR, 'browser-profiles');
@@ -58,22 +58,16 @@ async function inspect(page: Page, name: string, show?: Locator) {
   await page.setViewportSize({ width: 320, height: 700 });
   await axe(page, `${name} at 320 px`);
   expect(await overflowsRight(page, '#main'), `${name}: scrolls sideways at 320 px`).toEqual({ by: 0, out: [] });
-  for (const [width, height] of [
-    [1280, 800],
-    [640, 800],
-  ]) {
-    await page.setViewportSize({ width, height });
-    await show?.scrollIntoViewIfNeeded();
-    for (const scheme of ['light', 'dark'] as const) {
-      await setScheme(page, scheme);
-      await page.screenshot({
-        path: path.join(SHOTS, `${name}-${width}x${height}-${scheme}.png`),
-        animations: 'disabled',
-      });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await setScheme(page, 'light');
+  await screenshotsAtSizes(
+    page,
+    SHOTS,
+    name,
+    [
+      [1280, 800],
+      [640, 800],
+    ],
+    { show },
+  );
 }
 
 async function openYourBrowsers(): Promise<OpenApp> {

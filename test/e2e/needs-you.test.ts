@@ -17,7 +17,7 @@ import type { FixtureSite } from '../fixtures/sites/index.js';
 import { launchTestBrowser, opensProtectedPage } from '../helpers/browser.js';
 import { LivePerson, PERSON_WAIT_MS, signInPastCaptcha, waitForEnd } from '../helpers/takeover-person.js';
 import { SHOTS_DIR } from './support/desktop-app.js';
-import { axeViolations, setScheme } from './support/layout-audit.js';
+import { axeViolations, screenshotsAtSizes, setScheme } from './support/layout-audit.js';
 import { nav, startRendererHarness, type OpenApp, type RendererHarness } from './support/renderer-harness.js';
 
 const SHOTS = path.join(SHOTS_DIR, 'needs-you');
@@ -132,25 +132,18 @@ async function inspect(page: Page, name: string, show: Locator, settle?: () => P
   }
   await page.setViewportSize({ width: 640, height: 400 });
   await fitsSideways(page, `${name} at 200% zoom`);
-  for (const [width, height] of [
-    [1280, 800],
-    [900, 700],
-    [640, 800],
-  ]) {
-    await page.setViewportSize({ width, height });
-    await show.scrollIntoViewIfNeeded();
-    // The live page has fitted the remote browser to its new frame (and shows a frame of that size).
-    await settle?.();
-    for (const scheme of ['light', 'dark'] as const) {
-      await setScheme(page, scheme);
-      await page.screenshot({
-        path: path.join(SHOTS, `${name}-${width}x${height}-${scheme}.png`),
-        animations: 'disabled',
-      });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await setScheme(page, 'light');
+  // `settle`: the live page has fitted the remote browser to its new frame (and shows a frame of that size).
+  await screenshotsAtSizes(
+    page,
+    SHOTS,
+    name,
+    [
+      [1280, 800],
+      [900, 700],
+      [640, 800],
+    ],
+    { show, settle },
+  );
 }
 
 describe('Needs you: a login that waits for the person, in the window', () => {

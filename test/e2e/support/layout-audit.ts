@@ -3,7 +3,8 @@
 // page; a table or code block may scroll inside its own box, which clips what is past its edge).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 
 /** axe-core (a devDependency), injected into each frame that lacks it. */
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -20,6 +21,33 @@ export async function setScheme(page: Page, scheme: 'light' | 'dark'): Promise<v
   await page.waitForFunction(
     () => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running'),
   );
+}
+
+/**
+ * Screenshots to look at: the page at each size in light and dark, saved as `<dir>/<name>-<w>x<h>-<scheme>.png`,
+ * scrolled to `show` and given `settle` (e.g. a live frame refitting) after each resize. Leaves 1280x800, light.
+ */
+export async function screenshotsAtSizes(
+  page: Page,
+  dir: string,
+  name: string,
+  sizes: readonly (readonly [number, number])[],
+  opts: { show?: Locator; settle?: () => Promise<unknown> } = {},
+): Promise<void> {
+  for (const [width, height] of sizes) {
+    await page.setViewportSize({ width, height });
+    await opts.show?.scrollIntoViewIfNeeded();
+    await opts.settle?.();
+    for (const scheme of ['light', 'dark'] as const) {
+      await setScheme(page, scheme);
+      await page.screenshot({
+        path: path.join(dir, `${name}-${width}x${height}-${scheme}.png`),
+        animations: 'disabled',
+      });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await setScheme(page, 'light');
 }
 
 /** axe-core's violations over the whole page, frames included (each frame gets its own copy of axe). */

@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startSite, type FixtureSite } from '../../fixtures/sites/index.js';
 import { SHOTS_DIR } from './desktop-app.js';
-import { axeViolations, overflowsRight, setScheme } from './layout-audit.js';
+import { axeViolations, overflowsRight, screenshotsAtSizes, setScheme } from './layout-audit.js';
 import { nav, startRendererHarness, type OpenApp, type RendererHarness } from './renderer-harness.js';
 
 const SHOTS = path.join(SHOTS_DIR, 'saved-logins');
@@ -126,22 +126,16 @@ export async function inspect(page: Page, name: string, show?: Locator, opts: { 
     expect(await axeViolations(page), `axe: ${name} in ${scheme}`).toEqual([]);
   }
   if (opts.reflow !== false) await reflows(page, name);
-  for (const [width, height] of [
-    [1280, 800],
-    [900, 700],
-  ]) {
-    await page.setViewportSize({ width, height });
-    await show?.scrollIntoViewIfNeeded();
-    for (const scheme of ['light', 'dark'] as const) {
-      await setScheme(page, scheme);
-      await page.screenshot({
-        path: path.join(SHOTS, `${name}-${width}x${height}-${scheme}.png`),
-        animations: 'disabled',
-      });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await setScheme(page, 'light');
+  await screenshotsAtSizes(
+    page,
+    SHOTS,
+    name,
+    [
+      [1280, 800],
+      [900, 700],
+    ],
+    { show },
+  );
 }
 
 /** No sideways scrolling in a window 320 CSS px wide (the sidebar folds behind its Menu button there). */
