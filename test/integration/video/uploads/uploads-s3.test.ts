@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 // @ts-expect-error s3rver ships no type declarations
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCaptionsText } from '../../../../src/main/core/video/uploads/captions-file.js';
 import type { UploadRow } from '../../../../src/main/core/video/uploads/uploads.repo.js';
 import { magic, media } from '../../../helpers/media-fixtures.js';
 import { startTestServer, tempDir, type TestServer } from '../../../helpers/test-server.js';
@@ -161,7 +162,8 @@ describe('S3 blob store (s3rver)', () => {
     const vtt = 'WEBVTT\n\n00:00.000 --> 00:01.000\nFrom the bucket\n';
     const ok = await presign('text/vtt');
     expect((await put(ok.upload_url, 'text/vtt', Buffer.from(vtt))).status).toBe(200);
-    const { media: stored, text: read } = await t.core.video.ingest.resolveCaptions(t.orgId, ok.s3_key);
+    const stored = await t.core.video.ingest.resolve(t.orgId, 'captions', ok.s3_key);
+    const read = await readCaptionsText(await t.core.video.blobs.getStream(ok.s3_key));
     expect(stored).toMatchObject({ source: 'storage_key', size: Buffer.byteLength(vtt), contentType: 'text/vtt' });
     expect(read).toBe(vtt);
     expect(t.core.video.uploads.repo.get(ok.s3_key)).toMatchObject({ status: 'complete', kind: 'captions' });
@@ -169,8 +171,14 @@ describe('S3 blob store (s3rver)', () => {
     // S3 never looks at the bytes: a PNG sent as text/vtt is refused (and deleted) when it is first used.
     const png = await presign('text/vtt');
     expect((await put(png.upload_url, 'text/vtt', media.png(200))).status).toBe(200);
-    await expect(t.core.video.ingest.resolveCaptions(t.orgId, png.s3_key)).rejects.toMatchObject({ status: 400 });
+    await expect(t.core.video.ingest.resolve(t.orgId, 'captions', png.s3_key)).rejects.toMatchObject({ status: 400 });
     expect(await t.core.video.blobs.head(png.s3_key)).toBeNull();
+
+    // Text that is not captions is refused the same way: the first use reads and checks the whole file.
+    const prose = await presign('text/vtt');
+    expect((await put(prose.upload_url, 'text/vtt', Buffer.from('just a note, no cues\n'))).status).toBe(200);
+    await expect(t.core.video.ingest.resolve(t.orgId, 'captions', prose.s3_key)).rejects.toMatchObject({ status: 400 });
+    expect(await t.core.video.blobs.head(prose.s3_key)).toBeNull();
   });
 
   it("sweeps only its own spool dir's leftovers of dead processes", async () => {

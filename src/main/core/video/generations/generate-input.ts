@@ -108,13 +108,7 @@ export function requestProblems(
       if (file) problems.push(`variables.${v.key}: captions are SRT or WebVTT text, not a file`);
       // The storage key of a captions upload is looked up (and its text checked) when the generation is made; a URL
       // is refused here already, so a quote answers the 400 generate would.
-      const problem = !nonEmpty(given)
-        ? null
-        : !isCaptionsReference(given)
-          ? captionsProblem(given)
-          : hasUrlScheme(given.trim())
-            ? CAPTIONS_URL_REFUSAL
-            : null;
+      const problem = nonEmpty(given) ? captionsValueProblem(given) : null;
       if (problem) problems.push(`variables.${v.key}: ${problem}`);
       if (!nonEmpty(given) && v.required && v.default_value === undefined) missing.push(v.key);
       continue;
@@ -134,4 +128,13 @@ export function requestProblems(
   if (refused) problems.push(`webhook_url: ${refused.reason}`);
   if (missing.length) problems.unshift(`missing required variable(s): ${missing.join(', ')}`);
   return { problems, missing };
+}
+
+/**
+ * Why a captions variable's value cannot be used, or null: text is checked as captions; a reference (a storage key)
+ * is looked up when the generation is made, but a URL never is.
+ */
+function captionsValueProblem(value: string): string | null {
+  if (!isCaptionsReference(value)) return captionsProblem(value);
+  return hasUrlScheme(value.trim()) ? CAPTIONS_URL_REFUSAL : null;
 }

@@ -38,8 +38,8 @@ async function forVariable<T>(
 
 /**
  * A captions variable's record. Pasted text (or the template's default) is kept as `value`, as before; a captions
- * upload is kept by its storage key like a media input (so deleting it waits for the render, `used_by`), its text
- * read and checked now and read again when rendering — the record never copies the file's text.
+ * upload is kept by its storage key like a media input (so deleting it waits for the render, `used_by`) and read when
+ * rendering — the record never copies the file's text.
  */
 async function captionsInput(
   ingest: MediaIngestPort | undefined,
@@ -48,7 +48,8 @@ async function captionsInput(
   given: string | undefined,
 ): Promise<ResolvedInput | null> {
   if (nonEmpty(given) && isCaptionsReference(given)) {
-    const { media } = await forVariable(ingest, v.key, (i) => i.resolveCaptions(orgId, given.trim()));
+    // Its text was checked in full when the upload completed (on S3: at first use), and the key is this org's.
+    const media = await forVariable(ingest, v.key, (i) => i.resolve(orgId, 'captions', given));
     const { storageKey, contentType, size } = media;
     return { type: 'captions', source: media.source, storage_key: storageKey, content_type: contentType, size };
   }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { AppError, badRequest } from '../../errors.js';
-import { readCaptionsText } from './captions-file.js';
 import type { Logger } from '../../logger.js';
 import { mapDownloadError, startDownload, tooLargeDownload, type DownloadOptions } from './media-downloader.js';
 import { typeForKind, type MediaProbe } from './media-probe.js';
@@ -53,11 +52,6 @@ export class MediaIngestService implements MediaIngestPort {
     }
     if (!v) throw badRequest(`An empty value is not ${KIND_ARTICLE[kind]}.`);
     return this.fromStorageKey(orgId, kind, v);
-  }
-
-  async resolveCaptions(orgId: string, key: string): Promise<{ media: IngestedMedia; text: string }> {
-    const media = await this.resolve(orgId, 'captions', key);
-    return { media, text: await readCaptionsText(await this.deps.blobs.getStream(media.storageKey)) };
   }
 
   /**

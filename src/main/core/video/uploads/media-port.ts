@@ -23,11 +23,6 @@ export interface MediaIngestPort {
     declaredType?: string,
     fileName?: string,
   ): Promise<IngestedMedia>;
-  /**
-   * A captions upload of the org, by its storage key (checked like a media key: this org's, complete, of kind
-   * captions), and its text, checked again as SRT/WebVTT. 400 otherwise.
-   */
-  resolveCaptions(orgId: string, key: string): Promise<{ media: IngestedMedia; text: string }>;
   /** Forgets an object this request made (its blob and its uploads row), when the request fails. */
   discard(media: IngestedMedia): Promise<void>;
 }
