@@ -114,8 +114,11 @@ const invalid = (reasons: string[]) => badRequest(`Invalid template: ${reasons.j
  */
 export class TemplatesService {
   readonly repo: TemplatesRepo;
-  /** Serialized list pages (the hot read path), dropped on any write of this process or another (change-stamp.ts). */
-  private readonly pages: KeptRows<string>;
+  /**
+   * List pages as UTF-8 JSON bytes (the hot read path), dropped on any write of this process or another
+   * (change-stamp.ts). Bytes, not text: a string answer is measured (Content-Length) and encoded again on every send.
+   */
+  private readonly pages: KeptRows<Buffer>;
 
   private readonly now: () => number;
 
@@ -161,10 +164,10 @@ export class TemplatesService {
     return page(rows.map(templateView), opts.limit, opts.offset);
   }
 
-  /** The same page as JSON text, kept while no write happened. */
-  listJson(orgId: string, opts: { category?: string; limit: number; offset: number }): string {
+  /** The same page as UTF-8 JSON, kept while no write happened (never written to: every answer sends these bytes). */
+  listJson(orgId: string, opts: { category?: string; limit: number; offset: number }): Buffer {
     const key = `${orgId}\u0000${opts.category ?? ''}\u0000${opts.limit}\u0000${opts.offset}`;
-    return this.pages.get(key, () => JSON.stringify(this.list(orgId, opts)))!;
+    return this.pages.get(key, () => Buffer.from(JSON.stringify(this.list(orgId, opts))))!;
   }
 
   get(orgId: string, id: string): Template {
