@@ -1,6 +1,6 @@
 // The media the video service accepts: supported MIME types, their kind, size limit and file extension.
 // Documented in the README ("Uploads"): keep the two in step.
-import { MAX_CAPTION_BYTES } from './captions-format.js';
+import { CAPTIONS_URL_REFUSAL, captionsProblem, isCaptionsReference, MAX_CAPTION_BYTES } from './captions-format.js';
 
 /** `captions`: SRT or WebVTT text files, for a template's captions variable (checked as text, not decoded as media). */
 export const MEDIA_KINDS = ['image', 'video', 'audio', 'captions'] as const;
@@ -73,6 +73,16 @@ export const KIND_ARTICLE: Record<MediaKind, string> = {
 
 /** A value that starts with a URL scheme (`https:`, `data:`, ...): never a storage key, which has none. */
 export const hasUrlScheme = (value: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(value);
+
+/**
+ * Why a captions variable's value (or a template's default for one) cannot be used, or null: text is checked as
+ * captions; a reference (the storage key of a captions upload) is looked up when the generation is made, but a URL
+ * never is.
+ */
+export function captionsValueProblem(value: string): string | null {
+  if (!isCaptionsReference(value)) return captionsProblem(value);
+  return hasUrlScheme(value.trim()) ? CAPTIONS_URL_REFUSAL : null;
+}
 
 export function formatBytes(n: number): string {
   if (n % MiB === 0) return `${n / MiB} MB`;

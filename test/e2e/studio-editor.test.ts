@@ -309,8 +309,9 @@ describe('template editor', () => {
     }
   }, 120_000);
 
-  it('picks a media variable’s default from the stored files', async () => {
+  it('picks a media or captions variable’s default from the stored files', async () => {
     const key = await upload(h.t, media.png(4096), 'image/png');
+    const captionsKey = await upload(h.t, Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\nHi\n'), 'text/vtt');
     const { page, context } = await h.openApp();
     try {
       await nav(page, 'Templates').click();
@@ -324,6 +325,21 @@ describe('template editor', () => {
       await form.getByRole('tab', { name: 'JSON' }).click();
       const body = JSON.parse(await form.getByLabel('Template JSON').inputValue()) as Body;
       expect(body.input_variables[0]).toMatchObject({ type: 'image', default_value: key });
+      // A captions variable lists the stored captions files (not the image), and its key goes into the text field.
+      await form.getByRole('tab', { name: 'Form' }).click();
+      await form.getByRole('button', { name: '+ Add variable' }).click();
+      const v2 = form.getByRole('group', { name: 'Variable 2' });
+      await v2.getByLabel('Key').fill('subs');
+      await v2.getByLabel('Type').selectOption('captions');
+      const choices = await v2.getByLabel('Default file').locator('option').allInnerTexts();
+      expect(choices).toHaveLength(2);
+      expect(choices[0]).toBe('(none)');
+      await v2.getByLabel('Default file').selectOption(captionsKey);
+      expect(await v2.getByLabel('Default captions').inputValue()).toBe(captionsKey);
+      expect(await audit(page)).toEqual([]);
+      await form.getByRole('tab', { name: 'JSON' }).click();
+      const withCaptions = JSON.parse(await form.getByLabel('Template JSON').inputValue()) as Body;
+      expect(withCaptions.input_variables[1]).toMatchObject({ type: 'captions', default_value: captionsKey });
     } finally {
       await context.close();
     }

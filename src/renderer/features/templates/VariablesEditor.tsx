@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import type { UploadInfo } from '../../../shared/ipc-contract.js';
 import { VARIABLE_TYPES, type VariableType } from '../../../shared/video.schema.js';
 import { Field } from '../../components/Field';
 import { useAppStore } from '../../stores/app-store';
@@ -40,7 +41,15 @@ export function VariablesEditor({
       {variables.length === 0 ? <p className="muted">No variables: the template takes no input.</p> : null}
       {variables.map((v, i) => {
         const name = v.key || String(i + 1);
-        const files = stored.data.filter((u) => u.content_type.startsWith(`${v.type}/`));
+        const files = stored.data.filter((u) => u.kind === v.type);
+        const fileSelect = (
+          <DefaultFileSelect
+            variable={v}
+            files={files}
+            error={err(i, 'default_value')}
+            onPick={(key) => update(v.uid, { default_value: key })}
+          />
+        );
         return (
           <div className="variable-card" key={v.uid} role="group" aria-label={`Variable ${i + 1}`}>
             <div className="variable-grid">
@@ -79,36 +88,23 @@ export function VariablesEditor({
                   <input value={v.default_value} onChange={(e) => update(v.uid, { default_value: e.target.value })} />
                 </Field>
               ) : v.type === 'captions' ? (
-                <Field
-                  label="Default captions"
-                  error={err(i, 'default_value')}
-                  hint="SRT or WebVTT text (timing kept as in the file)."
-                >
-                  <textarea
-                    rows={3}
-                    className="mono"
-                    value={v.default_value}
-                    onChange={(e) => update(v.uid, { default_value: e.target.value })}
-                  />
-                </Field>
-              ) : (
-                <Field
-                  label="Default file"
-                  error={err(i, 'default_value')}
-                  hint="A stored file, or type an http(s) URL or storage key below."
-                >
-                  <select
-                    value={files.some((f) => f.s3_key === v.default_value) ? v.default_value : ''}
-                    onChange={(e) => update(v.uid, { default_value: e.target.value })}
+                <>
+                  {fileSelect}
+                  <Field
+                    label="Default captions"
+                    error={err(i, 'default_value')}
+                    hint="SRT or WebVTT text (timing kept as in the file), or the storage key of a captions file."
                   >
-                    <option value="">{files.length ? '(none)' : `(no stored ${v.type} files)`}</option>
-                    {files.map((f) => (
-                      <option key={f.s3_key} value={f.s3_key}>
-                        {f.file_name ?? f.s3_key}
-                      </option>
-                    ))}
-                  </select>
-                </Field>
+                    <textarea
+                      rows={3}
+                      className="mono"
+                      value={v.default_value}
+                      onChange={(e) => update(v.uid, { default_value: e.target.value })}
+                    />
+                  </Field>
+                </>
+              ) : (
+                fileSelect
               )}
               {v.type !== 'text' && v.type !== 'captions' ? (
                 <Field label="Default (URL or storage key)">
@@ -172,5 +168,42 @@ export function VariablesEditor({
         + Add variable
       </button>
     </fieldset>
+  );
+}
+
+/** A variable's default picked from the organization's stored files of its kind (the key goes into the value). */
+function DefaultFileSelect({
+  variable: v,
+  files,
+  error,
+  onPick,
+}: {
+  variable: VariableDraft;
+  files: UploadInfo[];
+  error?: string;
+  onPick: (key: string) => void;
+}) {
+  return (
+    <Field
+      label="Default file"
+      error={v.type === 'captions' ? undefined : error}
+      hint={
+        v.type === 'captions'
+          ? 'A stored captions file: its key becomes the default.'
+          : 'A stored file, or type an http(s) URL or storage key below.'
+      }
+    >
+      <select
+        value={files.some((f) => f.s3_key === v.default_value) ? v.default_value : ''}
+        onChange={(e) => onPick(e.target.value)}
+      >
+        <option value="">{files.length ? '(none)' : `(no stored ${v.type} files)`}</option>
+        {files.map((f) => (
+          <option key={f.s3_key} value={f.s3_key}>
+            {f.file_name ?? f.s3_key}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }

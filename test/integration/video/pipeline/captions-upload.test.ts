@@ -115,6 +115,27 @@ describe('captions from a stored upload, rendered', () => {
     120_000,
   );
 
+  it("a template's default captions file: a generation without the variable delivers its cues", async () => {
+    const key = await upload(s, Buffer.from(VTT), 'text/vtt');
+    const subs = { key: 'subs', label: 'Captions', type: 'captions', required: true, default_value: key };
+    const withDefault = await createTemplate(s, {
+      ...captionedTemplate,
+      input_variables: [captionedTemplate.input_variables[0], subs],
+    });
+    const r = await generate(s, withDefault, { variables: { scene: 'A harbour' }, outputs: ['vtt'] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const g = await finishedGeneration(s, r.body.generations[0].generation_id);
+    expect(g.status).toBe('completed');
+    expect(g.inputs.subs).toEqual({
+      type: 'captions',
+      source: 'default',
+      storage_key: key,
+      content_type: 'text/vtt',
+      size: Buffer.byteLength(VTT),
+    });
+    expect(parseCaptions(await (await fetch(g.outputs.vtt)).text())).toEqual(parseCaptions(VTT));
+  }, 120_000);
+
   it('burned in: a frame shows a caption exactly while a cue of the uploaded file is on screen', async () => {
     const key = await upload(s, Buffer.from(SRT), 'application/x-subrip');
     // The baseline has captions too, all after the end: the same layout, none drawn.
@@ -201,6 +222,38 @@ describe('captions uploads: what is refused', () => {
       const r = await generate(s, templateId, { variables: { scene: 'x', subs } });
       expect(r.status, subs).toBe(400);
       expect(r.body.message).toContain(`variables.subs: `);
+      expect(r.body.message).toContain(message);
+    }
+    expect(s.core.credits.balance(s.orgId)).toBe(balance);
+  });
+
+  it("a template's captions default: a URL is refused when saved; a key not this org's captions is a 400 at generate", async () => {
+    const withDefault = (default_value: string) => ({
+      ...captionedTemplate,
+      input_variables: [
+        captionedTemplate.input_variables[0],
+        { key: 'subs', label: 'Captions', type: 'captions', default_value },
+      ],
+    });
+    const url = await call(s, '/api/templates', {
+      method: 'POST',
+      json: withDefault('https://example.com/subs.vtt'),
+    });
+    expect(url.status).toBe(400);
+    expect(url.body.message).toContain('input_variables[1] (subs): default_value: captions are SRT or WebVTT text');
+    expect(url.body.message).toContain('not a URL');
+
+    const other = s.newOrg('default-owner');
+    const theirs = await upload(s, Buffer.from(VTT), 'text/vtt', other.key);
+    const image = await upload(s, media.png(), 'image/png');
+    const balance = s.core.credits.balance(s.orgId);
+    for (const [key, message] of [
+      [theirs, 'does not refer to a file uploaded by this organization'],
+      [image, 'the storage key refers to an image'],
+    ]) {
+      const r = await generate(s, await createTemplate(s, withDefault(key)), { variables: { scene: 'x' } });
+      expect(r.status, key).toBe(400);
+      expect(r.body.message).toContain('variables.subs: ');
       expect(r.body.message).toContain(message);
     }
     expect(s.core.credits.balance(s.orgId)).toBe(balance);

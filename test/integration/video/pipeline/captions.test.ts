@@ -194,13 +194,13 @@ describe('captions through the API', () => {
         title: 'Bad',
         category: 'text-to-video',
         input_variables: [
-          { key: 'a', label: 'A', type: 'captions', required: false, default_value: 'nope' },
+          { key: 'a', label: 'A', type: 'captions', required: false, default_value: 'not captions at all' },
           { key: 'b', label: 'B', type: 'captions', required: false },
         ],
       },
     });
     expect(t.status).toBe(400);
-    expect(t.body.message).toContain('default_value is not valid SRT or WebVTT captions');
+    expect(t.body.message).toContain('default_value: not valid SRT or WebVTT captions');
     expect(t.body.message).toContain('a template has at most one');
   });
 });

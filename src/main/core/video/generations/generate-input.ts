@@ -2,8 +2,7 @@
 // may name, lengths, captions, requested files. GenerateService checks and charges; the quote reads the same rules.
 import crypto from 'node:crypto';
 import type { AspectRatio, OutputFormat, TemplateWrite } from '../../../../shared/video.schema.js';
-import { CAPTIONS_URL_REFUSAL, captionsProblem, isCaptionsReference } from '../../../../shared/captions-format.js';
-import { hasUrlScheme } from '../../../../shared/media-types.js';
+import { captionsValueProblem } from '../../../../shared/media-types.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { IngestedMedia } from '../uploads/media-port.js';
 import type { GenerateOptions } from './generate-options.js';
@@ -128,13 +127,4 @@ export function requestProblems(
   if (refused) problems.push(`webhook_url: ${refused.reason}`);
   if (missing.length) problems.unshift(`missing required variable(s): ${missing.join(', ')}`);
   return { problems, missing };
-}
-
-/**
- * Why a captions variable's value cannot be used, or null: text is checked as captions; a reference (a storage key)
- * is looked up when the generation is made, but a URL never is.
- */
-function captionsValueProblem(value: string): string | null {
-  if (!isCaptionsReference(value)) return captionsProblem(value);
-  return hasUrlScheme(value.trim()) ? CAPTIONS_URL_REFUSAL : null;
 }

@@ -37,8 +37,8 @@ async function forVariable<T>(
 }
 
 /**
- * A captions variable's record. Pasted text (or the template's default) is kept as `value`, as before; a captions
- * upload is kept by its storage key like a media input (so deleting it waits for the render, `used_by`) and read when
+ * A captions variable's record. Pasted text (or the template's default text) is kept as `value`, as before; a captions
+ * upload (given, or the template's default) is kept by its storage key like a media input (so deleting it waits for the render, `used_by`) and read when
  * rendering — the record never copies the file's text.
  */
 async function captionsInput(
@@ -47,14 +47,16 @@ async function captionsInput(
   v: TemplateWrite['input_variables'][number],
   given: string | undefined,
 ): Promise<ResolvedInput | null> {
-  if (nonEmpty(given) && isCaptionsReference(given)) {
-    // Its text was checked in full when the upload completed (on S3: at first use), and the key is this org's.
-    const media = await forVariable(ingest, v.key, (i) => i.resolve(orgId, 'captions', given));
-    const { storageKey, contentType, size } = media;
-    return { type: 'captions', source: media.source, storage_key: storageKey, content_type: contentType, size };
-  }
   const value = nonEmpty(given) ? given : v.default_value;
-  return value === undefined ? null : { type: 'captions', source: nonEmpty(given) ? 'request' : 'default', value };
+  if (value === undefined) return null;
+  if (isCaptionsReference(value)) {
+    // Its text was checked in full when the upload completed (on S3: at first use), and the key is this org's.
+    const media = await forVariable(ingest, v.key, (i) => i.resolve(orgId, 'captions', value));
+    const { storageKey, contentType, size } = media;
+    const source = nonEmpty(given) ? media.source : 'default';
+    return { type: 'captions', source, storage_key: storageKey, content_type: contentType, size };
+  }
+  return { type: 'captions', source: nonEmpty(given) ? 'request' : 'default', value };
 }
 
 /** Resolves one video's inputs: text values with defaults, captions, media stored (URL, data URI, key, file, character). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUILTIN_PLACEHOLDERS, providerPlaceholderKeys } from '../../../../shared/provider.schema.js';
-import { captionsProblem } from '../../../../shared/captions-format.js';
+import { captionsValueProblem } from '../../../../shared/media-types.js';
 import {
   ANY_BRACES,
   CATEGORY_NEEDS,
@@ -57,8 +57,9 @@ export function semanticProblems(t: TemplateWrite): string[] {
       if (v.min_length !== undefined || v.max_length !== undefined)
         reasons.push(`${where}: min_length/max_length apply to text variables only`);
       if (v.slot !== undefined) reasons.push(`${where}: slot applies to image, video and audio variables only`);
-      const problem = v.default_value !== undefined ? captionsProblem(v.default_value) : null;
-      if (problem) reasons.push(`${where}: default_value is ${problem}`);
+      // Text, or the storage key of a captions upload (looked up, with the generating org, when a video is made).
+      const problem = v.default_value !== undefined ? captionsValueProblem(v.default_value) : null;
+      if (problem) reasons.push(`${where}: default_value: ${problem}`);
       captionVariables++;
     } else {
       if (v.min_length !== undefined || v.max_length !== undefined)
