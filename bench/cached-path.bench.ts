@@ -9,6 +9,7 @@ import { tempDir } from '../test/helpers/temp-dir.js';
 import { startSite, type FixtureSite } from '../test/fixtures/sites/index.js';
 import { load } from './lib/load.js';
 import { cpuMs, startBareServer, startBenchServer, type BenchServer, type CannedRoute } from './lib/processes.js';
+import { requiredStepsUs } from './lib/required-steps.js';
 import { percentile, round } from './lib/stats.js';
 
 const CONNECTIONS = 16;
@@ -40,12 +41,12 @@ async function cannon(t: Target, opts: { duration?: number; amount?: number } = 
 }
 
 /** Paired rounds of the API and the bare route; the ratio of medians and the median of per-round ratios. */
-async function versusBare(api: Target, bare: Target) {
+async function versusBare(api: Target, bare: Target, rounds = ROUNDS) {
   await cannon(api, { duration: 2 }); // warm-up (JIT, statement cache, session cache keys)
   await cannon(bare, { duration: 2 });
   const apiRps: number[] = [];
   const bareRps: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < rounds; i++) {
     bareRps.push((await cannon(bare)).reqPerSec);
     apiRps.push((await cannon(api)).reqPerSec);
   }
@@ -92,6 +93,32 @@ function requestLogLineUs(): number {
     logger.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** µs of busy work per answer the floor is given, to find how much own work leaves a server at 0.5× the floor. */
+const WORK_US = [5, 10, 15, 20];
+
+/**
+ * The floor with N µs of work per answer against the floor itself (paired rounds, medians): the share of the floor's
+ * rate left to a server whose own work per answer costs N µs on this machine, and where that share crosses 0.5.
+ */
+async function workBudget(canned: CannedRoute[], bare: Target, path: string) {
+  const curve: { work_us: number; ratio: number }[] = [];
+  for (const us of WORK_US) {
+    const busy = await startBareServer(canned, us);
+    try {
+      const r = await versusBare({ ...bare, url: `${busy.url}${path}` }, bare, 3);
+      curve.push({ work_us: us, ratio: r.ratio });
+    } finally {
+      await busy.stop();
+    }
+  }
+  // Linear between the two points around 0.5 (the curve falls with work).
+  const at = curve.findIndex((p) => p.ratio < 0.5);
+  const lo = at > 0 ? curve[at - 1]! : null;
+  const hi = at >= 0 ? curve[at]! : null;
+  const half = lo && hi ? lo.work_us + ((lo.ratio - 0.5) / (lo.ratio - hi.ratio)) * (hi.work_us - lo.work_us) : null;
+  return { curve, work_us_at_half: half === null ? null : round(half, 1) };
 }
 
 function loginTarget(s: BenchServer, site: FixtureSite): Target {
@@ -166,6 +193,9 @@ export async function runCachedPathBench(): Promise<Record<string, unknown>> {
       await control.stop();
     }
     const lineUs = requestLogLineUs();
+    // How much own work per answer leaves 0.5× of the floor, and what the steps a cached login must take cost alone.
+    const budget = await workBudget(canned, bareLogin, '/api/login');
+    const steps = requiredStepsUs(login.body!, hit.body);
     // What each costs the server, against the floor's process (CPU per answer: fairly steady on a busy machine).
     const cpu = {
       cached_login_ms: round(percentile(logged, 50), 4),
@@ -196,6 +226,11 @@ export async function runCachedPathBench(): Promise<Record<string, unknown>> {
         target_p50_ms: 0.5,
         pass: serial.p50Ms <= 0.5,
       },
+      // The floor given N µs of busy work per answer (the login route's bytes): its share of the plain floor's rate.
+      work_budget: budget,
+      // The steps the issue keeps on, each timed alone in this process with the server's own functions: the least a
+      // server taking them adds to the floor's work per answer (before its framework hooks, headers and socket).
+      required_steps_cpu: steps,
       templates: { ...templateList, target_ratio: 0.8, pass: templateList.ratio >= 0.8 },
       server_cpu_per_answer: cpu,
       request_log_cpu: {

@@ -46,15 +46,19 @@ export interface CannedRoute {
   body: string;
 }
 
-/** A bare Fastify server in its own process answering each route with the given bytes (bench/lib/bare-fastify.ts). */
+/**
+ * A bare Fastify server in its own process answering each route with the given bytes (bench/lib/bare-fastify.ts),
+ * after `workUs` µs of busy work per answer when given.
+ */
 export async function startBareServer(
   routes: CannedRoute[],
+  workUs = 0,
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const file = path.join(tempDir(), 'routes.json');
   fs.writeFileSync(file, JSON.stringify(routes));
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(import.meta.dirname, 'bare-fastify.ts'), file],
+    ['--import', 'tsx', path.join(import.meta.dirname, 'bare-fastify.ts'), file, String(workUs)],
     { env: process.env },
   );
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
