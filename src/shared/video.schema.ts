@@ -113,7 +113,7 @@ export const InputVariableSchema = z
   .object({
     key: z.string(),
     label: z.string(),
-    type: z.string().describe('text, image, video or audio'),
+    type: z.string().describe('text, image, video, audio or captions'),
     required: z.boolean(),
     placeholder: z.string().optional(),
     description: z.string().optional(),
@@ -188,7 +188,15 @@ export const InputVariableWriteSchema = z
     required: z.boolean().default(false),
     placeholder: z.string().max(500).optional(),
     description: z.string().max(2000).optional(),
-    default_value: z.string().max(4096).optional(),
+    default_value: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe(
+        'Used when a request gives the variable no value. text: the text; captions: SRT or WebVTT text, or the ' +
+          'storage key of a captions upload (for captions longer than 4096 characters); image, video, audio: an ' +
+          'http(s) URL or a storage key',
+      ),
     max_length: z.number().int().min(1).max(100_000).optional(),
     min_length: z.number().int().min(0).max(100_000).optional(),
     slot: z.enum(VARIABLE_SLOTS).optional(),
