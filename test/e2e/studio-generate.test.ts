@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/renderer/lib/csv.js';
 import { media } from '../helpers/media-fixtures.js';
+import { upload } from '../helpers/video-api.js';
 import { axeViolations, overflowsRight, setScheme } from './support/layout-audit.js';
 import { dropFiles, nav, startRendererHarness, SHOTS_DIR, type RendererHarness } from './support/renderer-harness.js';
 
@@ -48,7 +49,7 @@ async function audit(page: Page, name: string): Promise<string[]> {
 }
 
 /** A template with a headline and a required captions variable `subs` (labelled Subtitles). */
-async function captionedTemplate(title: string): Promise<{ id: string }> {
+async function captionedTemplate(title: string, subsDefault?: string): Promise<{ id: string }> {
   const res = await h.t.request('/api/templates', {
     method: 'POST',
     json: {
@@ -58,7 +59,7 @@ async function captionedTemplate(title: string): Promise<{ id: string }> {
       prompt_template: '{{headline}}',
       input_variables: [
         { key: 'headline', label: 'Headline', type: 'text', required: true },
-        { key: 'subs', label: 'Subtitles', type: 'captions', required: true },
+        { key: 'subs', label: 'Subtitles', type: 'captions', required: true, default_value: subsDefault },
       ],
     },
   });
@@ -240,6 +241,30 @@ describe('Generate: quote before paying, formats, CSV batches', () => {
       await context.close();
     }
   }, 90_000);
+
+  it('says what an empty captions field gives when the template has a default file, and uses it', async () => {
+    const key = await upload(h.t, Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\nBy default\n'), 'text/vtt');
+    const tpl = await captionedTemplate('Captions by default', key);
+    const { page, context, problems } = await h.openApp();
+    try {
+      await nav(page, 'Generate').click();
+      await page.getByLabel('Template', { exact: true }).selectOption(tpl.id);
+      const form = page
+        .getByRole('region', { name: 'Captions by default' })
+        .getByRole('form', { name: 'Generate a video' });
+      await form.getByLabel('Headline').fill('Launch day');
+      await form.getByText(`Left empty: the template's default file ${key}.`).waitFor();
+      expect(await form.getByLabel('Subtitles').getAttribute('required')).toBeNull();
+      await form.getByTestId('quote-credits').waitFor();
+      await form.getByRole('button', { name: 'Generate' }).click();
+      await page.getByTestId('generate-result').waitFor();
+      const list = (await (await h.t.request(`/api/generations?template_id=${tpl.id}`)).json()) as { data: Gen[] };
+      expect(list.data[0].inputs.subs).toMatchObject({ source: 'default', storage_key: key });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it('takes a CSV batch with its images dropped along: preview table, quote, then one charged batch', async () => {
     const { page, context, problems } = await h.openApp();

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { captionsProblem, MAX_CAPTION_BYTES } from '../../../shared/captions-format.js';
+import { captionsProblem, isCaptionsReference, MAX_CAPTION_BYTES } from '../../../shared/captions-format.js';
 import type { InputVariable } from '../../../shared/ipc-contract.js';
 import { Field } from '../../components/Field';
 
@@ -45,9 +45,14 @@ export function CaptionsInput<V extends CaptionsValue>({
     else onChange({ ...value, text, fileName: file.name });
   };
 
-  const hint =
+  const given =
     v.description ??
     'SRT or WebVTT text (timing kept as in the file), or the storage key of a captions file from Uploads.';
+  // Said, so a person knows what an empty field gives: the default text shows as the placeholder, a file by its key.
+  const defaultFile = v.default_value && isCaptionsReference(v.default_value) ? v.default_value : undefined;
+  const hint = !v.default_value
+    ? given
+    : `${given} Left empty: the template's default ${defaultFile ? `file ${defaultFile}` : 'captions'}.`;
   return (
     <>
       <Field
@@ -65,7 +70,10 @@ export function CaptionsInput<V extends CaptionsValue>({
           rows={4}
           className="mono"
           value={value.text ?? ''}
-          placeholder={v.placeholder ?? 'WEBVTT\n\n00:00.000 --> 00:02.000\nHello'}
+          placeholder={
+            v.placeholder ??
+            (v.default_value && !defaultFile ? v.default_value : 'WEBVTT\n\n00:00.000 --> 00:02.000\nHello')
+          }
           onChange={(e) => onChange({ ...value, text: e.target.value, fileName: undefined })}
         />
       </Field>
