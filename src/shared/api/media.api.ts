@@ -101,8 +101,9 @@ export const MEDIA_API = defineApiRoutes({
     summary: 'Delete a stored file of the organization',
     description:
       'key: the storage key as one percent-encoded path segment (its slashes as %2F). The key stops resolving at once ' +
-      '(generate and characters answer 400 for it). A file still used as a character reference image, or by a video ' +
-      'being generated, is kept: 409 upload_in_use names what uses it.',
+      '(generate and characters answer 400 for it). A file still used as a character reference image, as a variable ' +
+      "default of one of the organization's templates, or by a video being generated, is kept: 409 upload_in_use " +
+      'names what uses it.',
     tags: ['uploads'],
     params: UploadKeyParamsSchema,
     responses: {

@@ -54,6 +54,9 @@ export function createVideoFeature(base: BaseCore, opts: { now?: () => number } 
     usedBy: (orgId, key) => {
       const character = parts.characters.nameUsingImage(orgId, key);
       if (character) return `the character "${character}"`;
+      // A template's default (media or captions): deleting the file would break every video made without a value.
+      const template = parts.templates.repo.titleUsingDefault(orgId, key);
+      if (template) return `the template "${template}" (as a default)`;
       const generation = parts.generations.generatingWith(orgId, key);
       return generation ? `generation ${generation}, still generating` : null;
     },

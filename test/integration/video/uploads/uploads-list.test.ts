@@ -149,6 +149,30 @@ describe('DELETE /api/uploads/:key', () => {
     expect((await del(key, org.key)).status).toBe(204);
   });
 
+  it("keeps a file a template has as a variable's default until the template lets it go", async () => {
+    const org = s.newOrg('uploads-template-default');
+    const key = await upload(s, Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\nHi\n'), 'text/vtt', org.key);
+    const body = (default_value?: string) => ({
+      title: 'Subtitled',
+      category: 'text-to-video',
+      input_variables: [{ key: 'subs', label: 'Subs', type: 'captions', default_value }],
+    });
+    const t = await call(s, '/api/templates', { method: 'POST', key: org.key, json: body(key) });
+    expect(t.status).toBe(200);
+    const r = await del(key, org.key);
+    expect(r.status).toBe(409);
+    expect(r.body).toEqual({
+      error: 'upload_in_use',
+      message: expect.stringContaining('the template "Subtitled" (as a default)'),
+    });
+    // Another organization's template naming the same text does not hold this org's file.
+    const other = s.newOrg('uploads-template-other');
+    expect((await call(s, '/api/templates', { method: 'POST', key: other.key, json: body(key) })).status).toBe(200);
+    const replaced = await call(s, `/api/templates/${t.body.id}`, { method: 'PUT', key: org.key, json: body() });
+    expect(replaced.status).toBe(200);
+    expect((await del(key, org.key)).status).toBe(204);
+  });
+
   it('keeps a file a generating generation uses', async () => {
     const org = s.newOrg('uploads-generating');
     s.core.credits.grant(org.orgId, 100);

@@ -137,6 +137,11 @@ export class TemplatesRepo {
       delete: db.prepare('DELETE FROM templates WHERE id = ? AND org_id = ?'),
       deleteBuiltins: db.prepare('DELETE FROM templates WHERE org_id IS NULL'),
       deleteStaleScratch: db.prepare('DELETE FROM templates WHERE scratch = 1 AND updated_at < ?'),
+      // Exact match on one variable's default (no LIKE, so no pattern characters in a key can widen it).
+      usingDefault: db.prepare(
+        `SELECT t.title FROM templates t, json_each(t.input_variables) v
+         WHERE t.org_id = ? AND t.scratch = 0 AND json_extract(v.value, '$.default_value') = ? LIMIT 1`,
+      ),
     };
   }
 
@@ -160,6 +165,12 @@ export class TemplatesRepo {
 
   delete(orgId: string, id: string): boolean {
     return this.stmts.delete.run(id, orgId).changes === 1;
+  }
+
+  /** The title of an org template (not a scratch copy) whose variable has `value` as its default, or null. */
+  titleUsingDefault(orgId: string, value: string): string | null {
+    const row = this.stmts.usingDefault.get(orgId, value) as { title: string } | undefined;
+    return row ? row.title : null;
   }
 
   /** Deletes the scratch templates of every org last changed before `changedBefore` (ms); how many. */
