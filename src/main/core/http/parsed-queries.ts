@@ -1,5 +1,3 @@
-import type { z } from 'zod';
-
 /** Query strings kept per route: a client paging through a list uses a handful; a scan of many only churns. */
 const KEPT_PER_ROUTE = 64;
 /** Longer query strings are parsed every time (none of the API's list queries comes near). */
@@ -15,13 +13,13 @@ const MAX_KEPT_LENGTH = 256;
  *
  * Only for routes authenticated by key: the query strings of signed URLs carry signatures, which are not kept.
  */
-export class ParsedQueries<T extends z.ZodType> {
-  private readonly kept = new Map<string, Readonly<z.output<T>>>();
+export class ParsedQueries<V> {
+  private readonly kept = new Map<string, Readonly<V>>();
 
-  constructor(private readonly parse: (query: unknown) => z.output<T>) {}
+  constructor(private readonly parse: (query: unknown) => V) {}
 
   /** The parsed query of `url` (its raw query string is the key; `query` is Fastify's parse of the same string). */
-  get(url: string, query: unknown): Readonly<z.output<T>> {
+  get(url: string, query: unknown): Readonly<V> {
     const at = url.indexOf('?');
     const raw = at < 0 ? '' : url.slice(at + 1);
     if (raw.length > MAX_KEPT_LENGTH) return this.parse(query);

@@ -37,9 +37,9 @@ async function forVariable<T>(
 }
 
 /**
- * A captions variable's record. Pasted text (or the template's default text) is kept as `value`, as before; a captions
- * upload (given, or the template's default) is kept by its storage key like a media input (so deleting it waits for the render, `used_by`) and read when
- * rendering — the record never copies the file's text.
+ * A captions variable's record. Pasted text (or the template's default text) is kept as `value`, as before; a
+ * captions upload (given, or the template's default) is kept by its storage key like a media input (so deleting it
+ * waits for the render, `used_by`) and read when rendering — the record never copies the file's text.
  */
 async function captionsInput(
   ingest: MediaIngestPort | undefined,
