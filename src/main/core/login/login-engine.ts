@@ -2,6 +2,7 @@ import type { BrowserContext, Page, Route } from 'playwright-core';
 import { Deadline, LoginTimeoutError } from './engine/deadline.js';
 import { DOM_WATCH_SCRIPT } from './engine/page-activity.js';
 import { RequestInterceptor } from './engine/request-interceptor.js';
+import { EgressGuard, watchOtherPages } from './engine/egress-guard.js';
 import { LoginFlow, unreachableCode } from './login-flow.js';
 import { attachPasskeys, type PasskeyLogin } from './steps/passkey.step.js';
 import { NAVIGATION_WATCH_SCRIPT } from './engine/page-signals.js';
@@ -56,6 +57,8 @@ export class LoginEngine {
     let flow: LoginFlow | undefined;
     let interceptor: RequestInterceptor | undefined;
     let passkeys: PasskeyLogin | undefined;
+    let egress: EgressGuard | undefined;
+    let egressWatch: (() => Promise<void>) | undefined;
     const fail = (reason: LoginFailureReason, message: string): LoginResult => {
       const finalUrl = page && !page.isClosed() ? page.url() : undefined;
       this.log.info({ url: safeUrl(req.url), reason, ms: Date.now() - started }, 'login failed');
@@ -74,19 +77,56 @@ export class LoginEngine {
       if (req.passkeys) passkeys = await attachPasskeys(ctx, page, req.passkeys, (s) => steps.push(s));
       const indexedDBWrites = new IndexedDBWriteLog();
       indexedDBWrites.attach(ctx);
+      egress = new EgressGuard({
+        secrets: [req.password, ...(req.secrets ?? [])],
+        values: Object.values(req.additionalFields ?? {}),
+        secretOrigins: req.secretOrigins,
+        loginUrl: req.url,
+        providerOrigins: req.oauth?.origins,
+      });
+      const interception = {
+        credentials: { username: req.username, password: req.password },
+        blockHeavy: this.blockResources,
+        allowedOrigins: req.secretOrigins,
+        egress,
+      };
+      // A passkey answers only on the saved login's origins: the gate takes it out before a page of another
+      // origin loads, and puts it back once the page is on one of them again.
+      const passkeyOrigins = req.secretOrigins;
+      const gate = passkeys && passkeyOrigins ? passkeys.authenticator : undefined;
+      if (gate && passkeyOrigins)
+        page.on('framenavigated', (f) => {
+          if (f === page?.mainFrame()) void gate.gate(f.url(), passkeyOrigins, 'committed');
+        });
       const [, attached] = await Promise.all([
         // On the context, so popup windows (an identity provider's) have them too.
         ctx.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}\n${STORAGE_WATCH_SCRIPT}`),
         RequestInterceptor.attach(ctx, page, {
-          credentials: { username: req.username, password: req.password },
-          blockHeavy: this.blockResources,
-          allowedOrigins: req.secretOrigins,
+          ...interception,
+          ...(gate && passkeyOrigins
+            ? { beforeMainDocument: (url: string) => gate.gate(url, passkeyOrigins, 'before-load') }
+            : {}),
         }),
+        egress.watchWebSockets(ctx),
       ]);
       interceptor = attached;
       if (!interceptor && this.blockResources) await page.route('**/*', blockHeavy);
-      flow = new LoginFlow({ ctx, page, req, deadline, log: this.log, steps, interceptor, indexedDBWrites, passkeys });
-      const result = await deadline.race(flow.run());
+      egressWatch = watchOtherPages(ctx, page, egress, interception);
+      flow = new LoginFlow({
+        ctx,
+        page,
+        req,
+        deadline,
+        log: this.log,
+        steps,
+        interceptor,
+        egress,
+        indexedDBWrites,
+        passkeys,
+      });
+      const result = await deadline.race(Promise.race([flow.run(), egress.stopped]));
+      // A request was refused as the flow ended (a beacon sent on the way out): the login still stops.
+      if (egress.refusedOrigin) await egress.stopped;
       this.log.info({ url: safeUrl(req.url), ms: Date.now() - started }, 'login succeeded');
       const sessionIn = flow.storageNotAsked();
       return {
@@ -99,6 +139,8 @@ export class LoginEngine {
       };
     } catch (err) {
       if (signal?.aborted) throw err;
+      // A request that would have carried a secret elsewhere was blocked: that is why the login stopped.
+      if (egress?.failure) return fail(egress.failure.reason, egress.failure.message);
       if (err instanceof LoginTimeoutError) {
         steps.push(`gave up after ${timeoutMs} ms`);
         return fail('timeout', err.message);
@@ -127,6 +169,7 @@ export class LoginEngine {
     } finally {
       flow?.dispose();
       interceptor?.dispose();
+      await egressWatch?.();
       // Each use moves a passkey's counter on (a relying party refuses one that does not increase): keep it.
       if (passkeys && req.passkeys) await passkeys.finish(req.passkeys, this.log);
       // Not awaited: waiting for the renderer to go away only delays the answer (the context

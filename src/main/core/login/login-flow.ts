@@ -2,6 +2,7 @@ import type { BrowserContext, Dialog, Page } from 'playwright-core';
 import type { Deadline } from './engine/deadline.js';
 import type { PageScan } from './engine/form-finder.js';
 import type { RequestInterceptor } from './engine/request-interceptor.js';
+import type { EgressGuard } from './engine/egress-guard.js';
 import { unreachableCode } from './engine/net-errors.js';
 import { lastActiveAt, pageActivity } from './engine/page-activity.js';
 import type { SessionStoredIn } from './engine/outcome-detector.js';
@@ -72,6 +73,8 @@ export interface LoginFlowDeps {
   log: LogSink;
   steps: string[];
   interceptor?: RequestInterceptor;
+  /** Where the login's secrets may be sent: every request of the login's pages is checked against it. */
+  egress?: EgressGuard;
   /** The IndexedDB records the login's pages wrote. */
   indexedDBWrites?: IndexedDBWriteLog;
   /** loginMethod "passkey": the virtual authenticator on the page and the passkey steps' state. */

@@ -34,6 +34,12 @@ export interface EngineLoginRequest {
    * before a secret leaves the process. Absent: wherever the flow leads (inline credentials).
    */
   secretOrigins?: readonly string[];
+  /**
+   * The login's secrets besides the password (a TOTP secret): like the password, every code typed and the
+   * additional fields' values, no request of the login's pages may carry them to an origin they are not for
+   * (EgressGuard).
+   */
+  secrets?: readonly string[];
   /** Where codes and sign-in links come from (mailboxes, the inbox endpoint, a TOTP secret). */
   codes?: CodeSources;
   /** How long a code or link is waited for. Default 120000. */

@@ -224,6 +224,7 @@ export class LoginService {
               onStep,
               keepPartialState: req.interactive && !!this.deps.interactive,
               ...(secretOrigins ? { secretOrigins } : {}),
+              ...(req.cred.totpSecret ? { secrets: [req.cred.totpSecret] } : {}),
               ...(passkeys ? { passkeys } : {}),
             },
             run?.signal,

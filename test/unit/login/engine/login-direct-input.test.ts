@@ -84,12 +84,12 @@ describe('quick click', () => {
   });
 });
 
-describe('quick fill', () => {
+describe('element-bound typing', () => {
   it('replaces the value by inserting text, as typing would (input events), also in an email field', async () => {
     const html = `<input id="u" value="old" ${m('t-1')}><input id="e" type="email" value="old@example.org" ${m('t-2')}>`;
     await withPage(html, async (page) => {
-      expect(await typeInto(page, page.mainFrame(), 't-1', 'ada@example.com')).toBe(true);
-      expect(await typeInto(page, page.mainFrame(), 't-2', 'bo@example.com')).toBe(true);
+      expect(await typeInto(page.mainFrame(), 't-1', 'ada@example.com')).toBe('typed');
+      expect(await typeInto(page.mainFrame(), 't-2', 'bo@example.com')).toBe('typed');
       expect(await page.inputValue('#u')).toBe('ada@example.com');
       expect(await page.inputValue('#e')).toBe('bo@example.com');
       expect(await log(page)).toEqual(['input insertText ada@example.com', 'input insertText bo@example.com']);
@@ -102,8 +102,8 @@ describe('quick fill', () => {
       root.innerHTML = '<input id="inner" ${m('t-1')}>';
     </script>`;
     await withPage(html, async (page) => {
-      expect(await typeInto(page, page.mainFrame(), 't-1', 'ada')).toBe(true);
-      expect(await typeInto(page, page.mainFrame(), 't-2', 's3cret pass')).toBe(true);
+      expect(await typeInto(page.mainFrame(), 't-1', 'ada')).toBe('typed');
+      expect(await typeInto(page.mainFrame(), 't-2', 's3cret pass')).toBe('typed');
       expect(
         await page.evaluate(() => document.querySelector('login-box')!.shadowRoot!.querySelector('input')!.value),
       ).toBe('ada');
@@ -111,17 +111,43 @@ describe('quick fill', () => {
     });
   });
 
-  it('leaves other fields to the careful path, and an empty value', async () => {
+  it('leaves fields that are not text inputs to the careful path', async () => {
     const html = `<input id="n" type="number" ${m('t-1')}>
       <div id="ce" contenteditable ${m('t-2')}></div>
-      <input id="ro" readonly ${m('t-3')}>
-      <input id="thief" ${m('t-4')} onfocus="document.getElementById('other').focus()"><input id="other">
-      <input id="plain" ${m('t-5')}>`;
+      <input id="ro" readonly ${m('t-3')}>`;
     await withPage(html, async (page) => {
       const frame = page.mainFrame();
-      for (const id of ['t-1', 't-2', 't-3', 't-4']) expect(await typeInto(page, frame, id, '42'), id).toBe(false);
-      expect(await typeInto(page, frame, 't-5', '')).toBe(false);
+      for (const id of ['t-1', 't-2', 't-3']) expect(await typeInto(frame, id, '42'), id).toBe('unfit');
       expect(await log(page)).toEqual([]);
+    });
+  });
+
+  it('puts the text into the chosen field only, also when the page moves the focus away (focus theft)', async () => {
+    // The thief moves the focus to its own input whenever the field gets it, and again from a timer.
+    const html = `<input id="pw" type="password" ${m('t-1')} onfocus="document.getElementById('thief').focus()">
+      <input id="thief"><input id="pw2" type="password" ${m('t-2')}>
+      <script>setInterval(() => document.getElementById('thief').focus(), 0)</script>`;
+    await withPage(html, async (page) => {
+      const frame = page.mainFrame();
+      expect(await typeInto(frame, 't-1', 'hunter2 secret')).toBe('typed');
+      expect(await typeInto(frame, 't-2', 'other secret')).toBe('typed');
+      expect(await page.inputValue('#pw')).toBe('hunter2 secret');
+      expect(await page.inputValue('#pw2')).toBe('other secret');
+      expect(await page.inputValue('#thief')).toBe('');
+    });
+  });
+
+  it('types key by key into the field, and stops when the focus cannot be kept on it', async () => {
+    const html = `<input id="a" ${m('t-1')}>
+      <input id="b" ${m('t-2')} onkeydown="document.getElementById('thief').focus(); this.blur()"
+        onfocus="if (this.value) document.getElementById('thief').focus()">
+      <input id="thief">`;
+    await withPage(html, async (page) => {
+      const frame = page.mainFrame();
+      expect(await typeInto(frame, 't-1', 'abc', true)).toBe('typed');
+      expect(await page.inputValue('#a')).toBe('abc');
+      expect(await typeInto(frame, 't-2', 'xyz', true)).toBe('elsewhere');
+      expect(await page.inputValue('#thief')).toBe('');
     });
   });
 });

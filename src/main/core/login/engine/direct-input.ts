@@ -5,27 +5,77 @@ import { nextScanId, runInFrame } from './page-script.js';
 /**
  * Typing and clicking on elements the scanner already judged (visible, enabled, editable) with
  * one look at the page instead of Playwright's actionability loop (six to eight round trips and,
- * for a click, two animation frames of "is it moving?"). The input itself is the same as
- * Playwright's: focus and select, then the text inserted by the browser (real `beforeinput` /
- * `input` events, which controlled React inputs need); a click is real mouse events at the
- * element's centre. Whenever the quick look is not sure (the element is covered, animating, in
- * an iframe, not a plain text field, or focus did not land), the caller falls back to the
- * Playwright action, which waits and retries.
+ * for a click, two animation frames of "is it moving?"). A click is real mouse events at the
+ * element's centre; whenever the quick look is not sure (covered, animating, in an iframe), the
+ * caller falls back to Playwright's click, which waits and retries.
+ *
+ * Typing is bound to the element (README "Security"): focus, select and insert happen inside the
+ * field's own document in one task, through the browser's editing (`insertText`: real `beforeinput`
+ * / `input` events, which controlled React inputs need), never through the page-wide keyboard — text
+ * sent to "whatever has focus" lands wherever a script moved the focus meanwhile. Where the browser's
+ * editing does not take the text, the value is set on the element itself with an `input` event.
  */
 
-/** Input types Playwright fills by typing (not by setting `value`). */
+/** Input types typed as text (others, like dates, take a value). */
 const TYPED_INPUTS = ['text', 'email', 'password', 'tel', 'url', 'search', ''];
 
-/** In-page: focuses a marked text field and selects its content (what Playwright's fill does before inserting). */
-export function focusForTyping(args: { id: string; types: string[] }, h: DomHelpers): boolean {
+/**
+ * What typing into a field came to: `typed`; `unfit` (not a text input or textarea: Playwright's fill
+ * takes it); `elsewhere` (the focus was moved off the field while it was typed into: the login stops).
+ */
+export type TypingResult = 'typed' | 'unfit' | 'elsewhere';
+
+/**
+ * In-page: types `value` into the marked text field. `keyByKey` types one character at a time with
+ * keydown / keyup around each (for widgets that drop a whole value inserted at once).
+ */
+export function typeIntoField(
+  args: { id: string; value: string; types: string[]; keyByKey: boolean },
+  h: DomHelpers,
+): TypingResult {
   const el = h.findMarked(args.id);
-  if (!el || !h.isVisible(el) || !h.isEditable(el)) return false;
+  if (!el || !h.isVisible(el) || !h.isEditable(el)) return 'unfit';
   const isInput = el.tagName === 'INPUT' && args.types.includes((el.getAttribute('type') || '').toLowerCase());
-  if (!isInput && el.tagName !== 'TEXTAREA') return false;
+  if (!isInput && el.tagName !== 'TEXTAREA') return 'unfit';
   const field = el as HTMLInputElement;
+  const proto = isInput ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+  const setValue = (v: string): void => {
+    Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(field, v);
+    field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: v }));
+  };
+  const focused = (): boolean => {
+    field.focus();
+    return h.activeElement() === el;
+  };
+  const insert = (text: string): boolean => {
+    // Checked right before each insertion: the browser inserts into the focused element, which must be this one.
+    if (!focused()) return false;
+    return document.execCommand('insertText', false, text);
+  };
+  const key = (type: 'keydown' | 'keyup', ch: string): boolean =>
+    field.dispatchEvent(new KeyboardEvent(type, { key: ch, bubbles: true, cancelable: true, composed: true }));
+  if (!focused()) {
+    setValue(args.value);
+    field.dispatchEvent(new Event('change', { bubbles: true }));
+    return 'typed';
+  }
   field.select();
-  field.focus();
-  return h.activeElement() === el;
+  if (args.keyByKey) {
+    setValue('');
+    for (const ch of Array.from(args.value)) {
+      const before = field.value;
+      if (key('keydown', ch) && !insert(ch) && h.activeElement() !== el) return 'elsewhere';
+      key('keyup', ch);
+      // The character went into another element than this one (a handler moved the focus): stop here.
+      if (field.value === before && h.activeElement() !== el) return 'elsewhere';
+    }
+    return 'typed';
+  }
+  if (!insert(args.value)) {
+    if (h.activeElement() !== el) return 'elsewhere';
+    setValue(args.value);
+  }
+  return 'typed';
 }
 
 /**
@@ -55,13 +105,10 @@ export function clickTarget(args: { id: string }, h: DomHelpers): { x: number; y
   return hit && h.containsDeep(el, hit) ? { x, y } : null;
 }
 
-/** Types `value` into a scanned text field; false when the quick way does not apply (use Playwright's fill). */
-export async function typeInto(page: Page, frame: Frame, id: string, value: string): Promise<boolean> {
-  if (!value) return false;
-  const focused = await runInFrame(frame, focusForTyping, { id, types: TYPED_INPUTS }, nextScanId());
-  if (!focused) return false;
-  await page.keyboard.insertText(value);
-  return true;
+/** Types `value` into a scanned text field, bound to it (see typeIntoField). */
+export async function typeInto(frame: Frame, id: string, value: string, keyByKey = false): Promise<TypingResult> {
+  const done = await runInFrame(frame, typeIntoField, { id, value, types: TYPED_INPUTS, keyByKey }, nextScanId());
+  return done ?? 'unfit';
 }
 
 /** Clicks a scanned element with real mouse events; false when the quick way does not apply (use Playwright's click). */

@@ -7,14 +7,18 @@ import { markedLocator } from './form-finder.js';
 import type { FormCandidate, ScannedField } from './form-scan.js';
 import { MARK_ATTR, nextScanId, runInFrame } from './page-script.js';
 import { LoginFlowError, originMismatchMessage } from '../login-types.js';
+import type { EgressGuard } from './egress-guard.js';
+import { originOf } from './secret-egress.js';
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return 'null';
-  }
+/** A frame's document origin, read in the page (after every redirect; about:blank and srcdoc frames inherit theirs). */
+async function originIn(frame: Frame): Promise<string> {
+  return frame.evaluate(() => window.location.origin).catch(() => originOf(frame.url()));
 }
+
+/** The message of a login stopped because the page moved the focus off a field while a secret was typed into it. */
+const FOCUS_MOVED_MESSAGE =
+  'The page moved the keyboard focus away from the field while the credentials were typed into it; the login ' +
+  'stopped so that nothing more was typed.';
 
 /** In-page: finds a visible "Accept" button of a cookie/consent banner and marks it. */
 export function findConsentButton(_args: Record<string, never>, h: DomHelpers): string | null {
@@ -38,6 +42,8 @@ export interface FillerDeps {
   step: (s: string) => void;
   /** Where text may be typed (a saved login's origins, EngineLoginRequest.secretOrigins); absent: anywhere. */
   typingOrigins?: readonly string[];
+  /** Told of every origin typed on (an inline login's secrets may then be sent there). */
+  egress?: EgressGuard;
 }
 
 /** Fills fields and presses buttons the way a user would; reports what it did in the step trace. */
@@ -50,23 +56,43 @@ export class FormFiller {
   constructor(private readonly deps: FillerDeps) {}
 
   async fillText(frame: Frame, id: string, value: string): Promise<void> {
-    this.typedOrigins.add(await this.checkOrigin(frame));
-    if (!(await typeInto(this.deps.page, frame, id, value)))
-      await markedLocator(frame, id).fill(value, { timeout: this.deps.deadline.cap(5000) });
+    await this.type(frame, id, value, false);
     this.unverified.push({ frame, id, value });
   }
 
+  /** Types into a marked field once the frame may take it; stops the login when the focus was moved off it. */
+  private async type(frame: Frame, id: string, value: string, keyByKey: boolean): Promise<void> {
+    const origin = await this.checkOrigin(frame);
+    this.typedOrigins.add(origin);
+    this.deps.egress?.typedOn(origin);
+    const typed = await typeInto(frame, id, value, keyByKey);
+    if (typed === 'elsewhere') {
+      this.deps.step('stopped typing: the page moved the focus off the field');
+      throw new LoginFlowError('credential_origin_mismatch', FOCUS_MOVED_MESSAGE);
+    }
+    // Not a text input or textarea (an editable element of a widget): Playwright's fill handles it.
+    if (typed === 'unfit') await markedLocator(frame, id).fill(value, { timeout: this.deps.deadline.cap(5000) });
+  }
+
   /**
-   * The frame's document origin, read in the page right before typing (after every redirect, in an iframe
-   * or a popup alike): outside typingOrigins the login stops before the value leaves the process.
+   * The frame's document origin and those of every frame around it up to the top-level page, read in the
+   * page right before typing (after every redirect, in an iframe or a popup alike): when any of them is
+   * outside typingOrigins the login stops before the value leaves the process — a login page framed by a
+   * page of another origin is typed into by no one.
    */
   private async checkOrigin(frame: Frame): Promise<string> {
     const allowed = this.deps.typingOrigins;
-    if (!allowed) return originOf(frame.url());
-    const origin = await frame.evaluate(() => window.location.origin).catch(() => originOf(frame.url()));
-    if (!allowed.includes(origin)) {
-      this.deps.step(`did not type on ${origin}: not one of the saved login's origins`);
-      throw new LoginFlowError('credential_origin_mismatch', originMismatchMessage(origin, allowed));
+    const origin = await originIn(frame);
+    if (!allowed) return origin;
+    for (let f: Frame | null = frame; f; f = f.parentFrame()) {
+      const o = f === frame ? origin : await originIn(f);
+      if (allowed.includes(o)) continue;
+      this.deps.step(
+        f === frame
+          ? `did not type on ${o}: not one of the saved login's origins`
+          : `did not type on ${origin}: it is framed by a page on ${o}, not one of the saved login's origins`,
+      );
+      throw new LoginFlowError('credential_origin_mismatch', originMismatchMessage(o, allowed));
     }
     return origin;
   }
@@ -111,10 +137,8 @@ export class FormFiller {
         .catch(() => mine.map(() => true));
       for (const [i, p] of mine.entries()) {
         if (ok[i]) continue;
-        await this.checkOrigin(frame);
-        const loc = markedLocator(frame, p.id);
-        await loc.fill('', { timeout: deadline.cap(5000) }).catch(() => {});
-        await loc.pressSequentially(p.value, { delay: 15, timeout: deadline.cap(20_000) });
+        deadline.check();
+        await this.type(frame, p.id, p.value, true);
       }
     }
   }

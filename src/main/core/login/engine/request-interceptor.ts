@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { safeUrl } from '../login-types.js';
+import type { EgressCheck } from './secret-egress.js';
 
 /** Resource types a login does not need (nor the favicon): skipping them saves bandwidth, CPU and renderer memory. */
 const HEAVY_RESOURCE_TYPES = new Set(['Image', 'Media', 'Font']);
@@ -43,8 +44,23 @@ export function decideAuthChallenge(c: AuthChallenge): 'provide' | 'cancel' {
 
 interface RequestPausedEvent {
   requestId: string;
+  frameId?: string;
   resourceType: string;
-  request: { url: string };
+  request: {
+    url: string;
+    headers?: Record<string, string>;
+    postData?: string;
+    hasPostData?: boolean;
+    postDataEntries?: { bytes?: string }[];
+  };
+}
+
+/** The body of a paused request as text, or null when it has one the protocol does not show (a file, a blob). */
+function bodyOf(req: RequestPausedEvent['request']): string | undefined | null {
+  if (req.postData !== undefined) return req.postData;
+  if (req.postDataEntries?.length)
+    return req.postDataEntries.map((e) => (e.bytes ? Buffer.from(e.bytes, 'base64').toString('utf8') : '')).join('');
+  return req.hasPostData ? null : undefined;
 }
 
 interface AuthRequiredEvent {
@@ -81,6 +97,9 @@ export class RequestInterceptor {
     private readonly credentials: { username: string; password: string },
     private readonly blockHeavy: boolean,
     private readonly allowedOrigins?: readonly string[],
+    private readonly egress?: EgressCheck,
+    private readonly answerChallenges = true,
+    private readonly beforeMainDocument?: (url: string) => Promise<void>,
   ) {}
 
   /**
@@ -95,6 +114,12 @@ export class RequestInterceptor {
       blockHeavy: boolean;
       /** Where the credentials may be sent (a saved login's origins); absent: any challenge may get them. */
       allowedOrigins?: readonly string[];
+      /** Blocks every request that would carry a secret to another origin (README "Security"). */
+      egress?: EgressCheck;
+      /** False (another page than the login's: a popup): every HTTP authentication challenge is cancelled. */
+      answerChallenges?: boolean;
+      /** Awaited before the top-level page's next document is requested (the passkeys' origin gate). */
+      beforeMainDocument?: (url: string) => Promise<void>;
     },
   ): Promise<RequestInterceptor | undefined> {
     let session: CDPSession;
@@ -119,6 +144,9 @@ export class RequestInterceptor {
         opts.credentials,
         opts.blockHeavy,
         opts.allowedOrigins,
+        opts.egress,
+        opts.answerChallenges ?? true,
+        opts.beforeMainDocument,
       );
       session.on('Fetch.requestPaused', (e) => interceptor.onRequestPaused(e));
       session.on('Fetch.authRequired', (e) => interceptor.onAuthRequired(e));
@@ -152,15 +180,36 @@ export class RequestInterceptor {
     this.session.detach().catch(() => {});
   }
 
+  /**
+   * Whether the request would carry a secret where it may not go. A body the protocol does not show (a file or
+   * blob part) cannot be vouched for: to another origin than the allowed ones it is not sent either.
+   */
+  private egressRefused(req: RequestPausedEvent['request']): boolean {
+    if (!this.egress) return false;
+    const origin = originOf(req.url);
+    if (this.egress.allowsOrigin(origin)) return false;
+    const body = bodyOf(req);
+    if (body === null) {
+      this.reports.push(`blocked a request to ${origin} whose body could not be checked for secrets`);
+      return true;
+    }
+    if (this.egress.allows({ url: req.url, headers: req.headers, body }, origin)) return false;
+    this.reports.push(`blocked a request to ${origin} that carried a secret`);
+    return true;
+  }
+
   private onRequestPaused(e: RequestPausedEvent): void {
     // A classic image CAPTCHA must load to be recognized as one.
     const skip =
-      this.blockHeavy &&
-      ((HEAVY_RESOURCE_TYPES.has(e.resourceType) && !/captcha/i.test(e.request.url)) ||
-        isFaviconRequest(e.request.url, e.resourceType));
+      this.egressRefused(e.request) ||
+      (this.blockHeavy &&
+        ((HEAVY_RESOURCE_TYPES.has(e.resourceType) && !/captcha/i.test(e.request.url)) ||
+          isFaviconRequest(e.request.url, e.resourceType)));
+    const main = e.resourceType === 'Document' && e.frameId === this.mainFrameId;
+    const ready = main && this.beforeMainDocument ? this.beforeMainDocument(e.request.url) : Promise.resolve();
     const done = skip
       ? this.session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
-      : this.session.send('Fetch.continueRequest', { requestId: e.requestId });
+      : ready.then(() => this.session.send('Fetch.continueRequest', { requestId: e.requestId }));
     done.catch(() => {});
   }
 
@@ -169,7 +218,7 @@ export class RequestInterceptor {
     const refused = !!this.allowedOrigins && !this.allowedOrigins.includes(origin);
     if (refused && e.authChallenge.source !== 'Proxy') this.refusedOrigin ??= origin;
     const decision =
-      e.authChallenge.source === 'Proxy' || refused
+      e.authChallenge.source === 'Proxy' || refused || !this.answerChallenges
         ? 'cancel'
         : decideAuthChallenge({
             resourceType: e.resourceType,

@@ -22,10 +22,15 @@ export class VirtualAuthenticator {
   /** signCount per credential id (base64url) at the last look. */
   private counts = new Map<string, number>();
   private assertions = 0;
+  /** While the top-level page is off the saved login's origins, the credentials are taken out (see gate). */
+  private suspended = false;
+  /** One change of the credentials at a time (a navigation's suspend and a commit's resume may overlap). */
+  private gateChain: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly cdp: CDPSession,
     private readonly authenticatorId: string,
+    private readonly passkeys: readonly StoredPasskey[],
   ) {}
 
   /** Throws when the browser has no DevTools protocol (not Chromium). */
@@ -46,22 +51,55 @@ export class VirtualAuthenticator {
         automaticPresenceSimulation: true,
       },
     });
-    const auth = new VirtualAuthenticator(cdp, authenticatorId);
-    for (const p of passkeys) {
-      await cdp.send('WebAuthn.addCredential', {
-        authenticatorId,
+    const auth = new VirtualAuthenticator(cdp, authenticatorId, passkeys);
+    for (const p of passkeys) auth.counts.set(p.credentialId, p.signCount);
+    await auth.addCredentials();
+    return auth;
+  }
+
+  /** Puts the passkeys in the authenticator, each with its counter as last seen. */
+  private async addCredentials(): Promise<void> {
+    for (const p of this.passkeys) {
+      await this.cdp.send('WebAuthn.addCredential', {
+        authenticatorId: this.authenticatorId,
         credential: {
           credentialId: base64urlToBase64(p.credentialId),
           isResidentCredential: true,
           rpId: p.rpId,
           privateKey: p.privateKey,
           ...(p.userHandle ? { userHandle: p.userHandle } : {}),
-          signCount: p.signCount,
+          signCount: this.counts.get(p.credentialId) ?? p.signCount,
         },
       });
-      auth.counts.set(p.credentialId, p.signCount);
     }
-    return auth;
+  }
+
+  /**
+   * A passkey answers only on the saved login's origins, not on every origin its RP ID would allow: before the
+   * top-level page loads a document of another origin the credentials are taken out (counters kept), and they are
+   * put back once a document of an allowed origin has replaced it. The page in between gets no credential.
+   */
+  gate(url: string, allowed: readonly string[], phase: 'before-load' | 'committed'): Promise<void> {
+    let origin = 'null';
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      // about:blank and the like: no origin a passkey is for
+    }
+    const ok = allowed.includes(origin);
+    let change: (() => Promise<void>) | undefined;
+    if (!ok && !this.suspended) {
+      this.suspended = true;
+      change = async () => {
+        await this.look();
+        await this.cdp.send('WebAuthn.clearCredentials', { authenticatorId: this.authenticatorId });
+      };
+    } else if (ok && this.suspended && phase === 'committed') {
+      this.suspended = false;
+      change = () => this.addCredentials();
+    }
+    if (change) this.gateChain = this.gateChain.then(change).catch(() => {});
+    return this.gateChain;
   }
 
   private async credentials(): Promise<CdpCredential[]> {
@@ -92,7 +130,8 @@ export class VirtualAuthenticator {
 
   /** Each credential's counter now, by credential id (base64url). */
   async signCounts(): Promise<Map<string, number>> {
-    await this.look();
+    await this.gateChain;
+    if (!this.suspended) await this.look();
     return new Map(this.counts);
   }
 

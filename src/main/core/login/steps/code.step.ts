@@ -108,6 +108,8 @@ export function codeWaitError(err: unknown, channel: 'email' | 'sms', timeoutMs:
 async function typeCode(ctx: StepContext, located: LocatedCodePrompt, code: string): Promise<void> {
   const { frame, prompt } = located;
   const ids = prompt.fieldIds;
+  // From now on the code is one of the login's secrets: no request may carry it to another origin.
+  ctx.deps.egress?.addSecret(code);
   await ctx.guardFill(async () => {
     if (ids.length === 1) await ctx.filler.fillText(frame, ids[0], code);
     else for (const [i, id] of ids.entries()) if (code[i]) await ctx.filler.fillText(frame, id, code[i]);

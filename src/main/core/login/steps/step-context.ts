@@ -5,6 +5,7 @@ import { FormFiller } from '../engine/form-filler.js';
 import { FormFinder, type LocatedForm, type PageScan } from '../engine/form-finder.js';
 import type { ScannedField } from '../engine/form-scan.js';
 import type { RequestInterceptor } from '../engine/request-interceptor.js';
+import type { EgressGuard } from '../engine/egress-guard.js';
 import type { NetworkTracker } from '../engine/network-tracker.js';
 import type { IndexedDBWriteLog } from '../engine/storage-watch.js';
 import {
@@ -28,6 +29,8 @@ export interface StepContextDeps {
   net: NetworkTracker;
   /** Answers HTTP authentication challenges; absent where the DevTools protocol is not available. */
   interceptor?: RequestInterceptor;
+  /** Where the login's secrets may be sent (absent outside the login engine). */
+  egress?: EgressGuard;
   dialogMessages: () => string[];
   /** The IndexedDB records the login's pages wrote (absent outside the login engine). */
   indexedDBWrites?: IndexedDBWriteLog;
@@ -74,7 +77,13 @@ export class StepContext {
 
   constructor(readonly deps: StepContextDeps) {
     const { page, ctx, deadline, req, net } = deps;
-    this.filler = new FormFiller({ page, deadline, step: (s) => this.step(s), typingOrigins: req.secretOrigins });
+    this.filler = new FormFiller({
+      page,
+      deadline,
+      step: (s) => this.step(s),
+      typingOrigins: req.secretOrigins,
+      egress: deps.egress,
+    });
     this.detector = new OutcomeDetector({
       page,
       context: ctx,
