@@ -45,7 +45,8 @@ export const LoginRequestSchema = z
   .object({
     cred: CredSchema.optional().describe('Inline credentials; or name a saved login with credential instead'),
     credential: credentialRef.optional(),
-    loginMethod: z.string().min(1).default('password'),
+    // Bounded like a saved login's loginMethod: an unknown method is the service's 400, but not at any length.
+    loginMethod: z.string().min(1).max(40).default('password'),
     domain: httpUrl.optional().describe('The login page (full http/https URL); with credential, default its loginUrl'),
     additionalFields: z.record(z.string().max(256), z.string().max(4096)).default({}),
     useCache: z.boolean().default(true),
@@ -234,7 +235,7 @@ export const RefreshRequestSchema = z
       .optional()
       .describe('A URL of the site (its origin picks the session), e.g. the login page given to /api/login'),
     username: z.string().min(1, 'username is required').max(512).optional(),
-    loginMethod: z.string().min(1).optional().describe('Default: password, or the saved login’s'),
+    loginMethod: z.string().min(1).max(40).optional().describe('Default: password, or the saved login’s'),
     force: z
       .boolean()
       .default(false)
@@ -351,7 +352,10 @@ export const LoginRunSchema = z
     takeover_url: z
       .string()
       .optional()
-      .describe('While needs_person: the live page where a person finishes the login (its #token is the key to it)'),
+      .describe(
+        'While needs_person, and only to the API key that started the login: the live page where a person finishes ' +
+          'it (its #token is the key to it)',
+      ),
     reason: z
       .enum(PERSON_REASONS)
       .optional()

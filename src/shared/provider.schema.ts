@@ -29,6 +29,7 @@ const InputMapping = z.record(z.string().min(1).max(200), z.json()).default({});
 /** `fal-ai/kling-video/v2/master/text-to-video`: owner, app, optional sub-path. */
 const FalModel = z
   .string()
+  .max(200)
   .regex(
     /^[A-Za-z0-9][\w.-]*\/[\w.-]+(\/[\w.-]+)*$/,
     'provider.model must be a fal endpoint id such as fal-ai/kling-video/v2/master/text-to-video',
@@ -37,6 +38,7 @@ const FalModel = z
 /** `owner/name` (the model's latest version), `owner/name:<version>`, or a bare 64-hex version id. */
 const ReplicateModel = z
   .string()
+  .max(200)
   .regex(
     /^([\w.-]+\/[\w.-]+(:[0-9a-f]{64})?|[0-9a-f]{64})$/,
     'provider.model must be a Replicate model (owner/name), owner/name:version, or a 64-character version id',

@@ -81,11 +81,14 @@ export const PresignUploadRequestSchema = z.object({
     .describe('Original file name; bookkeeping only (a sanitized form ends the storage key).'),
 });
 
-/** The query of a local store URL: what its signature covers. */
+/**
+ * The query of a local store URL: what its signature covers. The bounds are generous for what the server signs
+ * (a MIME type, digits, a file name, 64 hex digits): they only keep an unsigned giant from reaching the verifier.
+ */
 export const SignedUrlQuerySchema = z.object({
-  ct: z.string().optional().describe('Signed content type (uploads)'),
-  max: z.string().optional().describe('Signed size limit in bytes (uploads)'),
-  exp: z.string().optional().describe('Expiry, Unix seconds'),
-  fn: z.string().optional().describe('File name for Content-Disposition (downloads)'),
-  sig: z.string().optional().describe('HMAC-SHA-256 signature (hex)'),
+  ct: z.string().max(255).optional().describe('Signed content type (uploads)'),
+  max: z.string().max(20).optional().describe('Signed size limit in bytes (uploads)'),
+  exp: z.string().max(20).optional().describe('Expiry, Unix seconds'),
+  fn: z.string().max(1024).optional().describe('File name for Content-Disposition (downloads)'),
+  sig: z.string().max(128).optional().describe('HMAC-SHA-256 signature (hex)'),
 });

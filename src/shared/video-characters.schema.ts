@@ -1,7 +1,11 @@
 // Zod schemas of the video service's characters (GET/POST/PATCH/DELETE /api/characters).
 // Pure like video.schema.ts: the renderer reuses them.
 import { z } from 'zod';
+import { MAX_BYTES } from './media-types.js';
 import { LIMITS, limitParam, offsetParam, PaginationSchema } from './video.schema.js';
+
+/** The longest reference image value: a base64 data URI of the largest image an upload takes, with its header. */
+const MAX_REFERENCE_IMAGE_CHARS = Math.ceil(MAX_BYTES.image / 3) * 4 + 100;
 
 // ---------------------------------------------------------------- characters
 
@@ -36,7 +40,7 @@ export const CharacterCreateSchema = z
     name: z.string().trim().min(1).max(100),
     description: z.string().max(2000).nullable().default(null),
     reference_image_keys: z
-      .array(z.string().min(1))
+      .array(z.string().min(1).max(MAX_REFERENCE_IMAGE_CHARS))
       .min(1)
       .max(4)
       .describe('1-4 reference images: storage keys of uploads (an http(s) URL or data URI is re-hosted first)'),
