@@ -17,9 +17,10 @@ export interface CoreEvents {
   /** A step of a running fresh login that has an id (X-Login-Id), for a live trace in the desktop window. */
   'login.step': { orgId: string; loginId: string; step: string; elapsedMs: number };
   /**
-   * A login waits for a person on its live page. `takeoverUrl` is the one capability this bus carries: it is
-   * what the organization's own listeners (its window, its webhook endpoint) exist to hand to the person. `site`: the
-   * host the login is for.
+   * A login waits for a person on its live page. `takeoverUrl` is the one capability this bus carries: only the
+   * desktop window of the organization (the person at this machine) passes it on. The organization's login webhook
+   * gets the rest without it: its URL is set by any key with webhooks:write, and the link belongs to the key that
+   * started the login (README "Security"). `site`: the host the login is for.
    */
   'login.needs_person': { orgId: string; loginId: string; reason: string; takeoverUrl: string; site: string };
   /** A login with an id ended: succeeded (its session), failed or cancelled (the error code). */

@@ -144,7 +144,8 @@ export const LOGIN_API = defineApiRoutes({
       'Where a login with an id stands: running, needs_person (with its takeover_url), succeeded, failed, cancelled',
     description:
       'For a login started with X-Login-Id, an async one (202 login_id) or an interactive one (its error and steps ' +
-      'carry login_id). Kept 10 minutes after it ends.',
+      'carry login_id). Kept 10 minutes after it ends. The takeover_url is shown only to the API key that started the ' +
+      'login: other keys of the organization see where it stands without it.',
     tags: ['login'],
     params: LoginIdParamsSchema,
     responses: {

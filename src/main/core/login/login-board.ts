@@ -10,6 +10,11 @@ const MAX_STEPS = 200;
 interface Entry extends LoginRun {
   /** An async login's result, given once (GET /api/login/{id}/state), then dropped. */
   state?: StorageState;
+  /**
+   * The API key that started the login (null: none). Only it is shown the takeover_url: the link opens the stopped
+   * browser, which may hold a saved login other keys of the organization may not use (README "Security").
+   */
+  startedBy: string | null;
 }
 
 /**
@@ -30,9 +35,10 @@ export class LoginBoard {
     return `${orgId}\n${loginId}`;
   }
 
-  /** A login begins (replacing a finished one of the same id). */
-  start(orgId: string, loginId: string): void {
+  /** A login begins (replacing a finished one of the same id); `keyId`: the key that started it. */
+  start(orgId: string, loginId: string, keyId: string | null): void {
     this.entries.set(this.key(orgId, loginId), {
+      startedBy: keyId,
       login_id: loginId,
       status: 'running',
       steps: [],
@@ -87,11 +93,14 @@ export class LoginBoard {
     delete e.reason;
   }
 
-  get(orgId: string, loginId: string): LoginRun | null {
+  /** Where the login stands, as `viewer` (an API key id) may see it: the takeover_url only for the key that started it. */
+  get(orgId: string, loginId: string, viewer: string | null): LoginRun | null {
     const e = this.entries.get(this.key(orgId, loginId));
     if (!e) return null;
-    const { state: _state, ...run } = e;
-    return { ...run, steps: [...run.steps] };
+    const { state: _state, startedBy, takeover_url: takeoverUrl, ...run } = e;
+    const link =
+      takeoverUrl !== undefined && viewer !== null && viewer === startedBy ? { takeover_url: takeoverUrl } : {};
+    return { ...run, ...link, steps: [...run.steps] };
   }
 
   /** An async login's state, once; null when there is none (not finished, failed, taken or expired). */

@@ -27,31 +27,41 @@ export class LoginRuns {
     // A person may be sent to a live page named by the login: an interactive login always has an id.
     const id = loginId ?? (body.interactive ? newId('login', 20) : undefined);
     if (!id) return this.deps.run(who, body, {});
+    this.refuseRunning(who.orgId, id);
     return this.tracked(who, body, id, false);
   }
 
   /** Starts the login in the background: 202 {login_id, status_url}. */
   start(who: VaultCaller, body: LoginRequestBody, loginId?: string): { login_id: string; status_url: string } {
     const id = loginId ?? newId('login', 20);
-    if (this.deps.board.running(who.orgId, id))
-      throw new AppError(409, 'login_running', `A login with the id ${id} is running in this organization.`, {
-        login_id: id,
-      });
+    this.refuseRunning(who.orgId, id);
     void this.tracked(who, body, id, true).catch(() => {
       // recorded on the board: GET /api/login/{id} answers it
     });
     return { login_id: id, status_url: routeUrl(API_ROUTES.loginStatus, { params: { id } }) };
   }
 
-  status(orgId: string, loginId: string) {
-    const run = this.deps.board.get(orgId, loginId);
+  /**
+   * A running id is never taken over, synchronous logins included: the new login would own the board entry the
+   * running one's takeover_url is then filed on, and its key would be shown another key's link.
+   */
+  private refuseRunning(orgId: string, id: string): void {
+    if (this.deps.board.running(orgId, id))
+      throw new AppError(409, 'login_running', `A login with the id ${id} is running in this organization.`, {
+        login_id: id,
+      });
+  }
+
+  /** Where the login stands, as `viewer` (the asking key's id) may see it (LoginBoard.get). */
+  status(orgId: string, loginId: string, viewer: string | null) {
+    const run = this.deps.board.get(orgId, loginId, viewer);
     if (!run) throw notFound(`No login ${loginId} in this organization (finished logins are kept for 10 minutes).`);
     return run;
   }
 
   /** An async login's storageState, once. */
   state(orgId: string, loginId: string): StorageState {
-    const run = this.status(orgId, loginId);
+    const run = this.status(orgId, loginId, null);
     const state = this.deps.board.takeState(orgId, loginId);
     if (state) return state;
     throw new AppError(
@@ -68,7 +78,7 @@ export class LoginRuns {
 
   private async tracked(who: VaultCaller, body: LoginRequestBody, id: string, keep: boolean): Promise<LoginOutcome> {
     const { board, events } = this.deps;
-    board.start(who.orgId, id);
+    board.start(who.orgId, id, who.keyId);
     try {
       const outcome = await this.deps.run(who, body, { loginId: id });
       board.succeeded(who.orgId, id, outcome.sessionId, keep ? outcome.state : undefined);

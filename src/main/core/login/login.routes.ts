@@ -21,7 +21,8 @@ export function loginRoutes(core: LoginCore) {
       return outcome.state;
     },
     loginMethods: () => ({ data: [...LOGIN_METHOD_INFO] }),
-    loginStatus: ({ params, auth }) => core.login.runs.status(auth.orgId, params.id),
+    // The takeover_url only for the key that started the login (README "Security").
+    loginStatus: ({ params, auth }) => core.login.runs.status(auth.orgId, params.id, auth.keyId),
     loginState: ({ params, auth, reply }) => {
       reply.header('Cache-Control', 'no-store');
       return core.login.runs.state(auth.orgId, params.id);

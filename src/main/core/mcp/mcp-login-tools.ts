@@ -106,6 +106,15 @@ function stillWaiting(run: LoginRun): CallToolResult {
     status: run.status === 'needs_person' ? 'needs_person' : 'running',
     login_id: run.login_id,
   };
+  if (run.status === 'needs_person' && !run.takeover_url) {
+    // The link goes only to the key that started the login (README "Security"): this key waits like anyone else.
+    if (run.reason) answer.reason = run.reason;
+    return ok(
+      `Login ${run.login_id} waits for a person: ${whatToDo(run)}. Its live page's link is given only to the API key ` +
+        `that started it (and the desktop app). Call wait_for_login { "login_id": "${run.login_id}" } to wait for it.`,
+      answer,
+    );
+  }
   if (run.status !== 'needs_person' || !run.takeover_url) {
     return ok(
       `Login ${run.login_id} is still running. Call wait_for_login { "login_id": "${run.login_id}" } to wait for it.`,
