@@ -28,9 +28,8 @@ const NeedsPersonDataSchema = z.object({
   login_id: z.string().describe('The X-Login-Id of the login, or the id the server gave it'),
   status: z.literal('needs_person'),
   reason: z.string().describe('Where the login stopped: captcha_blocked, mfa_required or login_form_not_found'),
-  takeover_url: z
-    .string()
-    .describe('The live page where a person finishes the login; its #token is the key to it (hand it to that person)'),
+  // Never the takeover_url: only the key that started the login gets it (README "Security").
+  site: z.string().describe('The host the login is for'),
 });
 
 const FinishedDataSchema = z.object({

@@ -106,7 +106,7 @@ function login(site: FixtureSite, loginId: string, over: Record<string, unknown>
 }
 
 describe('login webhooks', () => {
-  it('a login that needs a person: a signed login.needs_person with the takeover_url; its cancel: login.finished', async () => {
+  it('a login that needs a person: a signed login.needs_person (its site, never the takeover_url); its cancel: login.finished', async () => {
     const r = await receiver();
     const set = await setHook(r.url);
     expect(set.url).toBe(r.url.replace(r.token, '***'));
@@ -125,8 +125,17 @@ describe('login webhooks', () => {
     expect(needs).toEqual({
       type: 'login.needs_person',
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      data: { login_id: 'hook-wait-1', status: 'needs_person', reason: 'captcha_blocked', takeover_url: takeoverUrl },
+      data: {
+        login_id: 'hook-wait-1',
+        status: 'needs_person',
+        reason: 'captcha_blocked',
+        site: new URL(captcha.loginUrl).host,
+      },
     });
+    // The link is the starting key's alone (README "Security"): any key with webhooks:write could point this URL
+    // anywhere.
+    expect(first.body).not.toContain(takeoverUrl.split('#')[1]!);
+    expect(first.body).not.toContain('/live/');
     // Another secret, or a changed body, does not verify.
     expect(() =>
       new Webhook('whsec_' + Buffer.alloc(24, 7).toString('base64')).verify(first.body, first.headers),

@@ -7,7 +7,7 @@ export const payloadAad = (deliveryId: string) => `login_webhook_delivery:${deli
 
 /**
  * AES-256-GCM at rest for what login webhooks keep in the database: the receiver URL (receivers put tokens in it) and
- * each delivery's body (a needs_person body holds the takeover link, whose token opens the live page). The key lives
+ * each delivery's body (which logins ran, for which sites, with which outcome; never a takeover link). The key lives
  * in the secret store, made once across processes, loaded once per process.
  */
 export class LoginWebhookSealer extends AtRestSealer {

@@ -16,7 +16,7 @@ export interface LoginDeliveryRow {
   org_id: string;
   login_id: string;
   event: LoginWebhookEventType;
-  /** The body, sealed (it may hold a takeover link). */
+  /** The body, sealed (which logins ran, for which sites). */
   payload: string;
   status: WebhookDeliveryStatus;
   attempts: number;

@@ -3,7 +3,7 @@ import type { LoginWebhooksService } from './login-webhooks.service.js';
 
 /**
  * GET/PUT/DELETE /api/webhooks/login and GET /api/webhooks/login/deliveries (scopes webhooks:read / webhooks:write,
- * like the signing secret: the URL decides who receives takeover links).
+ * like the signing secret: the URL decides who learns of the organization's logins; never their takeover links).
  */
 export function loginWebhookRoutes(loginWebhooks: LoginWebhooksService) {
   return {

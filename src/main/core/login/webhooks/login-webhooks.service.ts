@@ -36,7 +36,7 @@ export interface LoginWebhooksServiceDeps {
 }
 
 function view(d: LoginDeliveryRow, attempts: LoginAttemptRow[]): LoginWebhookDelivery {
-  // Never the body: a needs_person body holds the takeover link.
+  // Never the body: the log says what happened, the receiver alone gets what was sent.
   return {
     id: d.id,
     event: d.event,
@@ -120,12 +120,17 @@ export class LoginWebhooksService {
     };
   }
 
-  /** The bus's login.needs_person: the takeover link goes to the organization's own endpoint. */
+  /**
+   * The bus's login.needs_person, without its takeover link: the receiver URL is whatever a key with webhooks:write
+   * set, and the link belongs to the key that started the login (README "Security"). The receiver learns which login
+   * waits, why and for which site, so it can tell someone; the link itself reaches the person through that key's
+   * agent or the desktop window.
+   */
   needsPerson(e: CoreEvents['login.needs_person']): void {
     this.accept(e.orgId, e.loginId, {
       type: 'login.needs_person',
       timestamp: new Date().toISOString(),
-      data: { login_id: e.loginId, status: 'needs_person', reason: e.reason, takeover_url: e.takeoverUrl },
+      data: { login_id: e.loginId, status: 'needs_person', reason: e.reason, site: e.site },
     });
   }
 
@@ -147,7 +152,7 @@ export class LoginWebhooksService {
     this.intake = this.intake
       .then(() => this.enqueue(orgId, loginId, event))
       .catch((err: unknown) => {
-        // Ids only: the body holds the takeover link.
+        // Ids only: the body names the organization's logins and sites.
         this.deps.log.error(
           { orgId, loginId, event: event.type, err: (err as Error).message },
           'login webhook could not be queued',
