@@ -9,6 +9,7 @@ import { PROVIDER_KEYS } from '../shared/provider.schema.js';
 import { MailboxCreateSchema } from '../shared/mailboxes.schema.js';
 import { CREDENTIALS_USAGE, credentialsCommand } from './cli-credentials.js';
 import { SESSIONS_IMPORT_USAGE, sessionsImportCommand } from './cli-sessions-import.js';
+import { BROWSER_PROFILES_USAGE, browserProfilesCommand } from './cli-browser-profiles.js';
 import { SCOPES } from '../shared/scopes.js';
 
 const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR]
@@ -35,6 +36,7 @@ commands:
   mailboxes remove ID                                    remove a mailbox and its stored password
 ${CREDENTIALS_USAGE}
 ${SESSIONS_IMPORT_USAGE}
+${BROWSER_PROFILES_USAGE}
 
 scopes: * (all), ${SCOPES.join(', ')}`;
 
@@ -280,6 +282,14 @@ async function run(core: Core, cmd: string[], v: Values): Promise<void> {
       return sessionsImportCommand(core, v, {
         out,
         orgOrOnly: (ref) => orgOrOnly(core, ref),
+        usage: (message) => new UsageError(message),
+      });
+    case 'browser-profiles orgs':
+    case 'browser-profiles allow':
+    case 'browser-profiles deny':
+      return browserProfilesCommand(core, action, v, {
+        out,
+        requireOrg: (ref) => requireOrg(core, ref),
         usage: (message) => new UsageError(message),
       });
     default:

@@ -57,6 +57,8 @@ export const OrgSummarySchema = z.object({
   active_keys: z.number(),
   /** The organization of this window's key: its mailboxes, templates and generations are the ones shown. */
   desktop: z.boolean(),
+  /** The person lets its keys (with browser-profiles:read) read their browser profiles (README "Security"). */
+  browser_profiles: z.boolean(),
 });
 export type OrgSummary = z.infer<typeof OrgSummarySchema>;
 export const OrgListSchema = z.object({ data: z.array(OrgSummarySchema) });

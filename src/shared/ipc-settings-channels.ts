@@ -82,4 +82,13 @@ export const SETTINGS_CHANNELS = {
    * window's, and the core restarts to use it. The page reloads afterwards: every list belongs to one organization.
    */
   'orgs:useInWindow': { kind: 'local', args: OrgRefArgsSchema, result: OrgSummarySchema },
+  /**
+   * Whether the organization's keys (those granted browser-profiles:read) may read the person's browser profiles:
+   * the person's choice, made only here and in the CLI, never by a key (README "Security").
+   */
+  'orgs:setBrowserProfiles': {
+    kind: 'local',
+    args: OrgRefArgsSchema.extend({ allowed: z.boolean() }).strict(),
+    result: OrgSummarySchema,
+  },
 } as const satisfies Record<string, Channel>;

@@ -2,6 +2,7 @@
 // added, organizations created (a taken name refused), and the window switching to a new one and back.
 import { describe, expect, it } from 'vitest';
 import { STARTER_CREDITS } from '../../src/main/core/create-core.js';
+import { ProfileAccess } from '../../src/main/core/tenancy/profile-readers.js';
 import { axeViolations, setScheme } from './support/layout-audit.js';
 import { core, desktopOrg, nav, openSettings, section, shot, useSettingsApp } from './support/settings-app.js';
 
@@ -89,6 +90,33 @@ describe('Settings over the IPC contract and a real core', () => {
       ]);
       expect(desktopOrg()).toBe(first);
       expect(core().keys.list(first).length).toBe(keysBefore);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('browser profiles: the first organization may read them, another only while the person ticks it', async () => {
+    const access = () => new ProfileAccess(core().db, core().orgs);
+    const gamma = core().orgs.create('Gamma Team');
+    const { page, context } = await openSettings();
+    try {
+      const orgs = section(page, 'Organizations and credits');
+      const box = (name: string) =>
+        orgs.getByRole('checkbox', { name: `Keys may read your browser profiles: ${name}` });
+      await box('Gamma Team').waitFor();
+      expect(await box(access().readers().orgs[0]!.name).isChecked()).toBe(true);
+      expect(await box('Gamma Team').isChecked()).toBe(false);
+      // Clicked, not check(): the box follows the core's answer, not the click.
+      await box('Gamma Team').click();
+      await expect.poll(() => box('Gamma Team').isChecked()).toBe(true);
+      expect(access().allows(gamma.id)).toBe(true);
+      for (const scheme of ['light', 'dark'] as const) {
+        await setScheme(page, scheme);
+        expect(await axeViolations(page), `axe: browser profiles in ${scheme}`).toEqual([]);
+      }
+      await box('Gamma Team').click();
+      await expect.poll(() => box('Gamma Team').isChecked()).toBe(false);
+      expect(access().allows(gamma.id)).toBe(false);
     } finally {
       await context.close();
     }

@@ -53,6 +53,10 @@ export const createAdminSlice: StateCreator<AppState, [], [], AdminSlice> = (set
       // Every list in the store (sessions, templates, generations, credits…) was the old organization's.
       window.location.reload();
     },
+    async setOrgBrowserProfiles(id, allowed) {
+      const org = await invoke('orgs:setBrowserProfiles', { orgId: id, allowed });
+      set((s) => ({ orgs: { ...s.orgs, data: s.orgs.data.map((o) => (o.id === org.id ? org : o)) } }));
+    },
     async loadKeys() {
       const id = orgId();
       if (!id) return;

@@ -7,7 +7,9 @@ import { defineApiRoutes } from './api-route.js';
 
 const explicitOnly =
   'Only for keys granted the scope "browser-profiles:read" by name ("*" does not grant it): the person\'s own ' +
-  'browsers are theirs to share, one key at a time.';
+  'browsers are theirs to share, one key at a time. And only for a key of an organization the person allowed ' +
+  "(by default the install's first organization; `npm run cli -- browser-profiles allow --org NAME`): any other " +
+  'is a 403 ORGANIZATION_NOT_ALLOWED.';
 
 /** Sessions from the person's own browsers (README "Sessions from your own browsers"). */
 export const BROWSER_PROFILES_API = defineApiRoutes({
@@ -19,7 +21,10 @@ export const BROWSER_PROFILES_API = defineApiRoutes({
     summary: 'The browser profiles on this machine (Chrome, Chromium, Edge, Brave, Firefox) and the sites they hold',
     description: `Read from a copy of each profile's cookie database: the running browser is not disturbed. ${explicitOnly}`,
     tags: ['sessions'],
-    responses: { 200: { description: 'Profiles', schema: BrowserProfileListSchema } },
+    responses: {
+      200: { description: 'Profiles', schema: BrowserProfileListSchema },
+      403: { description: 'ORGANIZATION_NOT_ALLOWED: the person did not allow the key’s organization (or FORBIDDEN)' },
+    },
   },
 
   importSessions: {
@@ -39,7 +44,9 @@ export const BROWSER_PROFILES_API = defineApiRoutes({
       200: { description: 'One session per site', schema: SessionImportResultSchema },
       400: { description: 'INVALID_REQUEST' },
       403: {
-        description: 'KEYCHAIN_REFUSED: the OS keychain did not give out the cookie key (or FORBIDDEN: no scope)',
+        description:
+          'KEYCHAIN_REFUSED: the OS keychain did not give out the cookie key; ORGANIZATION_NOT_ALLOWED: the person did ' +
+          'not allow the key’s organization; FORBIDDEN: no scope',
       },
       404: { description: 'PROFILE_NOT_FOUND, or NOTHING_TO_IMPORT: the profile holds nothing for a site (named)' },
       409: { description: 'PROFILE_LOCKED: the browser holds the profile locked (close it and try again)' },

@@ -7,6 +7,7 @@ import type { ApiKeySummary, Credits, OrgSummary } from '../../../shared/ipc-con
 import { AppError } from '../errors.js';
 import { STARTER_CREDITS } from '../create-core.js';
 import type { ApiKeyInfo } from '../tenancy/api-keys.service.js';
+import { ProfileAccess } from '../tenancy/profile-readers.js';
 import type { CoreHost } from './core-host.js';
 import { switchDesktopOrg } from './desktop-key.js';
 import { fail } from './http-channel.js';
@@ -20,7 +21,8 @@ export type AdminChannelName =
   | 'orgs:create'
   | 'orgs:credits'
   | 'orgs:grantCredits'
-  | 'orgs:useInWindow';
+  | 'orgs:useInWindow'
+  | 'orgs:setBrowserProfiles';
 
 const DAY_MS = 86_400_000;
 const LEDGER_ENTRIES = 50;
@@ -35,6 +37,7 @@ export function adminChannels(host: Pick<CoreHost, 'current' | 'restart'>): Pick
   const core = () => host.current().core;
   const desktop = () => host.current().desktop;
   const noOrg = (orgId: string) => fail('not_found', `There is no organization ${orgId}.`, { status: 404 });
+  const profileAccess = () => new ProfileAccess(core().db, core().orgs);
 
   const summary = (k: ApiKeyInfo): ApiKeySummary => ({ ...k, desktop: k.id === desktop().keyId });
   const credits = (orgId: string): Credits => ({
@@ -51,6 +54,7 @@ export function adminChannels(host: Pick<CoreHost, 'current' | 'restart'>): Pick
       .keys.list(org.id)
       .filter((k) => k.revoked_at === null && (k.expires_at === null || k.expires_at > now)).length,
     desktop: org.id === desktop().orgId,
+    browser_profiles: profileAccess().allows(org.id),
   });
 
   return {
@@ -121,6 +125,13 @@ export function adminChannels(host: Pick<CoreHost, 'current' | 'restart'>): Pick
       // The new core finds the organization's key (resolveDesktopKey) and serves the window in it.
       await host.restart();
       return { ok: true, value: orgSummary(core().orgs.get(orgId)!) };
+    },
+    'orgs:setBrowserProfiles': async ({ orgId, allowed }) => {
+      const org = core().orgs.get(orgId);
+      if (!org) return noOrg(orgId);
+      if (allowed) profileAccess().allow(orgId);
+      else profileAccess().deny(orgId);
+      return { ok: true, value: orgSummary(org) };
     },
     'orgs:grantCredits': async ({ orgId, amount }) => {
       if (!core().orgs.get(orgId)) return noOrg(orgId);

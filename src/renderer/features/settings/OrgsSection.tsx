@@ -4,6 +4,7 @@ import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { EmptyState } from '../../components/StatusViews';
+import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useItemAction } from '../../lib/use-item-action';
 import { useDraft } from '../../lib/use-draft';
@@ -32,8 +33,49 @@ const ORG_COLUMNS: Column<OrgSummary>[] = [
     cell: (o) => o.balance,
   },
   { header: 'Active keys', className: 'num', cell: (o) => o.active_keys },
+  { header: 'Browser profiles', cell: (o) => <BrowserProfilesToggle org={o} /> },
   { header: 'Created', cell: (o) => formatDate(o.created_at) },
 ];
+
+/**
+ * Whether the organization's keys (those granted browser-profiles:read) may read the person's browser profiles: the
+ * person's choice alone, so it is made here, never through the API (README "Security").
+ */
+function BrowserProfilesToggle({ org }: { org: OrgSummary }) {
+  const setAllowed = useAppStore((s) => s.setOrgBrowserProfiles);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const change = async (allowed: boolean) => {
+    setBusy(true);
+    setFailed(null);
+    try {
+      await setAllowed(org.id, allowed);
+    } catch (err) {
+      setFailed(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <label className="checkbox" data-testid="org-browser-profiles">
+        <input
+          type="checkbox"
+          checked={org.browser_profiles}
+          disabled={busy}
+          aria-label={`Keys may read your browser profiles: ${org.name}`}
+          onChange={(e) => void change(e.target.checked)}
+        />
+        Keys may read
+      </label>
+      {failed ? (
+        <p className="field-error" role="alert">
+          {failed}
+        </p>
+      ) : null}
+    </>
+  );
+}
 
 type LedgerEntry = Credits['ledger'][number];
 
@@ -62,7 +104,7 @@ export function OrgsSection() {
     <SettingsSection
       id="orgs"
       title="Organizations and credits"
-      description="Everything (keys, sessions, mailboxes, templates, generations, credits) belongs to one organization. This window works in the organization marked “this window”."
+      description="Everything (keys, sessions, mailboxes, templates, generations, credits) belongs to one organization. This window works in the organization marked “this window”. Browser profiles: only the organizations you tick here may have their keys (those granted browser-profiles:read) read your own browsers’ sessions; at first, only the first one."
     >
       <DataTable
         label="Organizations"

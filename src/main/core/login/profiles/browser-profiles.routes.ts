@@ -1,11 +1,20 @@
 import type { FeatureRoutes } from '../../http/route.js';
-import { browserProfiles, type ProfilesCore } from './index.js';
+import { browserProfiles, profileAccess, type ProfilesCore } from './index.js';
 
-/** The person's own browser profiles (README "Sessions from your own browsers"): thin, the service owns the rest. */
+/**
+ * The person's own browser profiles (README "Sessions from your own browsers"): thin, the service owns the rest.
+ * Every key (MCP tools call these routes too) is answered only for an organization the person allowed (README
+ * "Security"); the desktop window and the CLI are the person, and call the service directly.
+ */
 export function browserProfilesRoutes(core: ProfilesCore) {
   return {
-    listBrowserProfiles: () => ({ data: browserProfiles(core).list() }),
-    importSessions: ({ body, auth }) =>
-      browserProfiles(core).import({ orgId: auth.orgId, keyId: auth.keyId, via: 'api' }, body),
+    listBrowserProfiles: ({ auth }) => {
+      profileAccess(core).require(auth.orgId);
+      return { data: browserProfiles(core).list() };
+    },
+    importSessions: ({ body, auth }) => {
+      profileAccess(core).require(auth.orgId);
+      return browserProfiles(core).import({ orgId: auth.orgId, keyId: auth.keyId, via: 'api' }, body);
+    },
   } satisfies FeatureRoutes;
 }

@@ -5,13 +5,18 @@ import type { SessionLifecycle } from '../lifecycle/session-lifecycle.js';
 import type { SessionCache } from '../session-cache.js';
 import type { Vault } from '../vault/vault.js';
 import { BrowserProfiles } from './browser-profiles.service.js';
+import { ProfileAccess } from '../../tenancy/profile-readers.js';
 import { ProfileImportsRepo } from './profile-imports.repo.js';
 
 export { BrowserProfiles, type ImportCaller } from './browser-profiles.service.js';
 export type { ImportVia } from './profile-imports.repo.js';
+export { ProfileAccess, type ProfileReaders } from '../../tenancy/profile-readers.js';
 
-/** What the service uses of the core: the session cache and the session check of the login feature. */
-export type ProfilesCore = Pick<BaseCore, 'config' | 'db' | 'log'> & {
+/**
+ * What the service uses of the core: the session cache and the session check of the login feature; the organizations
+ * (which of them the person lets read the profiles).
+ */
+export type ProfilesCore = Pick<BaseCore, 'config' | 'db' | 'log' | 'orgs'> & {
   login: {
     cache: SessionCache;
     lifecycle: { sessions: Pick<SessionLifecycle, 'validate'> };
@@ -39,6 +44,11 @@ export function browserProfiles(core: ProfilesCore): BrowserProfiles {
   let entry = made.get(core);
   if (!entry) made.set(core, (entry = create(core)));
   return entry.service;
+}
+
+/** Which organizations' keys the person lets read the profiles (checked by the HTTP routes, so by MCP too). */
+export function profileAccess(core: ProfilesCore): ProfileAccess {
+  return new ProfileAccess(core.db, core.orgs);
 }
 
 /** The core's import use log. */
