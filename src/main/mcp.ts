@@ -100,7 +100,7 @@ async function main(): Promise<number> {
     log: core.log,
     files,
     allowInlineCredentials: core.config.mcp.allowInlineCredentials,
-    scopes: core.keys.authenticate(apiKey)?.scopes,
+    scopes: core.keys.authenticate(apiKey)?.scopes ?? [],
   });
 
   const stopped = new Promise<void>((resolve) => {

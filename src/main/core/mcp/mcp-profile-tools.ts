@@ -13,7 +13,8 @@ import { callRoute } from '../http/in-process-api.js';
 import { ok, type McpToolDeps, type ToolKit } from './mcp-tool-kit.js';
 
 export function registerProfileTools(_server: McpServer, deps: McpToolDeps, { register, safe }: ToolKit): void {
-  if (!deps.scopes || !hasScope(deps.scopes, 'browser-profiles:read')) return;
+  // Also skipped by the kit (mcp-tool-scopes.ts); said here too, as this is what the tools exist for.
+  if (!hasScope(deps.scopes, 'browser-profiles:read')) return;
   const { api } = deps;
 
   register(

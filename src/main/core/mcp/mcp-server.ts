@@ -28,8 +28,8 @@ export interface McpServerOptions {
   files?: McpFileAccess;
   /** The login tool also takes inline `cred` (config mcp.allowInlineCredentials); default: saved logins only. */
   allowInlineCredentials?: boolean;
-  /** The key's scopes: the browser-profile tools exist only for a key granted browser-profiles:read. */
-  scopes?: readonly string[];
+  /** The key's scopes: only the tools whose routes they allow exist for it (mcp-tool-scopes.ts). */
+  scopes: readonly string[];
 }
 
 export function createMcpServer(opts: McpServerOptions): McpServer {

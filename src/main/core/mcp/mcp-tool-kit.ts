@@ -1,12 +1,21 @@
 // What every MCP tool file shares: the registration with annotations, results, and API errors as tool errors.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { CoreEventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 import { ApiCallError, type CoreApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 import { TOOL_ANNOTATIONS } from './mcp-annotations.js';
+import { toolAllowed } from './mcp-tool-scopes.js';
 
 export interface McpToolDeps {
   api: CoreApi;
@@ -25,8 +34,11 @@ export interface McpToolDeps {
    * they die with this process (mcp-link-host.ts).
    */
   linkNote?: () => Promise<string | null>;
-  /** The calling key's scopes when the server was made: tools of explicit-only scopes are registered only with them. */
-  scopes?: readonly string[];
+  /**
+   * The calling key's scopes when the server was made: only the tools whose routes they allow are registered
+   * (mcp-tool-scopes.ts), so tools/list offers what the key can call.
+   */
+  scopes: readonly string[];
 }
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -57,24 +69,38 @@ export function toolError(err: unknown, log: Logger | undefined, tool: string): 
 }
 
 export interface ToolKit {
-  /** registerTool with the tool's annotations (mcp-annotations.ts). */
+  /** registerTool with the tool's annotations (mcp-annotations.ts); a tool the key's scopes do not allow is skipped. */
   register: McpServer['registerTool'];
   /** A handler whose thrown errors become tool errors. */
   safe<A>(
     tool: string,
     run: (args: A, extra: Extra) => Promise<CallToolResult>,
   ): (args: A, extra: Extra) => Promise<CallToolResult>;
+  /** After the last register: a key allowed no tool still gets an empty tools/list, not "method not found". */
+  finish(): void;
 }
 
-export function toolKit(server: McpServer, log: Logger | undefined): ToolKit {
-  const register = ((name: string, config: Record<string, unknown>, cb: unknown) =>
-    server.registerTool(
-      name,
-      { ...config, annotations: TOOL_ANNOTATIONS[name] },
-      cb as never,
-    )) as unknown as McpServer['registerTool'];
+export function toolKit(server: McpServer, log: Logger | undefined, scopes: readonly string[]): ToolKit {
+  let registered = 0;
+  const register = ((name: string, config: Record<string, unknown>, cb: unknown) => {
+    // Not registered at all, not only left out of tools/list: a call of it is an unknown tool, as for any other key.
+    if (!toolAllowed(name, scopes)) return undefined;
+    registered++;
+    return server.registerTool(name, { ...config, annotations: TOOL_ANNOTATIONS[name] }, cb as never);
+  }) as unknown as McpServer['registerTool'];
   return {
     register,
+    finish() {
+      // McpServer sets up tools/list and tools/call with its first tool; the capability is declared anyway.
+      if (registered > 0) return;
+      server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+      server.server.setRequestHandler(CallToolRequestSchema, (req) => ({
+        isError: true,
+        content: [
+          { type: 'text', text: new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`).message },
+        ],
+      }));
+    },
     safe:
       <A>(tool: string, run: (args: A, extra: Extra) => Promise<CallToolResult>) =>
       async (args: A, extra: Extra): Promise<CallToolResult> => {

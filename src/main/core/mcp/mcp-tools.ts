@@ -49,7 +49,7 @@ const progressText = (g: Generation) =>
 
 /** Registers every tool on `server`; each handler answers API errors as MCP tool errors. */
 export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
-  const kit = toolKit(server, deps.log);
+  const kit = toolKit(server, deps.log, deps.scopes);
   const { register, safe } = kit;
   const { api, files } = deps;
   /** A result with links: with the note on how long they live, when they die with this process (stdio). */
@@ -299,4 +299,5 @@ export function registerMcpTools(server: McpServer, deps: McpToolDeps): void {
       return withLinks(progressText(g), g, !!g.video_url);
     }),
   );
+  kit.finish();
 }

@@ -75,7 +75,7 @@ export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log' | 'config'>, app
       events: core.events,
       log: core.log,
       allowInlineCredentials: core.config.mcp.allowInlineCredentials,
-      scopes: req.auth?.scopes,
+      scopes: req.auth?.scopes ?? [],
     });
 
   /** Hands the request to the transport (which answers it, or streams the answer). */
