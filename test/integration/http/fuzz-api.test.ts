@@ -28,6 +28,8 @@ interface FuzzCase {
   request: Buffer | string;
   /** The error body expected; 'either' when the damage leaves no path to go by. */
   shape: ApiShape | 'either';
+  /** Sent without the key or with a wrong one: a route that needs a key must refuse it, whatever else is wrong. */
+  badKey?: boolean;
 }
 
 /** Values of the wrong JSON type for a schema of `type` (every property of a fuzzed body gets one). */
@@ -39,6 +41,9 @@ const WRONG: Record<string, unknown[]> = {
   array: ['x', 1, { a: 1 }, true],
   object: ['x', 1, [], true],
 };
+
+/** The document marks a route that needs a key with a bearer security requirement (public ones: `security: []`). */
+const needsKey = (r: DocumentedRoute) => (r.op.security?.length ?? 0) > 0;
 
 function resolve(doc: OpenApiDocument, schema: JsonSchema | undefined): JsonSchema | undefined {
   if (!schema?.$ref) return schema;
@@ -62,7 +67,8 @@ function casesFor(r: DocumentedRoute, doc: OpenApiDocument, key: string, rnd: Re
   ) => {
     const auth: [string, string][] = opts.key === null ? [] : [['Authorization', `Bearer ${opts.key ?? key}`]];
     const headers: [string, string][] = [['Host', '127.0.0.1'], ...auth, ...(opts.headers ?? [])];
-    return { kind, request: httpRequest(r.method, opts.target ?? target, headers, opts.body), shape: r.shape };
+    const request = httpRequest(r.method, opts.target ?? target, headers, opts.body);
+    return { kind, request, shape: r.shape, badKey: opts.key !== undefined && opts.key !== key };
   };
   const json = (kind: string, body: string) => req(kind, { headers: [['Content-Type', 'application/json']], body });
   const raw = (kind: string, text: string, shape: FuzzCase['shape'] = r.shape): FuzzCase => ({
@@ -206,6 +212,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const kinds = new Map<string, number>();
     const problems: string[] = [];
     let sent = 0;
+    let strangers = 0;
     for (const r of routes) {
       for (const c of casesFor(r, doc, t.key, rnd)) {
         sent++;
@@ -221,6 +228,11 @@ describe('fuzzing every route of the OpenAPI document', () => {
         }
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500) problems.push(`${where}: ${res.status} ${res.text}`);
+        // A 2xx (or 3xx) without a valid key is the one answer worse than a 5xx here: the route served a stranger.
+        if (c.badKey && needsKey(r)) {
+          strangers++;
+          if (res.status < 400) problems.push(`${where}: ${res.status} without a valid key`);
+        }
         if (res.status < 400) continue;
         const problem =
           c.shape === 'either'
@@ -234,7 +246,9 @@ describe('fuzzing every route of the OpenAPI document', () => {
     console.log(`fuzz cases by kind: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`);
     expect(problems.slice(0, 30)).toEqual([]);
     expect(sent).toBeGreaterThan(1000);
-    // ~11,000 requests: 9 s on an idle machine, ~60 s beside another test file on CI's two cores (a bound, not a
-    // speed assertion: it grows with every route).
+    expect(strangers).toBeGreaterThan(routes.filter(needsKey).length * 5);
+    // ~11,700 requests: 9 s on an idle machine, ~60 s beside another test file on CI's two cores, 74 s at a load
+    // of 18 on two cores. The request count is the bound (RANDOM_CASES_PER_ROUTE); this timeout only catches a hang,
+    // so it is four times the slowest run seen, and nothing here asserts a duration.
   }, 240_000);
 });
