@@ -32,6 +32,8 @@ export interface Core extends BaseCore {
    * what a crashed run left. The CLI never calls it: it shares the data dir with a running server.
    */
   startBackgroundWork(): void;
+  /** Tests only (CoreOverrides.rateLimitNow): the server's rate-limit clock. */
+  readonly rateLimitNow?: () => number;
 }
 
 export type { BaseCore };
@@ -54,6 +56,11 @@ export interface CoreOverrides {
    * test can age a template by a day without waiting. Other services keep their own clocks. Never set in production.
    */
   now?: () => number;
+  /**
+   * Tests only: the clock of the API's rate limits (ms), so a test refills a bucket by moving it instead of waiting
+   * (and a busy machine cannot refill one between two requests). Never set in production.
+   */
+  rateLimitNow?: () => number;
 }
 
 function installIdOf(settings: SettingsRepo): string {
@@ -144,7 +151,13 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
       jobs.start();
       login.lifecycle.healthChecks.start();
     };
-    return Object.assign(base, { login, video, loginWebhooks, startBackgroundWork });
+    return Object.assign(base, {
+      login,
+      video,
+      loginWebhooks,
+      startBackgroundWork,
+      rateLimitNow: overrides.rateLimitNow,
+    });
   } catch (err) {
     void base.dispose();
     throw err;

@@ -185,11 +185,13 @@ describe('HTTP foundation', () => {
 
 describe('rate limiting', () => {
   it('answers 429 with Retry-After and rate-limit headers once a key exhausts its bucket', async () => {
-    // A refill of one token per 100 s: on a busy machine the four requests may take over a second, and a refill of
-    // one per second let the fourth through.
-    const t = await startTestServer({
-      server: { rateLimit: { perKeyPerSecond: 0.01, perKeyBurst: 3, unauthenticatedPerMinute: 2 } },
-    });
+    // The buckets' clock is the test's: it only moves when the test moves it, so no refill can happen while a busy
+    // machine is between two requests (with the real clock a refill of one token per second let the fourth through).
+    let now = 0;
+    const t = await startTestServer(
+      { server: { rateLimit: { perKeyPerSecond: 1, perKeyBurst: 3, unauthenticatedPerMinute: 2 } } },
+      { overrides: { rateLimitNow: () => now } },
+    );
     try {
       const statuses: number[] = [];
       let last: Response | undefined;
@@ -204,6 +206,10 @@ describe('rate limiting', () => {
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect((await last!.json()).error).toBe('rate_limited');
+      // one second later the bucket holds one token again: one request passes, the next is refused
+      now += 1000;
+      expect((await t.request('/api/credits')).status).toBe(200);
+      expect((await t.request('/api/credits')).status).toBe(429);
       // another key has its own bucket
       const other = t.newOrg('other');
       expect((await t.request('/api/credits', { key: other.key })).status).toBe(200);
@@ -211,6 +217,9 @@ describe('rate limiting', () => {
       const bad = [];
       for (let i = 0; i < 3; i++) bad.push((await t.request('/api/credits', { key: 'pk_guess' })).status);
       expect(bad).toEqual([401, 401, 429]);
+      // the shared bucket refills at 2 per minute: 30 s give one more guess
+      now += 30_000;
+      expect((await t.request('/api/credits', { key: 'pk_guess' })).status).toBe(401);
     } finally {
       await t.close();
     }

@@ -31,6 +31,8 @@ export interface ServerDeps {
   config: Pick<AppConfig, 'server'>;
   keys: ApiKeysService;
   log: Logger;
+  /** Tests only: the rate limiter's clock (ms), so a test decides when buckets refill. */
+  rateLimitNow?: () => number;
 }
 
 export interface BuildServerOptions {
@@ -82,7 +84,7 @@ export async function buildServer(core: ServerDeps, opts: BuildServerOptions): P
   );
 
   registerHostGuard(app);
-  registerAuth(app, { keys: core.keys, ...core.config.server.rateLimit });
+  registerAuth(app, { keys: core.keys, ...core.config.server.rateLimit, now: core.rateLimitNow });
   registerErrorHandling(app, core.log);
 
   // JSON APIs: plain text is not a body format here (it falls to the 415 below).
