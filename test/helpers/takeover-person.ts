@@ -122,6 +122,8 @@ export class LivePerson {
         w: r.width,
         h: r.height,
         hidden: view.hidden,
+        /** The remote size the page maps the pointer against (the newest frame's metadata), "WxH". */
+        remote: view.dataset.remote ?? '',
       };
     });
     if (this.view === this.page) return c;
@@ -168,10 +170,18 @@ export class LivePerson {
     return vp;
   }
 
-  /** Client coordinates (in the person's page) of the remote viewport point (x, y) in CSS px. */
+  /**
+   * Client coordinates (in the person's page) of the remote viewport point (x, y) in CSS px, mapped as the page maps
+   * them back. The page maps a pointer against the newest frame's size (its metadata); until a frame of the remote
+   * page's present viewport has been drawn (after a resize: the person's window, a hi-DPI one too, fitting the page
+   * to itself) that size is another, and a click aimed with the present viewport lands elsewhere. So this fails
+   * while the two differ, and a caller inside vi.waitFor tries again once the next frame has come.
+   */
   async toClient(x: number, y: number): Promise<{ x: number; y: number }> {
     const vp = this.remote.viewportSize()!;
     const c = await this.canvas();
+    const shown = `${vp.width}x${vp.height}`;
+    if (c.remote !== shown) throw new Error(`the view maps against ${c.remote || 'no frame'}, the page is ${shown}`);
     return { x: c.left + (x / vp.width) * c.w, y: c.top + (y / vp.height) * c.h };
   }
 
@@ -190,14 +200,17 @@ export class LivePerson {
           await this.wheel(cy - vp.height / 2);
           throw new Error(`out of view at y=${Math.round(b.y)} (viewport ${vp.height}): scrolled`);
         }
-        // Two reads alike: the page is not moving under the pointer (a scroll or a layout settling).
+        // Two reads alike, a rendered frame apart: the page is not moving under the pointer (a smooth scroll or a
+        // layout settling moves it between frames, never within one).
+        await target.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const again = await target.boundingBox({ timeout: 5000 });
         if (!again || again.x !== b.x || again.y !== b.y) throw new Error('still moving');
-        return b;
+        // Aimed as the page maps it: fails (and is tried again) while the view maps against another frame size.
+        return this.toClient(b.x + b.width / 2, b.y + b.height / 2);
       },
       { timeout: 20_000, interval: 250 },
     );
-    return this.toClient(box.x + box.width / 2, box.y + box.height / 2);
+    return box;
   }
 
   /** Turns the wheel over the middle of the canvas (deltaY in px; positive scrolls down). */

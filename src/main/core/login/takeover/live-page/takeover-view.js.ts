@@ -51,6 +51,9 @@ async function drawFrames() {
       paint.drawImage(bmp, 0, 0);
       if (bmp.close) bmp.close();
       S.remote = { width: Number(f.width) || bmp.width, height: Number(f.height) || bmp.height };
+      // The remote size pointer positions are mapped against (the frame's metadata), readable by whoever checks
+      // that the view and the remote page agree before pointing at something (test/helpers/takeover-person.ts).
+      el.view.dataset.remote = S.remote.width + 'x' + S.remote.height;
       el.view.hidden = S.over;
       layout();
       renderOverlay();
