@@ -11,6 +11,7 @@ import { readOrCreateMasterKeyFile } from '../../../src/main/core/secrets/master
 import { NamespacedSecretStore } from '../../../src/main/core/secrets/namespaced-store.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
+import { keyringAvailable } from '../../helpers/requires.js';
 
 const MASTER = 'correct-horse-battery-staple-42';
 const ROOT = REPO_ROOT;
@@ -109,12 +110,21 @@ describe('the lock file', () => {
     expect(await withFileLock(lock, () => 'ran', { timeoutMs: 2000 })).toBe('ran');
     expect(fs.existsSync(lock)).toBe(false);
 
+    // The order of the two holders is set by events, not sleeps: the first holds the lock when its function runs,
+    // and the second says (onWait) that it found the lock held and waits; only then is the first released.
     const order: string[] = [];
     let release!: () => void;
-    const first = withFileLock(lock, () => new Promise<void>((r) => (release = r)).then(() => order.push('first')));
-    await new Promise((r) => setTimeout(r, 20));
-    const second = withFileLock(lock, () => order.push('second'));
-    await new Promise((r) => setTimeout(r, 50));
+    let firstHolds!: () => void;
+    const holding = new Promise<void>((r) => (firstHolds = r));
+    const first = withFileLock(lock, () => {
+      firstHolds();
+      return new Promise<void>((r) => (release = r)).then(() => order.push('first'));
+    });
+    await holding;
+    let secondWaits!: () => void;
+    const waiting = new Promise<void>((r) => (secondWaits = r));
+    const second = withFileLock(lock, () => order.push('second'), { onWait: secondWaits });
+    await waiting;
     expect(order).toEqual([]);
     release();
     await Promise.all([first, second]);
@@ -126,7 +136,7 @@ describe('the lock file', () => {
 });
 
 describe('keychain store create-once', () => {
-  it.runIf(!!process.env.DBUS_SESSION_BUS_ADDRESS)('concurrent setIfAbsent calls agree on one value', async () => {
+  it.runIf(keyringAvailable())('concurrent setIfAbsent calls agree on one value', async () => {
     const ns = `test-${process.pid}-${Date.now()}`;
     const lockFile = path.join(tempDir(), 'keychain.lock');
     const a = new NamespacedSecretStore(new KeytarSecretStore('agent-studio', lockFile), ns);

@@ -10,6 +10,8 @@ export interface FileLockOptions {
   /** Give up after this long (default 15 s): a stuck lock must end in an error, not a hang. */
   timeoutMs?: number;
   staleMs?: number;
+  /** Called once, when the lock is first found held by another holder and this caller starts to wait for it. */
+  onWait?: () => void;
 }
 
 interface Holder {
@@ -119,6 +121,7 @@ export async function withFileLock<T>(
       break;
     }
     if (isStale(lockFile, staleMs) && breakStale(lockFile, staleMs)) continue;
+    if (wait === 1) opts.onWait?.();
     if (Date.now() > deadline) {
       throw new FileLockTimeoutError(lockFile, readHolder(lockFile));
     }
