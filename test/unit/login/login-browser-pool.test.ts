@@ -239,9 +239,9 @@ describe('BrowserPool', () => {
   );
 
   it('uses sandbox-less args only where the sandbox cannot run', () => {
-    expect(defaultLaunchArgs({ isRoot: true, isLinuxCi: false })).toContain('--no-sandbox');
-    expect(defaultLaunchArgs({ isRoot: false, isLinuxCi: false })).not.toContain('--no-sandbox');
-    expect(defaultLaunchArgs({ isRoot: false, isLinuxCi: false })).toEqual(
+    expect(defaultLaunchArgs({ sandbox: false })).toContain('--no-sandbox');
+    expect(defaultLaunchArgs({ sandbox: true })).not.toContain('--no-sandbox');
+    expect(defaultLaunchArgs({ sandbox: true })).toEqual(
       expect.arrayContaining([
         '--disable-gpu',
         '--disable-background-networking',
@@ -253,9 +253,7 @@ describe('BrowserPool', () => {
   });
 
   it("keeps Playwright's disabled features in its single --disable-features switch (Chromium honours only the last one)", () => {
-    const switches = defaultLaunchArgs({ isRoot: false, isLinuxCi: false }).filter((a) =>
-      a.startsWith('--disable-features='),
-    );
+    const switches = defaultLaunchArgs({ sandbox: true }).filter((a) => a.startsWith('--disable-features='));
     expect(switches).toHaveLength(1);
     const ours = switches[0].slice('--disable-features='.length).split(',');
     expect(ours).toEqual(
@@ -275,8 +273,8 @@ describe('BrowserPool', () => {
   });
 
   it('runs the GPU and the network service inside the browser process only where there is no sandbox', () => {
-    const unsandboxed = defaultLaunchArgs({ isRoot: true, isLinuxCi: false });
-    const sandboxed = defaultLaunchArgs({ isRoot: false, isLinuxCi: false });
+    const unsandboxed = defaultLaunchArgs({ sandbox: false });
+    const sandboxed = defaultLaunchArgs({ sandbox: true });
     expect(unsandboxed).toContain('--in-process-gpu');
     expect(sandboxed).not.toContain('--in-process-gpu');
     expect(sandboxed.filter((a) => a.startsWith('--enable-features='))).toEqual([]);

@@ -3,6 +3,7 @@ import type { OutboundPolicy } from '../net/outbound-policy.js';
 import { startOutboundProxy, type OutboundProxy } from '../net/outbound-proxy.js';
 import { noopLogSink, type LogSink } from '../logger.js';
 import { BrowserPriority, browserChildren } from './browser-priority.js';
+import { decideSandbox, sandboxFacts } from './chromium-sandbox.js';
 
 export interface BrowserPoolOptions {
   executablePath?: string;
@@ -110,13 +111,14 @@ function unsandboxedProcessArgs(): string[] {
 
 /**
  * Default args keep a warm headless Chromium quiet and cheap. `--no-sandbox` is added only where
- * Chromium's sandbox cannot work: as root (containers, CI) – a desktop user keeps the sandbox.
+ * Chromium's sandbox cannot work (decideSandbox: root, or no user namespaces and no setuid helper) – a desktop
+ * user keeps the sandbox.
  * Site isolation stays on. Playwright itself already passes --disable-extensions and
  * --disable-dev-shm-usage. Not used on purpose: --renderer-process-limit (contexts never share
  * renderers, and with site isolation it is only a soft limit) and --js-flags=--max-old-space-size
  * (does not shrink small pages, but would crash the renderer of a heavy single-page app).
  */
-export function defaultLaunchArgs(env: { isRoot: boolean; isLinuxCi: boolean }): string[] {
+export function defaultLaunchArgs(env: { sandbox: boolean }): string[] {
   const args = [
     '--disable-gpu',
     '--disable-background-networking',
@@ -125,7 +127,7 @@ export function defaultLaunchArgs(env: { isRoot: boolean; isLinuxCi: boolean }):
     '--disable-sync',
     `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...EXTRA_DISABLED_FEATURES].join(',')}`,
   ];
-  if (env.isRoot || env.isLinuxCi) args.unshift('--no-sandbox', ...unsandboxedProcessArgs());
+  if (!env.sandbox) args.unshift('--no-sandbox', ...unsandboxedProcessArgs());
   return args;
 }
 
@@ -142,13 +144,6 @@ export function proxyArgs(proxyUrl: string): string[] {
     '--proxy-bypass-list=<-loopback>',
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   ];
-}
-
-function runtimeEnv(): { isRoot: boolean; isLinuxCi: boolean } {
-  return {
-    isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
-    isLinuxCi: process.platform === 'linux' && !!process.env.CI,
-  };
 }
 
 function abortError(signal: AbortSignal): unknown {
@@ -303,7 +298,9 @@ export class BrowserPool {
       );
       return /^wss?:/i.test(endpoint) ? chromium.connect(endpoint) : chromium.connectOverCDP(endpoint);
     }
-    const args = [...(this.opts.launchArgs ?? defaultLaunchArgs(runtimeEnv()))];
+    const decision = decideSandbox(sandboxFacts(this.opts.executablePath));
+    this.log.info({ sandbox: decision.sandbox, why: decision.why }, 'browser sandbox');
+    const args = [...(this.opts.launchArgs ?? defaultLaunchArgs(decision))];
     const { outbound } = this.opts;
     if (outbound) {
       const proxy = (this.proxy ??= startOutboundProxy(outbound));
@@ -322,6 +319,8 @@ export class BrowserPool {
       executablePath: this.opts.executablePath,
       headless: this.opts.headless ?? true,
       args,
+      // Playwright adds --no-sandbox itself unless told otherwise: the sandbox is on where this process can run it.
+      chromiumSandbox: decision.sandbox && !args.includes('--no-sandbox'),
       // The app shuts down in order (in-flight logins finish, then the pool closes the browser);
       // Playwright's own signal handlers would kill Chromium under a running login.
       handleSIGINT: false,

@@ -5,6 +5,7 @@ import { safeUrl, type SessionStorageState } from '../login-types.js';
 import type { FinishRequest, InteractiveFinisher, InteractiveReason } from './interactive-finisher.js';
 import { barScript, newBindingName, type BarAction } from './person-overlay.js';
 import { SignedInCheck } from './signed-in-check.js';
+import { decideSandbox, sandboxFacts } from '../chromium-sandbox.js';
 
 /** A window waiting for a person, as the desktop app (and tests, acting as the person) see it. */
 export interface InteractiveWindow {
@@ -49,16 +50,14 @@ export class VisibleBrowserFinisher implements InteractiveFinisher {
     if (this.disposed) throw new Error('The login window service has been closed');
     if (req.signal.aborted) return undefined;
     const deadline = Date.now() + req.timeoutMs;
+    const executablePath = this.opts.executablePath();
+    const { sandbox } = decideSandbox(sandboxFacts(executablePath));
     const browser = await chromium.launch({
       headless: false,
-      executablePath: this.opts.executablePath(),
-      args: [
-        '--no-first-run',
-        '--no-default-browser-check',
-        '--disable-sync',
-        '--window-size=1100,860',
-        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-      ],
+      executablePath,
+      args: ['--no-first-run', '--no-default-browser-check', '--disable-sync', '--window-size=1100,860'],
+      // Playwright's default is --no-sandbox: the window is sandboxed wherever this process can run the sandbox.
+      chromiumSandbox: sandbox,
       // Without the "controlled by automated software" mode: CAPTCHAs shown to a browser flagged as
       // automated are harder for a person, or cannot be passed at all.
       ignoreDefaultArgs: ['--enable-automation'],
