@@ -7,6 +7,7 @@ import { resolveResourcesDir } from '../core/video/resources.js';
 import { closeWithin } from './close-within.js';
 import { showMissingToolsNotice } from './dialogs.js';
 import type { RunningCore } from './lifecycle.js';
+import { bringBack } from './second-instance.js';
 import { createMainWindow } from './main-window.js';
 import type { SettingsStore } from './settings.js';
 import { findMissingTools, isNewNotice, withPackageManagerPath } from './system-tools.js';
@@ -99,11 +100,7 @@ export class DesktopShell {
   }
 
   showWindow(): void {
-    if (!this.host) return; // still starting: start() opens the window
-    if (!this.window) return this.openWindow();
-    if (this.window.isMinimized()) this.window.restore();
-    this.window.show();
-    this.window.focus();
+    bringBack({ started: this.host !== null, window: this.window, open: () => this.openWindow() });
   }
 
   private openWindow(): void {

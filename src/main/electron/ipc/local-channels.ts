@@ -14,29 +14,13 @@ import { resultsChannels, type DesktopFileOs } from '../../core/desktop/results-
 import { settingsChannels, type ThemeStore } from '../../core/desktop/settings-channels.js';
 import { studioChannels } from '../../core/desktop/studio-channels.js';
 import { vaultChannels } from '../../core/desktop/vault-channels.js';
+import { secretCopier } from '../../core/desktop/secret-clipboard.js';
 import type { UploadKind } from '../../../shared/ipc-contract.js';
 import type { RunningCore } from '../lifecycle.js';
 import { openExternalLink } from '../security.js';
 
-/** How long a copied secret stays on the clipboard (as password managers do). */
-const SECRET_ON_CLIPBOARD_MS = 30_000;
-
-/**
- * Copies a secret and takes it off the clipboard again after a while, unless something else was copied since.
- * Resolves once the write is done (rejects when the OS refuses it), so "copied" is only said after it.
- */
-async function copySecret(text: string): Promise<void> {
-  await clipboard.writeText(text);
-  setTimeout(() => {
-    // Reading back can fail (another program holds the clipboard): the secret then stays until overwritten.
-    clipboard.readText().then(
-      (now) => {
-        if (now === text) clipboard.clear();
-      },
-      () => undefined,
-    );
-  }, SECRET_ON_CLIPBOARD_MS).unref();
-}
+/** Copies a secret and takes it off the clipboard after 30 s unless something else was copied since. */
+const copySecret = secretCopier(clipboard);
 
 const REFUSED_LINK =
   'Only https:// links to public host names (no IP address, port or credentials) open in the browser.';
