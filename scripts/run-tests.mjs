@@ -34,7 +34,15 @@ if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
   step('build (electron-vite: main, preload, renderer)', bin('electron-vite'), ['build']);
   step('build (typed client: tsc -> out/client)', bin('tsc'), ['-p', 'tsconfig.client.json']);
 }
-const vitest = [bin('vitest'), 'run', ...extra];
+// The JSON report (test-results/ is git-ignored) feeds `node scripts/test-timings.mjs`: the slowest files and tests.
+const vitest = [
+  bin('vitest'),
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  '--outputFile.json=test-results/vitest-report.json',
+  ...extra,
+];
 if (process.platform === 'linux')
   step('tests (vitest, in a throwaway keyring)', path.join(root, 'scripts', 'with-keyring.sh'), vitest);
 else step('tests (vitest)', vitest[0], vitest.slice(1));

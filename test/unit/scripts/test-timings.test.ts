@@ -1,0 +1,113 @@
+// scripts/test-timings.mjs on a small vitest JSON report built here (the shape vitest's `json` reporter writes),
+// and the script itself on that report written to a temp file.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { format, parseArgs, summarize } from '../../../scripts/test-timings.mjs';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+const test = (fullName: string, duration: number | undefined, status = 'passed') => ({
+  ancestorTitles: [],
+  fullName,
+  title: fullName,
+  status,
+  duration,
+  failureMessages: [],
+});
+
+/** Three files over a 40 s run: a slow one with a failure, a fast one, and one whose tests were all skipped. */
+const REPORT = {
+  numTotalTests: 6,
+  startTime: 1_000_000,
+  success: false,
+  testResults: [
+    {
+      name: path.join(REPO_ROOT, 'test/unit/fast.test.ts'),
+      startTime: 1_001_000,
+      endTime: 1_001_250,
+      status: 'passed',
+      assertionResults: [test('fast a', 200), test('fast b', 50)],
+    },
+    {
+      name: path.join(REPO_ROOT, 'test/integration/slow.test.ts'),
+      startTime: 1_002_000,
+      endTime: 1_040_000,
+      status: 'failed',
+      assertionResults: [test('slow small', 1_000), test('slow big', 30_000, 'failed'), test('slow mid', 7_000)],
+    },
+    {
+      name: 'test/e2e/skipped.test.ts',
+      startTime: 1_000_000,
+      endTime: 1_000_000,
+      status: 'passed',
+      assertionResults: [test('never ran', undefined, 'skipped')],
+    },
+  ],
+};
+
+describe('test-timings', () => {
+  it('sorts files by duration, their tests by duration, and adds up the run', () => {
+    const s = summarize(REPORT, { top: 2, slowestTests: 2 });
+    expect(s.files.map((f) => [f.file, f.durationMs, f.testCount])).toEqual([
+      ['test/integration/slow.test.ts', 38_000, 3],
+      ['test/unit/fast.test.ts', 250, 2],
+    ]);
+    expect(s.files[0].slowest.map((t) => [t.name, t.durationMs])).toEqual([
+      ['slow big', 30_000],
+      ['slow mid', 7_000],
+    ]);
+    expect(s).toMatchObject({ fileCount: 3, testCount: 6, sumMs: 38_250, wallMs: 40_000 });
+    expect(s.failedFiles).toEqual(['test/integration/slow.test.ts']);
+  });
+
+  it('a skipped test counts as 0 ms; a file with no test time is 0 s', () => {
+    const s = summarize(REPORT);
+    const skipped = s.files.find((f) => f.file === 'test/e2e/skipped.test.ts');
+    expect(skipped).toMatchObject({ durationMs: 0, slowest: [{ name: 'never ran', durationMs: 0 }] });
+  });
+
+  it('prints ranks, seconds, the slowest tests, the total and the failed files', () => {
+    const text = format(summarize(REPORT, { top: 30 }));
+    expect(text).toMatch(/^3 slowest of 3 test files:/);
+    expect(text).toMatch(/ {2}1\. {3}38\.0 s {2}test\/integration\/slow\.test\.ts \(3 tests\) {2}FAILED/);
+    expect(text).toMatch(/30\.0 s {2}slow big/);
+    expect(text).toMatch(/skipped\.test\.ts \(1 test\)\n/);
+    expect(text).toMatch(/total: 3 files, 6 tests; files' own time added up 38\.3 s; wall time of the run 40\.0 s/);
+    expect(text).toMatch(/failed files: test\/integration\/slow\.test\.ts/);
+  });
+
+  it('refuses what is not a vitest JSON report', () => {
+    expect(() => summarize({ hello: 1 })).toThrow(/not a vitest JSON report/);
+  });
+
+  it('arguments: the report path and --top', () => {
+    expect(parseArgs([])).toEqual({ file: path.join('test-results', 'vitest-report.json'), top: 30 });
+    expect(parseArgs(['r.json', '--top', '5'])).toEqual({ file: 'r.json', top: 5 });
+    expect(() => parseArgs(['--top', 'x'])).toThrow(/whole number/);
+    expect(() => parseArgs(['--slow'])).toThrow(/unknown option/);
+  });
+
+  it('the script prints the summary of a report file', () => {
+    const dir = tempDir('timings-');
+    dirs.push(dir);
+    const file = path.join(dir, 'report.json');
+    fs.writeFileSync(file, JSON.stringify(REPORT));
+    const res = spawnSync(process.execPath, ['scripts/test-timings.mjs', file, '--top', '1'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/^1 slowest of 3 test files:\n {2}1\. {3}38\.0 s {2}test\/integration\/slow\.test\.ts/);
+    const missing = spawnSync(process.execPath, ['scripts/test-timings.mjs', `${file}.nope`], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/does not exist: run npm test or npm run test:quick first/);
+  });
+});
