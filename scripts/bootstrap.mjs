@@ -34,6 +34,15 @@ const anyFile = (...files) => files.some((f) => fs.existsSync(f));
 const dpkgHas = (pkg) =>
   spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout?.includes('install ok installed');
 
+/** Debian itself: its firefox-esr package exists there (Ubuntu has none; its firefox is a snap). */
+function isDebian() {
+  try {
+    return /^ID="?debian"?$/m.test(fs.readFileSync('/etc/os-release', 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /** [debian package, check, needed for] */
 function linuxRequirements() {
   const reqs = [
@@ -64,6 +73,8 @@ function linuxRequirements() {
     ['xvfb', () => onPath('Xvfb'), 'test'],
     ['fonts-dejavu-core', () => anyFile('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'), 'runtime'],
   ];
+  // The Firefox profile import tests need a real Firefox; under CI they fail without one (test/helpers/requires.ts).
+  if (isDebian()) reqs.push(['firefox-esr', () => anyFile('/usr/bin/firefox-esr', '/usr/bin/firefox'), 'test']);
   return reqs.filter(([, , need]) => need === 'runtime' || mode === 'test');
 }
 

@@ -16,9 +16,10 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { SHOTS_DIR } from './support/desktop-app.js';
 import { axeViolations, overflowsRight, screenshotsAtSizes, setScheme } from './support/layout-audit.js';
 import { nav, startRendererHarness, type OpenApp, type RendererHarness } from './support/renderer-harness.js';
+import { keyringAvailable } from '../helpers/requires.js';
 
 const SHOTS = path.join(SHOTS_DIR, 'browser-profiles');
-const hasKeyring = !!process.env.DBUS_SESSION_BUS_ADDRESS;
+const hasKeyring = keyringAvailable();
 
 let h: RendererHarness;
 let site: FixtureSite;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from '../../src/main/electron/system-tools.js';
+import { reportSkipped, titleWithSkip } from '../helpers/requires.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startXvfb, type VirtualDisplay } from './support/xvfb.js';
 
@@ -32,9 +33,10 @@ const skipReason =
     : needsDisplay && !findOnPath('Xvfb', process.env, process.platform)
       ? 'no display and no Xvfb to make one'
       : null;
-if (skipReason) console.warn(`test/e2e/electron-app.test.ts skipped: ${skipReason}`);
+// The one system part a CI run may lack (its download can be impossible): skipped there too, saying why.
+const runs = reportSkipped('test/e2e/electron-app.test.ts', skipReason);
 
-describe.skipIf(skipReason !== null)(`Electron app${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+describe.skipIf(!runs)(titleWithSkip('Electron app', runs, skipReason ?? ''), () => {
   let dataDir: string;
   let xvfb: VirtualDisplay | null = null;
   let app: ElectronApplication;

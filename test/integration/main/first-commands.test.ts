@@ -10,6 +10,7 @@ import { callTool, dataOf, loginArgs, SITE_LOGIN } from '../../helpers/mcp-agent
 import { firstRunKey, runCli, spawnServer, type ServerProcess } from '../../helpers/spawn.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
+import { keyringAvailable } from '../../helpers/requires.js';
 
 const ROOT = REPO_ROOT;
 const MCP_ENTRY = ['--import', 'tsx', path.join(ROOT, 'src/main/mcp.ts')];
@@ -17,7 +18,7 @@ const MCP_ENTRY = ['--import', 'tsx', path.join(ROOT, 'src/main/mcp.ts')];
 /** Without D-Bus there is no Secret Service: what a server or a container without a desktop session has. */
 const NO_KEYCHAIN = { DBUS_SESSION_BUS_ADDRESS: '', AGENT_STUDIO_SECRETS_BACKEND: '' };
 const WITH_KEYCHAIN = { AGENT_STUDIO_SECRETS_BACKEND: '' };
-const hasKeychain = !!process.env.DBUS_SESSION_BUS_ADDRESS;
+const hasKeychain = keyringAvailable();
 
 let site: FixtureSite;
 const running: ServerProcess[] = [];

@@ -6,6 +6,7 @@ import { startLoginRecorder, type LoginRecorder } from '../../helpers/login-reco
 import { firstRunKey, spawnServer, type ServerProcess } from '../../helpers/spawn.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
+import { keyringAvailable } from '../../helpers/requires.js';
 
 /**
  * The headless server and the CLI on one data dir at the same time, as the README promises, with
@@ -14,7 +15,7 @@ import { REPO_ROOT } from '../../helpers/repo-root.js';
  * secret and mailbox passwords were then replaced or lost by the server's next write.
  */
 const ROOT = REPO_ROOT;
-const hasKeychain = !!process.env.DBUS_SESSION_BUS_ADDRESS;
+const hasKeychain = keyringAvailable();
 const BACKENDS = [
   {
     name: 'encrypted file (no keychain)',

@@ -7,8 +7,9 @@ import { KeytarSecretStore } from '../../../src/main/core/secrets/keytar-store.j
 import { ResolvingSecretStore, type SecretsPreference } from '../../../src/main/core/secrets/resolving-secret-store.js';
 import type { SecretStore } from '../../../src/main/core/secrets/secret-store.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { keyringAvailable } from '../../helpers/requires.js';
 
-const hasKeychain = !!process.env.DBUS_SESSION_BUS_ADDRESS;
+const hasKeychain = keyringAvailable();
 const SECRET = 'pk_very_secret_value_0123456789';
 
 /** A keychain that is down (what keytar says without a D-Bus session or Secret Service). */

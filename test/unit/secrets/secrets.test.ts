@@ -10,11 +10,12 @@ import {
   type SecretStore,
 } from '../../../src/main/core/secrets/secret-store.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { keyringAvailable } from '../../helpers/requires.js';
 
 const MASTER = 'correct-horse-battery-staple-42';
 
 describe('keytar secret store (real Secret Service in a throwaway keyring)', () => {
-  it.runIf(!!process.env.DBUS_SESSION_BUS_ADDRESS)('sets, gets and deletes through the OS keychain', async () => {
+  it.runIf(keyringAvailable())('sets, gets and deletes through the OS keychain', async () => {
     const store = new NamespacedSecretStore(new KeytarSecretStore('agent-studio'), `test-${process.pid}-${Date.now()}`);
     await store.check();
     expect(await store.get('k')).toBeNull();

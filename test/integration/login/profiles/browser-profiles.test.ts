@@ -19,8 +19,9 @@ import { filesUnder, findSecrets, saveLogin, settle } from '../../../helpers/vau
 import { linuxSafeStoragePassword } from '../../../../src/main/core/login/profiles/os-keys.js';
 import { cbcKey } from '../../../../src/main/core/login/profiles/chromium-crypto.js';
 import { CHROMIUM_FAMILY } from '../../../../src/main/core/login/profiles/browser-kinds.js';
+import { keyringAvailable } from '../../../helpers/requires.js';
 
-const hasKeyring = !!process.env.DBUS_SESSION_BUS_ADDRESS;
+const hasKeyring = keyringAvailable();
 
 /**
  * The CLI as a child process, awaited without blocking this process (runCli's spawnSync would: the fixture site the

@@ -13,6 +13,7 @@ import {
   makeLoggedInFirefoxProfile,
   SYSTEM_FIREFOX,
 } from '../../../helpers/firefox-profile.js';
+import { requireSystemPart, titleWithSkip } from '../../../helpers/requires.js';
 import { startTestServer, tempDir, type TestServer } from '../../../helpers/test-server.js';
 import { profileImports } from '../../../../src/main/core/login/profiles/index.js';
 
@@ -34,7 +35,15 @@ interface Imported {
   };
 }
 
-describe.skipIf(!SYSTEM_FIREFOX)('sessions from the person’s own Firefox (skipped: no firefox-esr or firefox)', () => {
+const hasFirefox = requireSystemPart(
+  'firefox-esr (or firefox)',
+  !!SYSTEM_FIREFOX,
+  'Debian: apt-get install firefox-esr; npm run bootstrap installs it',
+);
+
+const TITLE = titleWithSkip('sessions from the person’s own Firefox', hasFirefox, 'no firefox-esr or firefox');
+
+describe.skipIf(!hasFirefox)(TITLE, () => {
   let site: FixtureSite;
   let server: TestServer;
   let browser: Browser;
