@@ -48,3 +48,10 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
 /** The IPC result envelope. */
 export type IpcResult<T> =
   { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };
+
+/**
+ * 409 of PATCH /api/credentials/{id} (README "Who may move a secret"): the change lets a saved login's secrets be
+ * typed somewhere they could not be before, and the request does not carry every one of them (`details.fields`
+ * names the missing ones). Login-service spelling; the core's AppError code is its lower case.
+ */
+export const SECRETS_REQUIRED = 'SECRETS_REQUIRED';

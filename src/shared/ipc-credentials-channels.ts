@@ -1,8 +1,10 @@
 // The Saved logins screen's part of the IPC contract (spread into IPC_CONTRACT in ipc-contract.ts, the one
-// table): the routes of the vault, and the three things only the person at this machine may do with a saved
-// login, answered by the main process (core/desktop/vault-channels.ts): Reveal, Copy (straight to the OS
-// clipboard, the secret never enters the page) and Test now (as the person, not as an API key).
+// table): the routes of the vault, and what only the person at this machine may do with a saved login, answered by
+// the main process (core/desktop/vault-channels.ts): Reveal, Copy (straight to the OS clipboard, the secret never
+// enters the page), Export passkeys, Test now (as the person, not as an API key) and a confirmed move of where its
+// secrets are typed.
 import { z } from 'zod';
+import { CredentialIdParamsSchema, SavedLoginSchema, SavedLoginUpdateSchema } from './credentials.schema.js';
 import type { Channel } from './ipc-channel.js';
 
 /** A secret of a saved login a person may reveal or copy (additional field values: by their name). */
@@ -22,6 +24,17 @@ export const CREDENTIALS_CHANNELS = {
   'credentials:uses': { kind: 'http', route: 'credentialUses' },
   /** dryRun true: the preview; false: saves what the preview listed. */
   'credentials:import': { kind: 'http', route: 'importCredentials' },
+  /**
+   * The person's edit that moves where the secrets are typed (another login page origin, an origin added), sent
+   * once the window asked them to confirm it. PATCH /api/credentials/{id} refuses such a change from an API key
+   * unless it carries every secret (409 SECRETS_REQUIRED); this channel is the person, so it need not. The same
+   * argument and answer as credentials:update; refusals in the login-service shape.
+   */
+  'credentials:updateConfirmed': {
+    kind: 'local',
+    args: z.object({ params: CredentialIdParamsSchema, body: SavedLoginUpdateSchema }).strict(),
+    result: SavedLoginSchema,
+  },
 
   /** The secret's value, shown because the person pressed Reveal (logged without the value). */
   'credentials:reveal': {

@@ -1,6 +1,6 @@
 // API key scopes. `*` grants every scope but the explicit-only ones. Documented in README "Scopes".
 export const SCOPES = [
-  'login:write', // POST /api/login
+  'login:write', // POST /api/login (and, with credentials:write, POST /api/credentials/:id/passkeys)
   'sessions:read', // GET /api/sessions
   'sessions:write', // DELETE /api/sessions/:id
   'mailboxes:read', // GET /api/mailboxes
@@ -27,7 +27,25 @@ export const ALL_SCOPES = '*';
  */
 export const EXPLICIT_ONLY_SCOPES: readonly Scope[] = ['browser-profiles:read'];
 
-export function hasScope(granted: readonly string[], needed: Scope): boolean {
-  if (granted.includes(needed)) return true;
-  return granted.includes(ALL_SCOPES) && !EXPLICIT_ONLY_SCOPES.includes(needed);
+/**
+ * What a route needs: one scope, or a list meaning all of them (creating a passkey signs in with a saved login's
+ * password and changes the saved login: `credentials:write` and `login:write`).
+ */
+export type RequiredScope = Scope | readonly Scope[];
+
+export const requiredScopes = (needed: RequiredScope): readonly Scope[] =>
+  typeof needed === 'string' ? [needed] : needed;
+
+const holds = (granted: readonly string[], scope: Scope): boolean =>
+  granted.includes(scope) || (granted.includes(ALL_SCOPES) && !EXPLICIT_ONLY_SCOPES.includes(scope));
+
+/** The first scope of `needed` that `granted` lacks, or null when it holds them all (no allocation: every request). */
+export function missingScope(granted: readonly string[], needed: RequiredScope): Scope | null {
+  if (typeof needed === 'string') return holds(granted, needed) ? null : needed;
+  for (const scope of needed) if (!holds(granted, scope)) return scope;
+  return null;
+}
+
+export function hasScope(granted: readonly string[], needed: RequiredScope): boolean {
+  return missingScope(granted, needed) === null;
 }

@@ -49,6 +49,8 @@ describe('Saved logins over the IPC contract and a real core', () => {
       await inspect(page, 'form-edit-origins-fields', form.getByRole('group', { name: 'Additional fields' }));
       expect(await html(page)).not.toContain('9931');
       await form.getByRole('button', { name: 'Save changes' }).click();
+      // An origin added: the person confirms where the secrets may now be typed (saved-logins-move.test.ts).
+      await form.getByTestId('move-confirm').getByRole('button', { name: 'Allow and save' }).click();
       const detail = page.getByTestId('saved-login-detail');
       await detail.getByTestId('secret-row').filter({ hasText: 'Notes' }).waitFor();
       expect(await detail.innerText()).toContain('All keys of the organization');

@@ -5,7 +5,8 @@ export type Json = Record<string, unknown>;
 
 export interface Operation {
   summary: string;
-  'x-required-scope'?: string;
+  /** One scope, or the list of all the scopes a route needs. */
+  'x-required-scope'?: string | string[];
   parameters?: { name: string; in: string; required: boolean; schema: Json }[];
   requestBody?: { content: Record<string, { schema: Json }> };
   responses: Record<string, { content?: Record<string, { schema: Json }>; headers?: Record<string, unknown> }>;

@@ -46,8 +46,12 @@ export const createSavedLoginsSlice: StateCreator<AppState, [], [], SavedLoginsS
       set((s) => ({ savedLogins: { ...s.savedLogins, data: [...s.savedLogins.data, created] } }));
       return created;
     },
-    async updateSavedLogin(id, body) {
-      const updated = await invoke('credentials:update', { params: { id }, body });
+    async updateSavedLogin(id, body, opts = {}) {
+      // A move of where the secrets are typed, confirmed by the person, goes as the person (an API key could not).
+      const args = { params: { id }, body };
+      const updated = opts.confirmedMove
+        ? await invoke('credentials:updateConfirmed', args)
+        : await invoke('credentials:update', args);
       set((s) => ({
         savedLogins: { ...s.savedLogins, data: s.savedLogins.data.map((x) => (x.id === id ? updated : x)) },
       }));

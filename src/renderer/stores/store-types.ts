@@ -198,6 +198,8 @@ export interface AdminSlice {
   createOrg(name: string): Promise<OrgSummary>;
   /** Makes the window work in this organization (the core restarts), then reloads the page. Throws ApiError. */
   switchWindowOrg(id: string): Promise<void>;
+  /** Lets the organization's keys read the person's browser profiles, or stops them. Throws ApiError. */
+  setOrgBrowserProfiles(id: string, allowed: boolean): Promise<void>;
   loadKeys(): Promise<void>;
   /** The answer's `key` is the plaintext: show it once, keep it nowhere. */
   createKey(input: KeyCreateInput): Promise<CreatedKey>;
@@ -336,7 +338,11 @@ export interface SavedLoginsSlice {
   loadSavedLogins(): Promise<void>;
   /** Throws ApiError (validation issues, CREDENTIAL_EXISTS) for the form to place on its fields. */
   createSavedLogin(body: SavedLoginCreateBody): Promise<SavedLogin>;
-  updateSavedLogin(id: string, body: SavedLoginUpdateBody): Promise<SavedLogin>;
+  /**
+   * `confirmedMove`: the person confirmed that the change moves where the secrets are typed (a new login page origin,
+   * an origin added); it goes as the person, which the API refuses to an API key without the secrets.
+   */
+  updateSavedLogin(id: string, body: SavedLoginUpdateBody, opts?: { confirmedMove?: boolean }): Promise<SavedLogin>;
   deleteSavedLogin(id: string): Promise<void>;
   /** The use log of each saved login opened here, by id. */
   credentialUses: Record<string, Loadable<CredentialUse[]>>;

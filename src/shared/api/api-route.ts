@@ -4,7 +4,7 @@
 // them. Pure data + zod, so the client package and the renderer can import it.
 import type { z } from 'zod';
 import type { ErrorShape } from '../errors.js';
-import type { Scope } from '../scopes.js';
+import type { RequiredScope } from '../scopes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -25,8 +25,8 @@ export interface ApiRoute {
   aliases?: readonly string[];
   /** Which documented error body the route renders. */
   api: ErrorShape;
-  /** Required scope; `null` means no API key is needed (unless `keyOnly`). */
-  scope: Scope | null;
+  /** Required scope, or a list meaning all of them; `null` means no API key is needed (unless `keyOnly`). */
+  scope: RequiredScope | null;
   /** A valid key is needed but no scope (the MCP endpoint: each tool checks its own route's scope). */
   keyOnly?: boolean;
   summary: string;
@@ -107,6 +107,12 @@ export type RouteCallParts<R> = ([Input<R, 'params'>] extends [undefined] ? unkn
   ([Input<R, 'headers'>] extends [undefined] ? unknown : { headers?: Input<R, 'headers'> });
 
 /**
+ * One path segment, percent-encoded. encodeURIComponent throws on a lone surrogate (it has no UTF-8 form): it becomes
+ * U+FFFD first, as URLSearchParams does for the query, so a caller's odd id is the server's 404, never a throw here.
+ */
+const encodeSegment = (value: string): string => encodeURIComponent(value.replace(/\p{Surrogate}/gu, '\ufffd'));
+
+/**
  * The route's path with its parameters filled in (each percent-encoded as one segment) and the query string
  * (undefined and null values left out). A missing parameter is a programming error and throws.
  */
@@ -115,7 +121,7 @@ export function routeUrl(route: Pick<ApiRoute, 'path'>, parts: { params?: unknow
   const path = route.path.replace(/:(\w+)|\*$/g, (match, name: string | undefined) => {
     const value = params[name ?? 'key'];
     if (value === undefined || value === null) throw new Error(`${route.path} needs the path parameter ${match}`);
-    return name ? encodeURIComponent(String(value)) : String(value).split('/').map(encodeURIComponent).join('/');
+    return name ? encodeSegment(String(value)) : String(value).split('/').map(encodeSegment).join('/');
   });
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries((parts.query ?? {}) as Record<string, unknown>)) {

@@ -46,7 +46,7 @@ describe('IPC contract vs GET /api/openapi.json', () => {
     const route = API_ROUTES[c.route];
     const theirs = op(server, route);
     expect(theirs, `${route.method} ${route.path} is not in the server's document`).toBeDefined();
-    expect(theirs['x-required-scope']).toBe(route.scope);
+    expect(theirs['x-required-scope']).toEqual(route.scope);
     const answerHeaders = 'answerHeaders' in route ? route.answerHeaders : undefined;
     if (answerHeaders) {
       const status = String(successStatus(route));
@@ -140,6 +140,7 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'orgs:create': { good: { name: 'Acme Inc.' }, bad: { name: 'a/b' } },
   'orgs:credits': { good: { orgId: 'org_1' }, bad: undefined },
   'orgs:useInWindow': { good: { orgId: 'org_1' }, bad: { orgId: 1 } },
+  'orgs:setBrowserProfiles': { good: { orgId: 'org_1', allowed: true }, bad: { orgId: 'org_1', allowed: 'yes' } },
   'orgs:grantCredits': { good: { orgId: 'org_1', amount: 100 }, bad: { orgId: 'org_1', amount: 0.5 } },
   // Results, exports and media
   'sessions:validate': { good: { params: { id: 'ses_1' } }, bad: { params: {} } },
@@ -180,6 +181,10 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'credentials:update': {
     good: { params: { id: 'cred_1' }, body: { password: null, origins: ['https://acme.example.com/x'] } },
     bad: { params: { id: 'cred_1' }, body: { origins: ['ftp://acme.example.com'] } },
+  },
+  'credentials:updateConfirmed': {
+    good: { params: { id: 'cred_1' }, body: { loginUrl: 'https://sso.example.com/login' } },
+    bad: { params: { id: 'cred_1' }, body: { loginUrl: 'https://sso.example.com/login' }, confirmed: true },
   },
   'credentials:delete': { good: { params: { id: 'cred_1' } }, bad: { params: {} } },
   'credentials:uses': { good: { params: { id: 'cred_1' } }, bad: { params: { id: 'x'.repeat(201) } } },

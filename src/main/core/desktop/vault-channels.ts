@@ -1,6 +1,7 @@
 // Saved logins, what only the person at this machine may do (no HTTP route on purpose: an API key never reads a
-// secret back): Reveal, Copy to the OS clipboard, and Test now as the person. Plain Node; the clipboard is the
-// Electron side's (passed in).
+// secret back, nor moves one without holding it): Reveal, Copy to the OS clipboard, Test now as the person, and a
+// move of where the secrets are typed that the person confirmed. Plain Node; the clipboard is the Electron side's
+// (passed in).
 import path from 'node:path';
 import type { IpcResult } from '../../../shared/errors.js';
 import type { RevealableSecretSchema } from '../../../shared/ipc-credentials-channels.js';
@@ -8,6 +9,7 @@ import { LOGIN_FAILURE_STATUS } from '../../../shared/errors.js';
 import { LoginRequestSchema } from '../../../shared/login.schema.js';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
+import { renderError, toAppError } from '../http/plugins/errors.js';
 import { appErrorResult } from './admin-channels.js';
 import type { HostedCore } from './core-host.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
@@ -41,7 +43,11 @@ function passkeyExport(saved: StoredSavedLogin, passkeys: readonly StoredPasskey
 }
 
 export type VaultChannelName =
-  'credentials:reveal' | 'credentials:copySecret' | 'credentials:exportPasskeys' | 'credentials:test';
+  | 'credentials:reveal'
+  | 'credentials:copySecret'
+  | 'credentials:exportPasskeys'
+  | 'credentials:test'
+  | 'credentials:updateConfirmed';
 
 type RevealableSecret = z.infer<typeof RevealableSecretSchema>;
 
@@ -110,6 +116,22 @@ export function vaultChannels(opts: {
         return { ok: true, value: { saved: true, name: path.basename(file), count: passkeys.length } };
       } catch (err) {
         return appErrorResult(err);
+      }
+    },
+    'credentials:updateConfirmed': async ({ params, body }) => {
+      try {
+        const saved = await core().login.vault.savedLogins.update(orgId(), params.id, body, 'person');
+        return { ok: true, value: saved };
+      } catch (err) {
+        // As credentials:update answers a refusal (the route's login-service code), so the form reads both alike.
+        const failure = toAppError(err);
+        if (failure.status >= 500)
+          core().log.error({ err: (err as Error).message }, 'desktop: saved login not changed');
+        const code = String(renderError('login', failure).error);
+        return {
+          ok: false,
+          error: { code, message: failure.message, details: { status: failure.status, ...failure.details } },
+        };
       }
     },
     'credentials:test': async ({ id, loginId }) => {

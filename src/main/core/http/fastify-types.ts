@@ -1,5 +1,5 @@
 import type { ErrorShape } from '../../../shared/errors.js';
-import type { Scope } from '../../../shared/scopes.js';
+import type { RequiredScope } from '../../../shared/scopes.js';
 import type { AuthContext } from '../tenancy/api-keys.service.js';
 
 declare module 'fastify' {
@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     api?: ErrorShape;
-    scope?: Scope | null;
+    scope?: RequiredScope | null;
     rawBody?: boolean;
     /** A valid API key is needed but no particular scope (/mcp: each tool's own route checks its scope). */
     keyOnly?: boolean;

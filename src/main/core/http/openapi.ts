@@ -2,6 +2,7 @@
 // schemas the routes parse with.
 import { z } from 'zod';
 import { API_ROUTES, type ApiRoute } from '../../../shared/api/index.js';
+import { requiredScopes } from '../../../shared/scopes.js';
 
 type AnySpec = ApiRoute;
 
@@ -148,7 +149,7 @@ export class OpenApiDocument {
         content: { 'application/json': { schema: errorRef } },
       };
       responses['403'] ??= {
-        description: `Key lacks the scope ${spec.scope}`,
+        description: `Key lacks the scope ${requiredScopes(spec.scope).join(' or ')}`,
         content: { 'application/json': { schema: errorRef } },
       };
       responses['429'] ??= {
@@ -163,6 +164,7 @@ export class OpenApiDocument {
       ...(spec.description ? { description: spec.description } : {}),
       tags: spec.tags,
       operationId: `${spec.method.toLowerCase()}${(isAlias ? spec.aliases?.[0] : spec.path)?.replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+      // One scope as a string; a route that needs several lists them all (each one is required).
       ...(spec.scope ? { security: [{ bearer: [] }], 'x-required-scope': spec.scope } : { security: [] }),
       ...(parameters.length ? { parameters } : {}),
       ...(spec.body

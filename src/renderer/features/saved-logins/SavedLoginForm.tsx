@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SavedLogin } from '../../../shared/credentials.schema.js';
+import { secretsMoveTo } from '../../../shared/saved-login-move.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { Field } from '../../components/Field';
 import { ApiError } from '../../lib/api';
@@ -8,6 +9,7 @@ import { useFormErrors } from '../../lib/use-form-errors';
 import { useAppStore } from '../../stores/app-store';
 import { AdditionalFieldsEditor } from './AdditionalFieldsEditor';
 import { MailboxSelect } from './MailboxSelect';
+import { MoveConfirm } from './MoveConfirm';
 import { OriginsEditor } from './OriginsEditor';
 import { originOf } from './saved-login-format';
 import {
@@ -51,6 +53,10 @@ export function SavedLoginForm({
   const update = useAppStore((s) => s.updateSavedLogin);
   const form = useFormErrors(FORM_LABELS);
   const [busy, setBusy] = useState(false);
+  // Where the edit would let the secrets be typed that they could not be before: the person confirms that first.
+  const [confirming, setConfirming] = useState(false);
+  const movesTo = saved ? movedPlaces(saved, updateBody(saved, draft, secrets)) : [];
+  const asking = confirming && movesTo.length > 0;
 
   useEffect(() => {
     if (methods.status === 'idle') void loadMethods();
@@ -83,22 +89,29 @@ export function SavedLoginForm({
     error: form.errors[name],
   });
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!form.check(checkForm(draft, secrets, saved, method))) return;
+  const save = async (confirmedMove: boolean) => {
     setBusy(true);
     try {
       const result = saved
-        ? await update(saved.id, updateBody(saved, draft, secrets))
+        ? await update(saved.id, updateBody(saved, draft, secrets), { confirmedMove })
         : await create(createBody(draft, secrets));
       clearDraft();
       onDone(result);
     } catch (err) {
+      setConfirming(false);
       const field = err instanceof ApiError ? FIELD_OF_CODE[err.code] : undefined;
       form.fail(field && err instanceof ApiError ? new ApiError('INVALID_REQUEST', err.message, { field }) : err);
     } finally {
       setBusy(false);
     }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!form.check(checkForm(draft, secrets, saved, method))) return;
+    // A move is saved only from the confirmation's own button.
+    if (movesTo.length) setConfirming(true);
+    else await save(false);
   };
 
   const title = saved ? `Edit “${saved.label}”` : 'Add a saved login';
@@ -233,28 +246,48 @@ export function SavedLoginForm({
             <ApiErrorBanner title="The saved login was not saved" error={form.failure} />
           </div>
         ) : null}
-        <div className="form-actions span-2">
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={busy}
-            aria-keyshortcuts="Control+Enter Meta+Enter"
-          >
-            {busy ? 'Saving…' : saved ? 'Save changes' : 'Save login'}
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => {
-              clearDraft();
-              onCancel();
+        {asking && saved ? (
+          <MoveConfirm
+            label={saved.label}
+            places={movesTo}
+            busy={busy}
+            onConfirm={() => void save(true)}
+            onCancel={() => {
+              setConfirming(false);
+              // Back on the Save button the person pressed, not at the top of the page.
+              setTimeout(() => form.formRef.current?.querySelector<HTMLElement>('[type="submit"]')?.focus(), 0);
             }}
-          >
-            Cancel
-          </button>
-          <span className="muted">Secrets go to the OS keychain; no one can read them back through the API.</span>
-        </div>
+          />
+        ) : (
+          <div className="form-actions span-2">
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={busy}
+              aria-keyshortcuts="Control+Enter Meta+Enter"
+            >
+              {busy ? 'Saving…' : saved ? 'Save changes' : 'Save login'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => {
+                clearDraft();
+                onCancel();
+              }}
+            >
+              Cancel
+            </button>
+            <span className="muted">Secrets go to the OS keychain; no one can read them back through the API.</span>
+          </div>
+        )}
       </form>
     </section>
   );
+}
+
+/** The places an edit lets the secrets go that they could not before (origins as the server will store them). */
+function movedPlaces(saved: SavedLogin, body: ReturnType<typeof updateBody>): string[] {
+  const origins = (body.origins ?? saved.origins).map((o) => originOf(o) ?? o);
+  return secretsMoveTo(saved, { loginUrl: body.loginUrl ?? saved.loginUrl, origins });
 }

@@ -89,9 +89,11 @@ export async function addPasskeyToSavedLogin(
   checkFits(made, saved.origins.length ? saved.origins : [saved.loginUrl]);
   await savedLogins.addPasskey(saved, made.passkey);
   if (saved.loginMethod !== 'passkey' || generated)
-    await savedLogins.update(saved.orgId, saved.id, {
-      loginMethod: 'passkey',
-      ...(generated ? { password: generated } : {}),
-    });
+    await savedLogins.update(
+      saved.orgId,
+      saved.id,
+      { loginMethod: 'passkey', ...(generated ? { password: generated } : {}) },
+      'core',
+    );
   return savedLogins.get(saved.orgId, saved.id);
 }
