@@ -1,9 +1,20 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { open, seal } from './aead.js';
 import { FileLockTimeoutError, withFileLock } from './file-lock.js';
-import { SecretStoreUnavailableError, type SecretStore } from './secret-store.js';
+import { SecretStoreUnavailableError, type SecretEntry, type SecretStore } from './secret-store.js';
+import { readText, readTextSync, replaceFile, scrypt, SYNC_BYTES } from './secrets-file-io.js';
+
+type Change<T> = { result: T; write: boolean };
+type Outcome = { ok: true; result: unknown } | { ok: false; err: unknown };
+interface PendingChange {
+  change: (data: FileFormat, key: Buffer) => Change<unknown> | Promise<Change<unknown>>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
 
 interface FileFormat {
   version: 1;
@@ -12,18 +23,8 @@ interface FileFormat {
   entries: Record<string, string>;
 }
 
-/** Windows refuses to replace or open a file another process has open for a moment: try again briefly. */
-function retryBusy<T>(fn: () => T): T {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return fn();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (attempt >= 20 || !(code === 'EPERM' || code === 'EBUSY' || code === 'EACCES')) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-    }
-  }
-}
+/** Entries sealed or opened between two yields to the event loop (a batch of thousands must not hold it). */
+const CHUNK = 256;
 
 /**
  * AES-256-GCM encrypted secrets file, used when no OS keychain is reachable or the user chose it. The
@@ -32,9 +33,13 @@ function retryBusy<T>(fn: () => T): T {
  *
  * Several processes use one file (the server, the CLI, the MCP server), so no copy of the entries is
  * kept between calls: every read reads the file (small; parsing costs far less than a keychain call),
- * and every write is read-modify-write of that one entry under a lock file, then written to a temp
+ * and every write is read-modify-write of its entries under a lock file, then written to a temp
  * file and renamed over, so readers never see a partial file and need no lock. Only the derived key
  * is kept, for as long as the file's salt stays the same (scrypt takes ~50-100 ms).
+ *
+ * The file grows with the vault (an import adds thousands of entries), so a large file's I/O and fsync, and
+ * scrypt, are asynchronous, and a batch (setMany) is one read, one encryption pass and one atomic write: the
+ * server's other requests go on meanwhile.
  */
 export class EncryptedFileSecretStore implements SecretStore {
   readonly backend = 'file' as const;
@@ -45,6 +50,16 @@ export class EncryptedFileSecretStore implements SecretStore {
     private readonly masterKey: string | undefined,
     private readonly masterKeyEnv = 'AGENT_STUDIO_MASTER_KEY',
   ) {}
+
+  /**
+   * This process's changes waiting for the lock. They are applied together, in order, in one read-modify-write
+   * of the file (group commit): while one write is on disk the next ones gather, so many writes at once cost a few
+   * writes of the file, and another process waiting for the lock is not kept out by a long row of them.
+   */
+  private pending: PendingChange[] = [];
+  private flushing = false;
+  /** The file's length when last read or written. */
+  private size = 0;
 
   private get lockFile() {
     return `${this.file}.lock`;
@@ -61,18 +76,40 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   /** The file as it is now, or null when there is none yet. */
   private read(): FileFormat | null {
-    let raw: string;
-    try {
-      raw = retryBusy(() => fs.readFileSync(this.file, 'utf8'));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+    return this.parse(readTextSync(this.file));
+  }
+
+  private async load(): Promise<FileFormat | null> {
+    return this.parse(await readText(this.file));
+  }
+
+  private parse(raw: string | null): FileFormat | null {
+    if (raw === null) return null;
+    this.size = raw.length;
     try {
       return JSON.parse(raw) as FileFormat;
     } catch {
       throw new SecretStoreUnavailableError(`${path.basename(this.file)} is not readable JSON`);
     }
+  }
+
+  /** Whether the file is there (nothing to delete from, and no file to make, when not). */
+  private exists(): Promise<boolean> {
+    return fsp.access(this.file).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** keyFor, with scrypt on the thread pool when this salt's key is not derived yet. */
+  private async keyOf(data: FileFormat): Promise<Buffer> {
+    const masterKey = this.requireMasterKey();
+    const { salt, N, r, p } = data.kdf;
+    if (this.derived?.salt !== salt) {
+      const key = await scrypt(masterKey, Buffer.from(salt, 'base64'), { N, r, p, maxmem: 128 * N * r * 2 });
+      if (this.derived?.salt !== salt) this.derived = { salt, key, verified: false };
+    }
+    return this.keyFor(data);
   }
 
   /** The key for this file's salt, derived once per salt and checked against an entry once. */
@@ -99,25 +136,19 @@ export class EncryptedFileSecretStore implements SecretStore {
     return derived.key;
   }
 
-  private write(data: FileFormat): void {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    try {
-      const fd = fs.openSync(tmp, 'wx', 0o600);
-      try {
-        fs.writeFileSync(fd, JSON.stringify(data));
-        fs.fsyncSync(fd); // the rename must never publish a file whose bytes are not on disk yet
-      } finally {
-        fs.closeSync(fd);
-      }
-      retryBusy(() => fs.renameSync(tmp, this.file));
-    } finally {
-      fs.rmSync(tmp, { force: true });
-    }
+  /** Under the lock: a small file synchronously (see SYNC_BYTES), a large one asynchronously. */
+  private readLocked(): Promise<FileFormat | null> | FileFormat | null {
+    return this.size < SYNC_BYTES ? this.read() : this.load();
+  }
+
+  private async write(data: FileFormat): Promise<void> {
+    const json = JSON.stringify(data);
+    await replaceFile(this.file, json);
+    this.size = json.length;
   }
 
   /** A stuck lock is the store being unavailable (503 SECRETS_UNAVAILABLE), with the way out. */
-  private locked<T>(fn: () => T): Promise<T> {
+  private locked<T>(fn: () => T | Promise<T>): Promise<T> {
     return withFileLock(this.lockFile, fn).catch((err: unknown) => {
       if (err instanceof FileLockTimeoutError) throw new SecretStoreUnavailableError(err.message);
       throw err;
@@ -125,25 +156,61 @@ export class EncryptedFileSecretStore implements SecretStore {
   }
 
   /**
-   * Changes one entry under the lock, starting from the file as it is now (so entries other processes
+   * Changes entries under the lock, starting from the file as it is now (so entries other processes
    * wrote meanwhile are kept); creates the file, with its salt, under the lock too, so two processes
    * starting at once never end with two salts. `change` says `write: false` when nothing changed.
    */
-  private update<T>(change: (data: FileFormat, key: Buffer) => { result: T; write: boolean }): Promise<T> {
+  private update<T>(change: (data: FileFormat, key: Buffer) => Change<T> | Promise<Change<T>>): Promise<T> {
     this.requireMasterKey();
-    // Derive the key before taking the lock (once per salt): other processes need not wait for scrypt.
-    const before = this.read();
-    if (before) this.keyFor(before);
-    return this.locked(() => {
-      const data = this.read() ?? {
-        version: 1 as const,
-        kdf: { name: 'scrypt' as const, salt: crypto.randomBytes(16).toString('base64'), N: 1 << 15, r: 8, p: 1 },
-        entries: {},
-      };
-      const { result, write } = change(data, this.keyFor(data));
-      if (write) this.write(data);
-      return result;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ change, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.flushing) void this.flush();
     });
+  }
+
+  /** Applies the pending changes, a group at a time; each is answered once its group's file is on disk. */
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.pending.length) {
+        const group = this.pending.splice(0);
+        try {
+          // Derive the key before taking the lock (once per salt): other processes need not wait for scrypt.
+          if (!this.derived) {
+            const before = await this.load();
+            if (before) await this.keyOf(before);
+          }
+          const outcomes = await this.locked(() => this.applyGroup(group));
+          outcomes.forEach((o, i) => (o.ok ? group[i].resolve(o.result) : group[i].reject(o.err)));
+        } catch (err) {
+          for (const p of group) p.reject(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async applyGroup(group: PendingChange[]): Promise<Outcome[]> {
+    const data = (await this.readLocked()) ?? {
+      version: 1 as const,
+      kdf: { name: 'scrypt' as const, salt: crypto.randomBytes(16).toString('base64'), N: 1 << 15, r: 8, p: 1 },
+      entries: {},
+    };
+    const key = await this.keyOf(data);
+    let write = false;
+    const outcomes: Outcome[] = [];
+    for (const p of group) {
+      try {
+        const change = await p.change(data, key);
+        write ||= change.write;
+        outcomes.push({ ok: true, result: change.result });
+      } catch (err) {
+        outcomes.push({ ok: false, err }); // changes throw before they touch the entries
+      }
+    }
+    if (write) await this.write(data);
+    return outcomes;
   }
 
   private decrypt(key: Buffer, data: FileFormat, account: string): string | null {
@@ -153,14 +220,52 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   async get(account: string): Promise<string | null> {
     this.requireMasterKey();
-    const data = this.read();
-    return data ? this.decrypt(this.keyFor(data), data, account) : null;
+    const data = await this.load();
+    return data ? this.decrypt(await this.keyOf(data), data, account) : null;
+  }
+
+  /** One read for all of them. */
+  async getMany(accounts: readonly string[]): Promise<Map<string, string | null>> {
+    this.requireMasterKey();
+    const data = await this.load();
+    const out = new Map<string, string | null>();
+    const key = data ? await this.keyOf(data) : null;
+    for (const [i, account] of accounts.entries()) {
+      out.set(account, data && key ? this.decrypt(key, data, account) : null);
+      if (i % CHUNK === CHUNK - 1) await yieldToLoop();
+    }
+    return out;
   }
 
   async set(account: string, value: string): Promise<void> {
     await this.update((data, key) => {
       data.entries[account] = seal(key, value, account).toString('base64');
       return { result: undefined, write: true };
+    });
+  }
+
+  /**
+   * Every entry in one read-modify-write: one encryption pass (each entry still bound to its account name),
+   * one atomic write and fsync. All or nothing: a crash leaves the file as it was before, or with all of them.
+   */
+  async setMany(entries: readonly SecretEntry[]): Promise<void> {
+    if (!entries.length) return;
+    await this.update(async (data, key) => {
+      for (const [i, [account, value]] of entries.entries()) {
+        data.entries[account] = seal(key, value, account).toString('base64');
+        if (i % CHUNK === CHUNK - 1) await yieldToLoop();
+      }
+      return { result: undefined, write: true };
+    });
+  }
+
+  async deleteMany(accounts: readonly string[]): Promise<number> {
+    this.requireMasterKey();
+    if (!accounts.length || !(await this.exists())) return 0;
+    return this.update((data) => {
+      const present = [...new Set(accounts)].filter((a) => a in data.entries);
+      for (const account of present) delete data.entries[account];
+      return { result: present.length, write: present.length > 0 };
     });
   }
 
@@ -177,7 +282,7 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   async delete(account: string): Promise<boolean> {
     this.requireMasterKey();
-    if (!this.read()) return false;
+    if (!(await this.exists())) return false;
     return this.update((data) => {
       if (!(account in data.entries)) return { result: false, write: false };
       delete data.entries[account];
@@ -187,14 +292,14 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   async check(): Promise<void> {
     this.requireMasterKey();
-    const data = this.read();
-    if (data) this.keyFor(data);
+    const data = await this.load();
+    if (data) await this.keyOf(data);
   }
 
   async listAccounts(prefix: string): Promise<string[]> {
-    const data = this.read();
+    const data = await this.load();
     if (!data) return [];
-    this.keyFor(data);
+    await this.keyOf(data);
     return Object.keys(data.entries).filter((a) => a.startsWith(prefix));
   }
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { withFileLock } from './file-lock.js';
-import { SecretStoreUnavailableError, type SecretStore } from './secret-store.js';
+import { SecretStoreUnavailableError, type SecretEntry, type SecretStore } from './secret-store.js';
 
 type Keytar = {
   getPassword(service: string, account: string): Promise<string | null>;
@@ -11,6 +11,12 @@ type Keytar = {
   deletePassword(service: string, account: string): Promise<boolean>;
   findCredentials(service: string): Promise<{ account: string; password: string }[]>;
 };
+
+/**
+ * Keychain calls of a batch in flight at once: keytar runs each on libuv's thread pool (4 threads by default), so
+ * a few at a time overlap their round trips to the keychain without taking every thread from file and DNS work.
+ */
+const BATCH_CONCURRENCY = 3;
 
 /** OS keychain through keytar (macOS Keychain, Windows Credential Manager, libsecret on Linux). */
 export class KeytarSecretStore implements SecretStore {
@@ -59,6 +65,20 @@ export class KeytarSecretStore implements SecretStore {
   delete(account: string) {
     return this.call((k) => k.deletePassword(this.service, account));
   }
+  /** A keychain has no transaction: each entry is stored whole, a crash may leave the batch partly stored. */
+  async setMany(entries: readonly SecretEntry[]): Promise<void> {
+    await inBatches([...new Map(entries)], ([account, value]) => this.set(account, value));
+  }
+  async getMany(accounts: readonly string[]): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>();
+    await inBatches([...new Set(accounts)], async (account) => void out.set(account, await this.get(account)));
+    return out;
+  }
+  async deleteMany(accounts: readonly string[]): Promise<number> {
+    let deleted = 0;
+    await inBatches([...new Set(accounts)], async (account) => void ((await this.delete(account)) && deleted++));
+    return deleted;
+  }
   async setIfAbsent(account: string, value: string): Promise<string> {
     const existing = await this.get(account);
     if (existing !== null) return existing;
@@ -82,6 +102,23 @@ export class KeytarSecretStore implements SecretStore {
     const all = await this.call((k) => k.findCredentials(this.service));
     return all.map((c) => c.account).filter((a) => a.startsWith(prefix));
   }
+}
+
+/** Runs `fn` on every item, BATCH_CONCURRENCY at a time; the first failure stops taking new items and is thrown. */
+async function inBatches<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      try {
+        await fn(items[next++]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
 }
 
 function defaultLockFile(service: string): string {

@@ -1,4 +1,4 @@
-import { setIfAbsent, type SecretStore } from './secret-store.js';
+import { deleteMany, getMany, setIfAbsent, setMany, type SecretEntry, type SecretStore } from './secret-store.js';
 
 /** Prefixes every account with this installation's id, so two data dirs never share a secret. */
 export class NamespacedSecretStore implements SecretStore {
@@ -23,6 +23,25 @@ export class NamespacedSecretStore implements SecretStore {
   }
   delete(name: string) {
     return this.inner.delete(this.account(name));
+  }
+  setMany(entries: readonly SecretEntry[]) {
+    return setMany(
+      this.inner,
+      entries.map(([name, value]) => [this.account(name), value] as const),
+    );
+  }
+  async getMany(names: readonly string[]) {
+    const found = await getMany(
+      this.inner,
+      names.map((n) => this.account(n)),
+    );
+    return new Map(names.map((n) => [n, found.get(this.account(n)) ?? null]));
+  }
+  deleteMany(names: readonly string[]) {
+    return deleteMany(
+      this.inner,
+      names.map((n) => this.account(n)),
+    );
   }
   check() {
     return this.inner.check();

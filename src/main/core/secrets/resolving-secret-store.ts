@@ -3,7 +3,15 @@ import path from 'node:path';
 import { EncryptedFileSecretStore } from './encrypted-file-store.js';
 import { KeytarSecretStore } from './keytar-store.js';
 import { MASTER_KEY_FILE, readOrCreateMasterKeyFile } from './master-key-file.js';
-import { SecretStoreUnavailableError, setIfAbsent, type SecretStore } from './secret-store.js';
+import {
+  deleteMany,
+  getMany,
+  SecretStoreUnavailableError,
+  setIfAbsent,
+  setMany,
+  type SecretEntry,
+  type SecretStore,
+} from './secret-store.js';
 
 export type SecretsPreference = 'auto' | 'keychain' | 'file';
 type Backend = 'keychain' | 'file';
@@ -63,6 +71,15 @@ export class ResolvingSecretStore implements SecretStore {
   }
   async delete(account: string) {
     return (await this.store()).delete(account);
+  }
+  async setMany(entries: readonly SecretEntry[]) {
+    return setMany(await this.store(), entries);
+  }
+  async getMany(accounts: readonly string[]) {
+    return getMany(await this.store(), accounts);
+  }
+  async deleteMany(accounts: readonly string[]) {
+    return deleteMany(await this.store(), accounts);
   }
   async check() {
     await (await this.store()).check();

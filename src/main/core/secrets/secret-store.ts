@@ -11,11 +11,22 @@ export interface SecretStore {
    * Use the `setIfAbsent()` function below, which falls back to get-then-set for stores without it.
    */
   setIfAbsent?(account: string, value: string): Promise<string>;
+  /**
+   * Many entries at once (an import of thousands): the encrypted file reads, encrypts and writes once, all or
+   * nothing; the keychain stores them one by one (a crash may leave some). Use the `setMany()` function below.
+   */
+  setMany?(entries: readonly SecretEntry[]): Promise<void>;
+  /** The values of many accounts (null where none) in one pass. Use the `getMany()` function below. */
+  getMany?(accounts: readonly string[]): Promise<Map<string, string | null>>;
+  /** Removes many accounts in one pass; how many were there. Use the `deleteMany()` function below. */
+  deleteMany?(accounts: readonly string[]): Promise<number>;
   /** Throws SecretStoreUnavailableError when the store cannot be used. */
   check(): Promise<void>;
   /** Account names that start with `prefix` (moving secrets between backends). */
   listAccounts(prefix: string): Promise<string[]>;
 }
+
+export type SecretEntry = readonly [account: string, value: string];
 
 export const REMEDIES =
   'Either start an OS keychain (macOS Keychain, Windows Credential Manager, or on Linux a Secret Service such as gnome-keyring or KWallet in your desktop session), ' +
@@ -39,6 +50,26 @@ export async function setIfAbsent(store: SecretStore, account: string, value: st
   if (existing !== null) return existing;
   await store.set(account, value);
   return value;
+}
+
+/** Stores every entry (the last value of an account given twice); one by one for stores without `setMany`. */
+export async function setMany(store: SecretStore, entries: readonly SecretEntry[]): Promise<void> {
+  if (store.setMany) return store.setMany(entries);
+  for (const [account, value] of new Map(entries)) await store.set(account, value);
+}
+
+export async function getMany(store: SecretStore, accounts: readonly string[]): Promise<Map<string, string | null>> {
+  if (store.getMany) return store.getMany(accounts);
+  const out = new Map<string, string | null>();
+  for (const account of accounts) out.set(account, await store.get(account));
+  return out;
+}
+
+export async function deleteMany(store: SecretStore, accounts: readonly string[]): Promise<number> {
+  if (store.deleteMany) return store.deleteMany(accounts);
+  let deleted = 0;
+  for (const account of new Set(accounts)) if (await store.delete(account)) deleted++;
+  return deleted;
 }
 
 /**
