@@ -1,7 +1,7 @@
 // Zod schemas of saved logins (the vault): a site's login kept once by a person, used by agents by id or
 // label. Secrets are write-only: no schema here has a field that carries one back. Pure: imports nothing but zod.
 import { z } from 'zod';
-import { httpUrlString } from './http-url.schema.js';
+import { httpUrlString, tryUrl } from './http-url.schema.js';
 
 /** What a saved login can hold that is secret (kept in the OS keychain or the encrypted file, never in SQLite). */
 export const SAVED_LOGIN_SECRETS = ['password', 'totpSecret', 'additionalFields', 'notes'] as const;
@@ -31,15 +31,23 @@ export const CredentialIdParamsSchema = z.object({
 
 /** An http(s) origin: scheme, host and port; a full URL is reduced to its origin. */
 export const OriginSchema = httpUrlString('origin')
-  .transform((u) => new URL(u).origin)
+  .transform((u, ctx) => {
+    // Runs only on a value the refinement above passed; still total, so no input can make it throw.
+    const url = tryUrl(u);
+    if (url) return url.origin;
+    ctx.issues.push({ code: 'custom', message: 'origin must be a full http:// or https:// URL', input: u });
+    return z.NEVER;
+  })
   .describe('An origin (https://accounts.example.com) where the secrets may be typed');
 
 const label = z.string().trim().min(1, 'label is required').max(120);
 
 /** A saved login's page: no user name or password in the URL (those are secrets, and this is metadata). */
 const loginUrl = httpUrlString('loginUrl').refine((value) => {
-  const url = new URL(value);
-  return !url.username && !url.password;
+  // zod runs this even when the URL check before it failed, so it must not assume a URL: a value that is none was
+  // refused there already (tryUrl's null passes here, leaving that one message).
+  const url = tryUrl(value);
+  return !url?.username && !url?.password;
 }, 'loginUrl must not contain a user name or password (give them as username and password)');
 const shareWith = z
   .union([z.literal('all'), z.array(z.string().min(1).max(64)).max(200)])
@@ -130,7 +138,12 @@ export const SavedLoginSchema = z
   .object({
     id: z.string().describe('cred_…'),
     label: z.string(),
-    loginUrl: z.string(),
+    loginUrl: z
+      .string()
+      .describe(
+        'The login page, each query value and the fragment masked (***): the full URL is kept with the secrets, and ' +
+          'logins open it. Sent back unchanged in a PATCH, it keeps the saved one',
+      ),
     origins: z.array(z.string()),
     loginMethod: z.string(),
     username: z.string(),
@@ -169,14 +182,23 @@ export const CredentialUseListSchema = z
 
 export const IMPORT_FORMATS = ['chrome', 'firefox', 'safari', 'bitwarden', '1password', 'keepassxc'] as const;
 
+/**
+ * What one import takes: entries of the file (logins and skipped entries alike; a browser's export of a few thousand
+ * logins fits), and the request's body (about 1.5 KB an entry, JSON-escaped or base64, at that many).
+ */
+export const MAX_IMPORT_ENTRIES = 5000;
+export const MAX_IMPORT_BODY_BYTES = 8 * 1024 * 1024;
+
 export const CredentialImportRequestSchema = z
   .object({
     format: z.enum(IMPORT_FORMATS),
     content: z
       .string()
       .min(1, 'content is required')
-      .max(20 * 1024 * 1024)
-      .describe('The export file: its text, or base64 with encoding "base64" (a 1Password .1pux)'),
+      .max(MAX_IMPORT_BODY_BYTES)
+      .describe(
+        `The export file: its text, or base64 with encoding "base64" (a 1Password .1pux); at most ${MAX_IMPORT_ENTRIES} entries`,
+      ),
     encoding: z.enum(['utf8', 'base64']).default('utf8'),
     dryRun: z.boolean().default(true).describe('true (default): only the preview; false: save what the preview lists'),
     shareWith: shareWith.default('all'),

@@ -3,6 +3,8 @@ import {
   CredentialImportRequestSchema,
   CredentialImportResultSchema,
   CredentialUseListSchema,
+  MAX_IMPORT_BODY_BYTES,
+  MAX_IMPORT_ENTRIES,
   PasskeyCreatedSchema,
   PasskeyCreateRequestSchema,
   SavedLoginCreateSchema,
@@ -68,6 +70,14 @@ export const CREDENTIALS_API = defineApiRoutes({
     api: 'login',
     scope: 'credentials:write',
     summary: 'Change a saved login: only the fields given; null removes an optional one',
+    description:
+      'Moving where its secrets are typed is reading them in practice, so a change that does (loginUrl on another ' +
+      'origin, an origin added, a login method whose default origins add one) must carry every secret a login types ' +
+      'in the same request — password, totpSecret, additionalFields, as the saved login holds them (new values or ' +
+      'null count too) — else 409 SECRETS_REQUIRED with details.fields naming the missing ones. A saved login with ' +
+      'passkeys is moved only by the person (desktop app). Another path on the same origin and removing origins ' +
+      'need nothing. A loginUrl equal to the masked one answers show keeps the saved URL. ' +
+      neverSecrets,
     tags: ['credentials'],
     params: CredentialIdParamsSchema,
     body: SavedLoginUpdateSchema,
@@ -75,7 +85,11 @@ export const CREDENTIALS_API = defineApiRoutes({
       200: { description: 'The saved login', schema: SavedLoginSchema },
       400: { description: 'INVALID_REQUEST' },
       404: { description: 'NOT_FOUND' },
-      409: { description: 'CREDENTIAL_EXISTS: another saved login has that label' },
+      409: {
+        description:
+          'CREDENTIAL_EXISTS: another saved login has that label; SECRETS_REQUIRED: the change moves where the ' +
+          'secrets are typed and the request does not carry them all (details.fields)',
+      },
     },
   },
 
@@ -108,14 +122,15 @@ export const CREDENTIALS_API = defineApiRoutes({
     method: 'POST',
     path: '/api/credentials/:id/passkeys',
     api: 'login',
-    scope: 'credentials:write',
+    // It signs in with the saved password (a login) and changes the saved login: a key needs both.
+    scope: ['credentials:write', 'login:write'],
     summary: 'Create a passkey on the site and keep it in the saved login (then loginMethod "passkey" uses it)',
     description:
       'Signs in with the saved login’s password, finds the site’s "create a passkey" / "add a passkey" control (on the ' +
       'page after the login or a security / settings page linked from it), lets a virtual authenticator answer the ' +
       'site’s WebAuthn registration, and keeps the new passkey: its private key in the OS keychain with the saved ' +
       'login’s other secrets, its RP ID and credential id in the saved login’s `passkeys`. A passkey is used only ' +
-      `on its RP ID's origins among the saved login's origins. ${neverSecrets}`,
+      `on its RP ID's origins among the saved login's origins. Needs both credentials:write and login:write. ${neverSecrets}`,
     tags: ['credentials'],
     params: CredentialIdParamsSchema,
     body: PasskeyCreateRequestSchema,
@@ -123,6 +138,7 @@ export const CREDENTIALS_API = defineApiRoutes({
       201: { description: 'The passkey the site registered', schema: PasskeyCreatedSchema },
       400: { description: 'INVALID_REQUEST: the saved login has no password to sign in with' },
       401: { description: 'AUTHENTICATION_FAILED: the site refused the saved login’s password' },
+      403: { description: 'FORBIDDEN: the key lacks credentials:write or login:write (details.required_scope)' },
       404: { description: 'NOT_FOUND' },
       422: {
         description:
@@ -143,13 +159,22 @@ export const CREDENTIALS_API = defineApiRoutes({
       'base64), keepassxc (CSV). With dryRun true (the default) nothing is saved: the answer lists what would be ' +
       'created, merged (same origin and username as a saved login: its secrets are replaced) or skipped, with reasons. ' +
       'The file is read once and never stored. 400 INVALID_REQUEST names the line and column of a bad file. ' +
-      neverSecrets,
+      `A real run saves all of it or nothing, also when the server is killed meanwhile. At most ${MAX_IMPORT_ENTRIES} ` +
+      `entries and a ${MAX_IMPORT_BODY_BYTES / 1024 / 1024} MiB body. ${neverSecrets}`,
     tags: ['credentials'],
     body: CredentialImportRequestSchema,
-    bodyLimit: 30 * 1024 * 1024,
+    bodyLimit: MAX_IMPORT_BODY_BYTES,
     responses: {
       200: { description: 'The plan (dryRun) or what was saved', schema: CredentialImportResultSchema },
       400: { description: 'INVALID_REQUEST: not a valid export of that format (details.line, details.column)' },
+      409: {
+        description:
+          'CREDENTIAL_EXISTS / IMPORT_CONFLICT: a saved login the import makes or merges into was added or changed ' +
+          'while it ran; nothing was imported',
+      },
+      413: {
+        description: `PAYLOAD_TOO_LARGE: more than ${MAX_IMPORT_ENTRIES} entries (details.entries, details.limit), or a larger body`,
+      },
       503: { description: 'SECRETS_UNAVAILABLE' },
     },
   },

@@ -159,10 +159,18 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     hasMailbox: (orgId, id) => mailboxes.service.get(orgId, id) !== null,
     keyIds: (orgId) => base.keys.list(orgId).map((k) => k.id),
   });
-  // Credentials storeCredentials kept before saved logins existed move onto saved logins (once, at start).
-  const ready = adoptStoredCredentials({ cache, vault, secrets: base.secrets, log }).catch((err: Error) =>
-    log.warn({ err: err.message }, 'stored credentials could not be moved onto saved logins yet'),
-  );
+  // Credentials storeCredentials kept before saved logins existed move onto saved logins (once, at start), and login
+  // pages an older version kept in full (a token in the query) move to the secret store (answers mask them anyway).
+  const ready = adoptStoredCredentials({ cache, vault, secrets: base.secrets, log })
+    .catch((err: Error) =>
+      log.warn({ err: err.message }, 'stored credentials could not be moved onto saved logins yet'),
+    )
+    .then(() => vault.savedLogins.hideLoginUrls())
+    .catch((err: Error) => log.warn({ err: err.message }, 'saved login URLs could not be hidden yet'));
+  // What an import left when its process was killed is settled (vault/saved-logins-import.ts); usually nothing.
+  void vault.importer
+    .recover()
+    .catch((err: Error) => log.warn({ err: err.message }, 'an interrupted import could not be settled yet'));
   const lifecycle = createLifecycle({
     cache,
     logins: service,

@@ -14,7 +14,8 @@ export function credentialsRoutes(core: LoginCore) {
     getCredential: ({ params, auth }) => publicSavedLogin(saved.get(auth.orgId, params.id)),
     createCredential: async ({ body, auth, reply }) =>
       reply.status(201).send(await saved.create(auth.orgId, body, 'api')),
-    updateCredential: ({ params, body, auth }) => saved.update(auth.orgId, params.id, body),
+    // An API key: moving where the secrets are typed needs them in the request (saved-login-move.ts).
+    updateCredential: ({ params, body, auth }) => saved.update(auth.orgId, params.id, body, 'api_key'),
     deleteCredential: async ({ params, auth, reply }) => {
       if (!(await saved.delete(auth.orgId, params.id))) throw notFound(`No saved login "${params.id}"`);
       return reply.status(204).send();

@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
+import { CredentialImporter } from './credential-importer.js';
 import { CredentialUsesRepo } from './credential-uses.repo.js';
+import { createSavedLoginsImport } from './saved-logins-import.js';
 import { SavedLoginsRepo } from './saved-logins.repo.js';
 import { SavedLoginsService } from './saved-logins.service.js';
 import { Vault } from './vault.js';
@@ -19,8 +21,9 @@ export function createVault(deps: {
   keyIds: (orgId: string) => string[];
 }): Vault {
   const log = deps.log.child({ component: 'vault' });
+  const repo = new SavedLoginsRepo(deps.db);
   const savedLogins = new SavedLoginsService({
-    repo: new SavedLoginsRepo(deps.db),
+    repo,
     uses: new CredentialUsesRepo(deps.db),
     secrets: deps.secrets,
     log,
@@ -28,5 +31,6 @@ export function createVault(deps: {
     hasMailbox: deps.hasMailbox,
     keyIds: deps.keyIds,
   });
-  return new Vault(savedLogins, log);
+  const batch = createSavedLoginsImport({ saved: savedLogins, repo, secrets: deps.secrets, db: deps.db, log });
+  return new Vault(savedLogins, log, new CredentialImporter(savedLogins, batch));
 }

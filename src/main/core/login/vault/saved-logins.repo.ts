@@ -77,11 +77,14 @@ export class SavedLoginsRepo {
   private readonly byId;
   private readonly byLabel;
   private readonly touchRow;
+  private readonly labelRow;
 
   constructor(private readonly db: Db) {
     this.byId = db.prepare('SELECT * FROM saved_logins WHERE org_id = ? AND id = ?');
     this.byLabel = db.prepare('SELECT * FROM saved_logins WHERE org_id = ? AND label = ?');
     this.touchRow = db.prepare('UPDATE saved_logins SET last_used_at = ? WHERE id = ?');
+    // prepared once: an import checks every one of thousands of labels
+    this.labelRow = db.prepare('SELECT 1 FROM saved_logins WHERE org_id = ? AND label = ? AND id IS NOT ?');
   }
 
   insert(s: StoredSavedLogin): void {
@@ -111,10 +114,17 @@ export class SavedLoginsRepo {
     return row ? fromRow(row) : null;
   }
 
+  /** Every organization's saved logins whose login page has a query or fragment in the row (an older version's). */
+  withQueryOrFragment(): StoredSavedLogin[] {
+    return (
+      this.db
+        .prepare("SELECT * FROM saved_logins WHERE instr(login_url, '?') > 0 OR instr(login_url, '#') > 0")
+        .all() as Row[]
+    ).map(fromRow);
+  }
+
   labelTaken(orgId: string, label: string, exceptId?: string): boolean {
-    return !!this.db
-      .prepare('SELECT 1 FROM saved_logins WHERE org_id = ? AND label = ? AND id IS NOT ?')
-      .get(orgId, label, exceptId ?? null);
+    return !!this.labelRow.get(orgId, label, exceptId ?? null);
   }
 
   touch(id: string, at: number): void {
@@ -123,5 +133,51 @@ export class SavedLoginsRepo {
 
   delete(orgId: string, id: string): boolean {
     return this.db.prepare('DELETE FROM saved_logins WHERE id = ? AND org_id = ?').run(id, orgId).changes > 0;
+  }
+
+  /**
+   * An import's rows in one transaction: every insert and update, or none. An update applies only while the row's
+   * updated_at is still `was` (what the import read): false, and nothing written, when one changed meanwhile.
+   */
+  applyImport(
+    inserts: readonly StoredSavedLogin[],
+    updates: readonly { row: StoredSavedLogin; was: number }[],
+  ): boolean {
+    const insert = this.db.prepare(
+      `INSERT INTO saved_logins (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+    );
+    const sets = COLUMNS.filter((c) => c !== 'id' && c !== 'org_id' && c !== 'created_at').map((c) => `${c} = @${c}`);
+    const update = this.db.prepare(
+      `UPDATE saved_logins SET ${sets.join(', ')} WHERE id = @id AND org_id = @org_id AND updated_at = @was`,
+    );
+    const changed = new Error('changed meanwhile');
+    try {
+      // IMMEDIATE: the write lock from the start, so another process's write cannot fail it halfway
+      this.db
+        .transaction(() => {
+          for (const s of inserts) insert.run(toRow(s));
+          for (const { row, was } of updates) if (update.run({ ...toRow(row), was }).changes === 0) throw changed;
+        })
+        .immediate();
+      return true;
+    } catch (err) {
+      if (err === changed) return false;
+      throw err;
+    }
+  }
+
+  /** What an import plans against: id, label, login page and username of each saved login of the organization. */
+  planRows(orgId: string): Array<Pick<StoredSavedLogin, 'id' | 'label' | 'loginUrl' | 'username'>> {
+    return this.db
+      .prepare('SELECT id, label, login_url AS loginUrl, username FROM saved_logins WHERE org_id = ?')
+      .all(orgId) as Array<Pick<StoredSavedLogin, 'id' | 'label' | 'loginUrl' | 'username'>>;
+  }
+
+  /** The updated_at of each of these saved logins that exists (any organization). */
+  updatedAt(ids: readonly string[]): Map<string, number> {
+    const rows = this.db
+      .prepare('SELECT id, updated_at FROM saved_logins WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(ids)) as { id: string; updated_at: number }[];
+    return new Map(rows.map((r) => [r.id, r.updated_at]));
   }
 }

@@ -14,7 +14,10 @@ import { parseTotpSecret } from '../codes/totp.js';
 import { checkLoginInput } from '../login-methods.js';
 import { rpIdFitsOrigins, type PasskeyUse, type StoredPasskey } from '../passkeys/passkey-types.js';
 import type { CredentialUsesRepo } from './credential-uses.repo.js';
+import { decodeSecrets } from './saved-login-payload.js';
 import type { SavedLoginsRepo, StoredSavedLogin } from './saved-logins.repo.js';
+import { changedLoginUrl, hidesParts, loginUrlView } from './login-url-view.js';
+import { secretsNeededToMove, secretsRequired, type SavedLoginEditor } from './saved-login-move.js';
 
 /** How long a saved login's secrets stay in memory after their last use. */
 const WARM_MS = 60_000;
@@ -30,7 +33,12 @@ export interface SavedLoginSecrets {
   notes?: string;
   /** Passkeys, private keys included (the row lists their RP IDs and credential ids only). */
   passkeys?: StoredPasskey[];
+  /** The login page in full when it has a query or fragment (the row keeps it masked: login-url-view.ts). */
+  loginUrl?: string;
 }
+
+/** A saved login and its secrets, checked, not saved yet (an import saves thousands in one batch). */
+export type SavedLoginDraft = { saved: StoredSavedLogin; secrets: SavedLoginSecrets };
 
 /** The fields checkLoginInput names, as a saved login spells them. */
 const SAVED_FIELDS = {
@@ -61,10 +69,10 @@ const invalid = (field: string, message: string) =>
     issues: [{ path: field, message }],
   });
 
-/** The API's view: no organization id. */
+/** The API's view: no organization id; the login page masked (a row an older version wrote may hold it in full). */
 export function publicSavedLogin(s: StoredSavedLogin): SavedLogin {
   const { orgId: _orgId, ...view } = s;
-  return view;
+  return { ...view, loginUrl: loginUrlView(s.loginUrl) };
 }
 
 /**
@@ -101,10 +109,11 @@ export class SavedLoginsService {
     return this.deps.repo.find(orgId, ref);
   }
 
-  /** The saved login `create` would make, checked (400/409 as create answers), without saving anything. */
-  validate(orgId: string, input: SavedLoginCreate, source: SavedLogin['source']): void {
-    const { saved, secrets } = this.build(orgId, input, source);
-    this.check(saved, secrets);
+  /** The saved login `create` would make (id chosen), checked (400/409 as create answers), saving nothing. */
+  validate(orgId: string, input: SavedLoginCreate, source: SavedLogin['source']): SavedLoginDraft {
+    const built = this.build(orgId, input, source);
+    this.check(built.saved, built.secrets);
+    return built;
   }
 
   private build(
@@ -119,12 +128,13 @@ export class SavedLoginsService {
       additionalFields:
         input.additionalFields && Object.keys(input.additionalFields).length ? input.additionalFields : undefined,
       notes: input.notes || undefined,
+      loginUrl: hidesParts(input.loginUrl) ? input.loginUrl : undefined,
     };
     const saved: StoredSavedLogin = {
       id: newId('cred', 16),
       orgId,
       label: input.label,
-      loginUrl: input.loginUrl,
+      loginUrl: loginUrlView(input.loginUrl),
       origins: input.origins ?? this.defaultOrigins(input.loginUrl, input.loginMethod),
       loginMethod: input.loginMethod,
       username: input.username,
@@ -157,17 +167,23 @@ export class SavedLoginsService {
     return publicSavedLogin(saved);
   }
 
-  /** Only what the patch gives changes; null removes an optional value. Secrets are written before the row. */
-  async update(orgId: string, ref: string, patch: SavedLoginUpdate): Promise<SavedLogin> {
+  /**
+   * Only what the patch gives changes; null removes an optional value. Secrets are written before the row. An API
+   * key's change that moves where the secrets are typed must carry them (saved-login-move.ts).
+   */
+  async update(orgId: string, ref: string, patch: SavedLoginUpdate, by: SavedLoginEditor): Promise<SavedLogin> {
     const before = this.get(orgId, ref);
-    const secrets = { ...(await this.readSecrets(before)) };
+    const held = await this.readSecrets(before);
+    const secrets = { ...held };
     for (const name of SAVED_LOGIN_SECRETS) {
       const value = patch[name];
       if (value === null) delete secrets[name];
       else if (value !== undefined) (secrets as Record<string, unknown>)[name] = value;
     }
     if (secrets.additionalFields && !Object.keys(secrets.additionalFields).length) delete secrets.additionalFields;
-    const loginUrl = patch.loginUrl ?? before.loginUrl;
+    const url = changedLoginUrl(before.loginUrl, held.loginUrl, patch.loginUrl);
+    secrets.loginUrl = url.hidden;
+    const loginUrl = url.view;
     const loginMethod = patch.loginMethod ?? before.loginMethod;
     const after: StoredSavedLogin = {
       ...before,
@@ -177,7 +193,7 @@ export class SavedLoginsService {
       // A new login page (or method) with no origins given moves the default origins along with it.
       origins:
         patch.origins ??
-        (patch.loginUrl !== undefined || patch.loginMethod !== undefined
+        (url.changed || patch.loginMethod !== undefined
           ? sameSet(before.origins, this.defaultOrigins(before.loginUrl, before.loginMethod))
             ? this.defaultOrigins(loginUrl, loginMethod)
             : before.origins
@@ -190,12 +206,28 @@ export class SavedLoginsService {
       shareWith: patch.shareWith ?? before.shareWith,
       updated_at: this.now(),
     };
+    if (by === 'api_key') {
+      const { places, fields } = secretsNeededToMove({ ...before, loginUrl: url.shown }, after, patch, held);
+      if (fields.length) throw secretsRequired(before, places, fields);
+    }
     this.check(after, secrets);
     this.warm.delete(after.id);
     await this.deps.secrets.set(savedLoginAccount(after.id), JSON.stringify({ v: 1, ...secrets }));
     this.deps.repo.update(after);
-    this.deps.log.info({ orgId, credentialId: after.id }, 'saved login changed');
+    this.deps.log.info({ orgId, credentialId: after.id, by }, 'saved login changed');
     return publicSavedLogin(after);
+  }
+
+  /** Rows an older version wrote with a login page's query or fragment in clear: moved to the secret store at start. */
+  async hideLoginUrls(): Promise<number> {
+    let moved = 0;
+    for (const s of this.deps.repo.withQueryOrFragment().filter((row) => hidesParts(row.loginUrl))) {
+      await this.update(s.orgId, s.id, {}, 'core').then(
+        () => moved++,
+        (err: Error) => this.deps.log.warn({ credentialId: s.id, err: err.message }, 'saved login URL not hidden yet'),
+      );
+    }
+    return moved;
   }
 
   /** Keeps a passkey (a new one, or one with the same credential id replaced): secrets first, then the row. */
@@ -270,7 +302,8 @@ export class SavedLoginsService {
     const raw = await this.deps.secrets.get(savedLoginAccount(saved.id));
     let secrets: SavedLoginSecrets = {};
     try {
-      if (raw) secrets = withoutVersion(JSON.parse(raw) as SavedLoginSecrets & { v?: number });
+      // an import's merge may have written the secrets its transaction makes current (saved-login-payload.ts)
+      if (raw) secrets = decodeSecrets<SavedLoginSecrets>(raw, saved.updated_at);
     } catch {
       return {};
     }
@@ -320,8 +353,8 @@ export class SavedLoginsService {
     return [...new Set([originOf(loginUrl), ...provider.map(originOf)].filter((o): o is string => !!o))];
   }
 
-  /** 400/409 for a saved login that could never log in, or whose label is taken. */
-  private check(s: StoredSavedLogin, secrets: SavedLoginSecrets): void {
+  /** 400/409 for a saved login that could never log in, or whose label is taken (also an import's merges). */
+  check(s: StoredSavedLogin, secrets: SavedLoginSecrets): void {
     if (this.deps.repo.labelTaken(s.orgId, s.label, s.id))
       throw new AppError(409, 'credential_exists', `A saved login labelled "${s.label}" already exists.`, {
         field: 'label',
@@ -355,11 +388,7 @@ export class SavedLoginsService {
   }
 }
 
-function withoutVersion({ v: _v, ...secrets }: SavedLoginSecrets & { v?: number }): SavedLoginSecrets {
-  return secrets;
-}
-
-function secretNames(secrets: SavedLoginSecrets): SavedLoginSecret[] {
+export function secretNames(secrets: SavedLoginSecrets): SavedLoginSecret[] {
   return SAVED_LOGIN_SECRETS.filter((name) => secrets[name] !== undefined);
 }
 

@@ -3,7 +3,7 @@ import type { LoginRequest, LoginRequestBody } from '../../../../shared/login.sc
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { PasskeyUse } from '../passkeys/passkey-types.js';
-import { CredentialImporter } from './credential-importer.js';
+import type { CredentialImporter } from './credential-importer.js';
 import { originOf, type SavedLoginsService } from './saved-logins.service.js';
 import type { StoredSavedLogin } from './saved-logins.repo.js';
 
@@ -34,15 +34,12 @@ export interface SavedLoginRequest {
  * as a saved login. The one place that knows a site's credentials.
  */
 export class Vault {
-  /** Imports from password-manager and browser exports. */
-  readonly importer: CredentialImporter;
-
   constructor(
     readonly savedLogins: SavedLoginsService,
     private readonly log: Logger,
-  ) {
-    this.importer = new CredentialImporter(savedLogins);
-  }
+    /** Imports from password-manager and browser exports. */
+    readonly importer: CredentialImporter,
+  ) {}
 
   /** A saved login the caller may use: 404 when unknown, 403 CREDENTIAL_NOT_SHARED when not shared with its key. */
   usable(who: VaultCaller, ref: string): StoredSavedLogin {
@@ -62,12 +59,26 @@ export class Vault {
     );
   }
 
-  /** The login request a saved login makes: its page, method, username and secrets; the body's options kept. */
+  /**
+   * The login request a saved login makes: its page, method, username and secrets; the body's options kept.
+   * A page (`domain`) off the saved login's origins is refused before any page loads: its secrets, passkeys
+   * included, are used only there.
+   */
   async loginRequest(saved: StoredSavedLogin, options: LoginOptions): Promise<SavedLoginRequest> {
+    const asked = options.domain === undefined ? undefined : originOf(options.domain);
+    if (asked !== undefined && saved.origins.length && !saved.origins.includes(asked ?? ''))
+      throw new AppError(
+        422,
+        'credential_origin_mismatch',
+        `The page to log in on (${asked ?? 'not a URL'}) is not one of the saved login "${saved.label}"'s origins ` +
+          `(${saved.origins.join(', ')}); no page was opened. The person can add the origin to the saved login.`,
+        { credential: saved.id, origin: asked ?? null },
+      );
     const secrets = await this.savedLogins.readSecrets(saved);
     const req: LoginRequest = {
       ...options,
-      domain: options.domain ?? saved.loginUrl,
+      // The row keeps the login page masked; the secret store has it in full when it has a query or fragment.
+      domain: options.domain ?? secrets.loginUrl ?? saved.loginUrl,
       loginMethod: saved.loginMethod,
       cred: {
         username: saved.username,
@@ -136,7 +147,8 @@ export class Vault {
     };
     if (previous?.source === 'stored_credentials') {
       const merged = [...new Set([...previous.origins, ...origins])];
-      return (await this.savedLogins.update(orgId, previous.id, { ...fields, origins: merged })).id;
+      // The inline login handed over these very secrets, and its origins only add to the kept ones.
+      return (await this.savedLogins.update(orgId, previous.id, { ...fields, origins: merged }, 'core')).id;
     }
     const host = originOf(req.domain) ? new URL(req.domain).host : req.domain;
     const label = this.savedLogins.freeLabel(orgId, req.cred.username ? `${host} (${req.cred.username})` : host);
@@ -169,7 +181,7 @@ export class Vault {
   async learnOrigins(saved: StoredSavedLogin, typedOn: readonly string[] | undefined): Promise<void> {
     if (saved.origins.length || !typedOn) return;
     const origins = [...new Set([originOf(saved.loginUrl), ...typedOn])].filter((o): o is string => !!o);
-    await this.savedLogins.update(saved.orgId, saved.id, { origins });
+    await this.savedLogins.update(saved.orgId, saved.id, { origins }, 'core');
     this.log.info({ credentialId: saved.id, origins: origins.length }, 'saved login origins learned');
   }
 
