@@ -24,6 +24,7 @@ async function main() {
     await optional('webhooks.bench.ts', 'runWebhooksBench'),
     await optional('login-realweb.bench.ts', 'runRealWebLoginBench'),
     await optional('vault.bench.ts', 'runVaultBench'),
+    await optional('vault-import.bench.ts', 'runVaultImportBench'),
     await optional('takeover.bench.ts', 'runTakeoverBench'),
     await optional('cached-path.bench.ts', 'runCachedPathBench'),
     await optional('mixed-load.bench.ts', 'runMixedLoadBench'),
