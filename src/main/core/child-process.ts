@@ -20,6 +20,16 @@ function findSetpriv(): string | null {
  * to kill it when its parent dies and then execs it (same pid, same arguments). Elsewhere the command
  * is unchanged; a restart's sweep of leftovers covers those systems.
  */
+/** Whether a process of this machine is running (EPERM: it is, but another user's). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function tiedToParent(binary: string, args: string[]): { command: string; args: string[] } {
   const wrapper = findSetpriv();
   return wrapper

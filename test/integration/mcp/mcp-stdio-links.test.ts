@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../../src/main/core/config/load-config.js';
 import { createCore } from '../../../src/main/core/create-core.js';
-import { processAlive } from '../../../src/main/core/http/live-server.js';
+import { processAlive } from '../../../src/main/core/child-process.js';
 import { SERVER_RECORD_FILE, readServerRecord, writeServerRecord } from '../../../src/main/core/http/server-record.js';
 import { startServer, type RunningServer } from '../../../src/main/core/run-server.js';
 import { callTool, dataOf, expectMp4, generateThroughTools } from '../../helpers/mcp-agent.js';

@@ -13,20 +13,12 @@ import {
   type DataDirIdentity,
   type ServerRecord,
 } from './server-record.js';
+import { processAlive } from '../child-process.js';
 
 /** A live local server answers /healthz in milliseconds; a port held by something that never answers is not one. */
 const CHECK_TIMEOUT_MS = 2000;
 /** The health answer is a few dozen bytes: more is not our server. */
 const MAX_ANSWER_BYTES = 4096;
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
-  }
-}
 
 /** GET <url>/healthz?challenge=… straight to the loopback address (no proxy, no redirect); the body or null. */
 function getHealth(base: string, challenge: string, timeoutMs: number): Promise<string | null> {

@@ -11,6 +11,7 @@ import {
 } from './job-types.js';
 import { JobsRepo, type JobRecord } from './jobs.repo.js';
 import type { Db } from '../db/database.js';
+import { processAlive } from '../child-process.js';
 
 export interface JobQueueOptions {
   db: Db;
@@ -30,13 +31,7 @@ interface Active {
 /** Whether the process that claimed a job is still running (another server on the same data dir). */
 function ownerAlive(lockedBy: string | null, ownPid: number): boolean {
   const pid = Number(lockedBy?.split(':')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || pid === ownPid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return Number.isInteger(pid) && pid > 0 && pid !== ownPid && processAlive(pid);
 }
 
 /**

@@ -4,7 +4,8 @@
 // Host instead, so the links it builds outlive this process. Both processes share the data dir's database and
 // URL-signing key, so a link signed here is valid there.
 import type { Logger } from '../logger.js';
-import { isLiveServer, processAlive } from '../http/live-server.js';
+import { processAlive } from '../child-process.js';
+import { isLiveServer } from '../http/live-server.js';
 import { readServerRecord, type DataDirIdentity, type ServerRecord } from '../http/server-record.js';
 
 /** A server that starts or stops is noticed by the next call after this long at most (its record at once). */

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive } from '../child-process.js';
 
 /** A holder keeps the lock for a few milliseconds of synchronous file work, so older than this is a crash. */
 const STALE_MS = 10_000;
@@ -42,15 +43,6 @@ function readHolder(lockFile: string): Holder | null {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** A lock file whose holder crashed: its process is gone (same host), or it is older than any real hold. */
 function isStale(lockFile: string, staleMs: number): boolean {
   let age: number;
@@ -63,7 +55,7 @@ function isStale(lockFile: string, staleMs: number): boolean {
   const holder = readHolder(lockFile);
   // Written right after creation; a holder that has not written yet is given a second to do so.
   if (!holder) return age > 1000;
-  return holder.host === os.hostname() && !alive(holder.pid);
+  return holder.host === os.hostname() && !processAlive(holder.pid);
 }
 
 /**

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Db } from '../../db/database.js';
 import { SettingsRepo } from '../../db/settings.repo.js';
+import { processAlive } from '../../child-process.js';
 
 /** The settings key of the imports under way: one JSON list for every process on the data dir. */
 const KEY = 'vault_imports_under_way';
@@ -23,15 +24,6 @@ export interface ImportJournalEntry {
   created: string[];
   /** Saved logins it merges into, and the updated_at its transaction gives each (their `next` secrets' `at`). */
   merged: Array<[id: string, at: number]>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The imports under way, in the settings table (the database is what every process of the data dir shares). */
@@ -63,7 +55,7 @@ export class ImportJournal {
       if (e.owner === this.owner) return !live(e.id);
       if (now - e.startedAt > STALE_AFTER_MS) return true;
       if (e.host !== os.hostname()) return false;
-      return e.pid === process.pid || !alive(e.pid);
+      return e.pid === process.pid || !processAlive(e.pid);
     });
   }
 

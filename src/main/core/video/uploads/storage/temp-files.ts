@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../../../child-process.js';
 
 /**
  * Names of the temp files the blob stores write (`.tmp-<pid>-<16 hex>`): the writer's process id is
@@ -20,16 +21,6 @@ function namePattern(prefix: string): RegExp {
 
 const PROCESS_STARTED_MS = Date.now() - process.uptime() * 1000;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Whether a temp file's writer is gone. Our own pid: only files older than this process (a previous
  * process with the same pid, e.g. pid 1 in a restarted container). A legacy name has no owner and
@@ -39,7 +30,7 @@ export function writerIsGone(pid: number | null, mtimeMs: number): boolean {
   if (pid === null) return true;
   if (pid === process.pid) return mtimeMs < PROCESS_STARTED_MS;
   if (pid <= 1) return false;
-  return !isAlive(pid);
+  return !processAlive(pid);
 }
 
 /**
