@@ -16,9 +16,16 @@ interface PendingChange {
   reject: (err: unknown) => void;
 }
 
+/**
+ * How the file's key comes from the master key: scrypt stretches a key a person may have chosen (the environment's
+ * master key); a random 256-bit key (the vault key of envelope-store.ts) needs no stretching, only HKDF with the salt.
+ */
+type Kdf = { name: 'scrypt'; salt: string; N: number; r: number; p: number } | { name: 'hkdf-sha256'; salt: string };
+export type KdfName = Kdf['name'];
+
 interface FileFormat {
   version: 1;
-  kdf: { name: 'scrypt'; salt: string; N: number; r: number; p: number };
+  kdf: Kdf;
   /** account -> base64(iv|tag|ciphertext), each bound to its account name as AAD */
   entries: Record<string, string>;
 }
@@ -45,10 +52,12 @@ export class EncryptedFileSecretStore implements SecretStore {
   readonly backend = 'file' as const;
   private derived: { salt: string; key: Buffer; verified: boolean } | null = null;
 
+  /** `masterKeyEnv`: where the master key comes from, as messages name it; `kdf`: for a file made new. */
   constructor(
     private readonly file: string,
     private readonly masterKey: string | undefined,
     private readonly masterKeyEnv = 'AGENT_STUDIO_MASTER_KEY',
+    private readonly kdf: KdfName = 'scrypt',
   ) {}
 
   /**
@@ -104,8 +113,9 @@ export class EncryptedFileSecretStore implements SecretStore {
   /** keyFor, with scrypt on the thread pool when this salt's key is not derived yet. */
   private async keyOf(data: FileFormat): Promise<Buffer> {
     const masterKey = this.requireMasterKey();
-    const { salt, N, r, p } = data.kdf;
-    if (this.derived?.salt !== salt) {
+    const kdf = data.kdf;
+    if (this.derived?.salt !== kdf.salt && kdf.name === 'scrypt') {
+      const { salt, N, r, p } = kdf;
       const key = await scrypt(masterKey, Buffer.from(salt, 'base64'), { N, r, p, maxmem: 128 * N * r * 2 });
       if (this.derived?.salt !== salt) this.derived = { salt, key, verified: false };
     }
@@ -115,11 +125,9 @@ export class EncryptedFileSecretStore implements SecretStore {
   /** The key for this file's salt, derived once per salt and checked against an entry once. */
   private keyFor(data: FileFormat): Buffer {
     const masterKey = this.requireMasterKey();
-    const { salt, N, r, p } = data.kdf;
-    if (this.derived?.salt !== salt) {
-      const key = crypto.scryptSync(masterKey, Buffer.from(salt, 'base64'), 32, { N, r, p, maxmem: 128 * N * r * 2 });
-      this.derived = { salt, key, verified: false };
-    }
+    const kdf = data.kdf;
+    if (this.derived?.salt !== kdf.salt)
+      this.derived = { salt: kdf.salt, key: deriveSync(masterKey, kdf), verified: false };
     const derived = this.derived;
     // Verify the master key against an existing entry so a wrong key fails loudly, not later.
     const first = derived.verified ? undefined : Object.entries(data.entries)[0];
@@ -192,11 +200,7 @@ export class EncryptedFileSecretStore implements SecretStore {
   }
 
   private async applyGroup(group: PendingChange[]): Promise<Outcome[]> {
-    const data = (await this.readLocked()) ?? {
-      version: 1 as const,
-      kdf: { name: 'scrypt' as const, salt: crypto.randomBytes(16).toString('base64'), N: 1 << 15, r: 8, p: 1 },
-      entries: {},
-    };
+    const data = (await this.readLocked()) ?? { version: 1 as const, kdf: newKdf(this.kdf), entries: {} };
     const key = await this.keyOf(data);
     let write = false;
     const outcomes: Outcome[] = [];
@@ -269,6 +273,24 @@ export class EncryptedFileSecretStore implements SecretStore {
     });
   }
 
+  /**
+   * Stores each entry whose account holds none, in one read-modify-write (moving entries in from another store while
+   * other processes may write: what they wrote stays). How many were stored.
+   */
+  async adoptMany(entries: readonly SecretEntry[]): Promise<number> {
+    if (!entries.length) return 0;
+    return this.update(async (data, key) => {
+      let adopted = 0;
+      for (const [i, [account, value]] of entries.entries()) {
+        if (account in data.entries) continue;
+        data.entries[account] = seal(key, value, account).toString('base64');
+        adopted++;
+        if (i % CHUNK === CHUNK - 1) await yieldToLoop();
+      }
+      return { result: adopted, write: adopted > 0 };
+    });
+  }
+
   async setIfAbsent(account: string, value: string): Promise<string> {
     const existing = await this.get(account); // the usual case needs no lock
     if (existing !== null) return existing;
@@ -316,4 +338,18 @@ export class EncryptedFileSecretStore implements SecretStore {
       return true;
     });
   }
+}
+
+function newKdf(name: KdfName): Kdf {
+  const salt = crypto.randomBytes(16).toString('base64');
+  return name === 'scrypt' ? { name, salt, N: 1 << 15, r: 8, p: 1 } : { name, salt };
+}
+
+function deriveSync(masterKey: string, kdf: Kdf): Buffer {
+  const salt = Buffer.from(kdf.salt, 'base64');
+  if (kdf.name === 'hkdf-sha256')
+    return Buffer.from(crypto.hkdfSync('sha256', masterKey, salt, 'agent-studio secrets file', 32));
+  if (kdf.name === 'scrypt')
+    return crypto.scryptSync(masterKey, salt, 32, { N: kdf.N, r: kdf.r, p: kdf.p, maxmem: 128 * kdf.N * kdf.r * 2 });
+  throw new SecretStoreUnavailableError(`the secrets file names a key derivation this version does not know`);
 }
