@@ -9,6 +9,7 @@ import { SettingsRepo } from './db/settings.repo.js';
 import { CoreEventBus } from './events.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { createSecretStore } from './secrets/create-secret-store.js';
+import { EnvelopeSecretStore, VAULT_FILE } from './secrets/envelope-store.js';
 import { NamespacedSecretStore } from './secrets/namespaced-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import { ApiKeysService } from './tenancy/api-keys.service.js';
@@ -16,6 +17,7 @@ import { CreditsService } from './tenancy/credits.service.js';
 import { OrgsService } from './tenancy/orgs.service.js';
 import type { InteractiveFinisher } from './login/interactive/interactive-finisher.js';
 import { createLoginFeature, type LoginFeature } from './login/login.feature.js';
+import { SAVED_LOGIN_ACCOUNT_PREFIX } from './login/vault/saved-logins.service.js';
 import { createLoginWebhooks, type LoginWebhooks } from './login/webhooks/login-webhooks.feature.js';
 import { OutboundPolicy, type OutboundPolicyOptions } from './net/outbound-policy.js';
 import type { BaseCore } from './base-core.js';
@@ -87,7 +89,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
   const settings = new SettingsRepo(db);
   const installId = installIdOf(settings);
   const notices: string[] = [];
-  const secrets = new NamespacedSecretStore(
+  const installSecrets = new NamespacedSecretStore(
     overrides.secrets ??
       createSecretStore(config, {
         settings,
@@ -99,6 +101,13 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
       }),
     installId,
   );
+  // Saved logins' secrets are many (an import brings thousands): sealed in one file, its key in the secret store.
+  const secrets = new EnvelopeSecretStore({
+    base: installSecrets,
+    file: path.join(config.dataDir, VAULT_FILE),
+    keyAccount: 'vault-key',
+    prefixes: [SAVED_LOGIN_ACCOUNT_PREFIX],
+  });
 
   const jobs = new JobQueue({
     db,

@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../../src/main/core/config/load-config.js';
 import { createCore, type Core } from '../../../../src/main/core/create-core.js';
 import { decodeSecrets, parseSecrets } from '../../../../src/main/core/login/vault/saved-login-payload.js';
+import { VAULT_FILE } from '../../../../src/main/core/secrets/envelope-store.js';
+import { withFileLock } from '../../../../src/main/core/secrets/file-lock.js';
 import { getMany } from '../../../../src/main/core/secrets/secret-store.js';
-import { MAX_IMPORT_ENTRIES } from '../../../../src/shared/credentials.schema.js';
+import { MAX_IMPORT_ENTRIES, SavedLoginCreateSchema } from '../../../../src/shared/credentials.schema.js';
 import { chromeCsv, exportRows, withNewPasswords, type ExportRow } from '../../../helpers/chrome-export.js';
 import { firstRunKey, spawnServer, type ServerProcess } from '../../../helpers/spawn.js';
 import { startTestServer, tempDir, type TestServer } from '../../../helpers/test-server.js';
@@ -156,21 +158,36 @@ describe('an import whose commit fails', () => {
     await t?.close();
   });
 
-  // The keychain stores an import's secrets one by one (seconds for 150): time for a label to be taken meanwhile.
+  // The label is taken between the import's plan and its commit. The vault file's lock, held here, keeps both writes
+  // waiting: the saved login made by hand asks for it first (in this process, before the import's request arrives),
+  // so once the lock is free its row is in before the import commits.
   it('saves nothing: a label taken while its secrets are written is 409, and none of its secrets stay', async () => {
     const { orgId, key } = t.newOrg('conflict');
     const seeds = exportRows(0, 10);
     expect((await postImport(t.url, key, seeds)).status).toBe(200);
     const rows = [...withNewPasswords(seeds), ...exportRows(10, 140)];
+    const taken = rows.at(-1)!;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holding = withFileLock(path.join(t.core.config.dataDir, `${VAULT_FILE}.lock`), () => (locked(), held));
+    await lockTaken;
+    const made = t.core.login.vault.savedLogins.create(
+      orgId,
+      SavedLoginCreateSchema.parse({
+        label: taken.name,
+        loginUrl: taken.url,
+        username: 'someone-else',
+        password: 'by-hand-1234',
+      }),
+      'api',
+    );
     const importing = postImport(t.url, key, rows);
     await until('the import writes its secrets', () => journal(t.core.db) !== '[]');
-    const taken = rows.at(-1)!;
-    const made = await t.request('/api/credentials', {
-      method: 'POST',
-      key,
-      json: { label: taken.name, loginUrl: taken.url, username: 'someone-else', password: 'by-hand-1234' },
-    });
-    expect(made.status, await made.clone().text()).toBe(201);
+    release();
+    await holding;
+    expect((await made).label).toBe(taken.name);
     const res = await importing;
     expect(res.status, res.text.slice(0, 300)).toBe(409);
     expect(res.json()).toMatchObject({ error: 'CREDENTIAL_EXISTS' });

@@ -298,10 +298,16 @@ describe.each(['keychain', 'file'] as const)('with the %s secret store', (backen
       notes: s.totpNotes,
       additionalFields: { xq_memo: s.extraFieldValue },
     });
+    // Saved logins' secrets are sealed in the vault file whatever the backend; the backend holds only its key.
+    const sealedAccounts = (file: string) =>
+      Object.keys((JSON.parse(fs.readFileSync(path.join(t.dataDir, file), 'utf8')) as { entries: Json }).entries);
+    expect(sealedAccounts('vault.enc.json').sort()).toEqual(
+      list.data.map((c) => `saved-login:${c.id as string}`).sort(),
+    );
     const secretsFile = path.join(t.dataDir, 'secrets.enc.json');
     if (backend === 'file') {
-      const accounts = Object.keys((JSON.parse(fs.readFileSync(secretsFile, 'utf8')) as { entries: Json }).entries);
-      for (const c of list.data) expect(accounts.some((a) => a.endsWith(`saved-login:${c.id as string}`))).toBe(true);
+      expect(sealedAccounts('secrets.enc.json')).toContainEqual(expect.stringMatching(/:vault-key$/));
+      expect(sealedAccounts('secrets.enc.json').filter((a) => a.includes('saved-login:'))).toEqual([]);
     } else expect(fs.existsSync(secretsFile)).toBe(false);
 
     // --- the search can fail: a planted secret is found, plain and inside base64 at any alignment

@@ -23,7 +23,9 @@ import { secretsNeededToMove, secretsRequired, type SavedLoginEditor } from './s
 const WARM_MS = 60_000;
 
 /** The secret-store account of a saved login's secrets (the store itself is namespaced per installation). */
-export const savedLoginAccount = (id: string) => `saved-login:${id}`;
+/** The secret-store accounts of saved logins' secrets (kept sealed in the vault file: secrets/envelope-store.ts). */
+export const SAVED_LOGIN_ACCOUNT_PREFIX = 'saved-login:';
+export const savedLoginAccount = (id: string) => `${SAVED_LOGIN_ACCOUNT_PREFIX}${id}`;
 
 /** What the secret store holds for a saved login. Only the vault reads it; nothing returns it but Reveal. */
 export interface SavedLoginSecrets {
