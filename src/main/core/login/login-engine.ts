@@ -168,8 +168,8 @@ export class LoginEngine {
       throw err;
     } finally {
       flow?.dispose();
-      interceptor?.dispose();
-      await egressWatch?.();
+      // Before the page closes: every request it started is seen and answered, none let go uninspected.
+      await Promise.all([interceptor?.close(), egressWatch?.()]);
       // Each use moves a passkey's counter on (a relying party refuses one that does not increase): keep it.
       if (passkeys && req.passkeys) await passkeys.finish(req.passkeys, this.log);
       // Not awaited: waiting for the renderer to go away only delays the answer (the context

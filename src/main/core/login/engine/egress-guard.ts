@@ -147,6 +147,6 @@ export function watchOtherPages(
   return async () => {
     ctx.off('page', onPage);
     ctx.off('request', onRequest);
-    for (const i of await Promise.all(attached)) i?.dispose();
+    await Promise.all((await Promise.all(attached)).map((i) => i?.close()));
   };
 }

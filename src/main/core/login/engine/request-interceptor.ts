@@ -1,4 +1,4 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page, Request } from 'playwright-core';
 import { safeUrl } from '../login-types.js';
 import type { EgressCheck } from './secret-egress.js';
 
@@ -48,6 +48,7 @@ interface RequestPausedEvent {
   resourceType: string;
   request: {
     url: string;
+    method?: string;
     headers?: Record<string, string>;
     postData?: string;
     hasPostData?: boolean;
@@ -90,6 +91,19 @@ export class RequestInterceptor {
   private readonly reports: string[] = [];
   /** A challenge from an origin the credentials may not go to (secretOrigins): the first such origin. */
   refusedOrigin?: string;
+  /** Set by close(): every request that pauses from then on is failed. */
+  private closing = false;
+  /**
+   * Requests the page started (as Playwright reports them) that have neither paused here nor ended: close() waits
+   * for them to pause (and be answered) before it detaches. By method and URL, to match the paused ones.
+   */
+  private readonly unpaused = new Map<string, Request[]>();
+  private unpausedChanged?: () => void;
+  private readonly onPageRequest = (r: Request): void => {
+    const key = requestKey(r.method(), r.url());
+    this.unpaused.set(key, [...(this.unpaused.get(key) ?? []), r]);
+  };
+  private readonly onPageRequestEnded = (r: Request): void => this.settle(requestKey(r.method(), r.url()), r);
 
   private constructor(
     private readonly session: CDPSession,
@@ -100,7 +114,23 @@ export class RequestInterceptor {
     private readonly egress?: EgressCheck,
     private readonly answerChallenges = true,
     private readonly beforeMainDocument?: (url: string) => Promise<void>,
-  ) {}
+    private readonly page?: Page,
+  ) {
+    page?.on('request', this.onPageRequest);
+    page?.on('requestfinished', this.onPageRequestEnded);
+    page?.on('requestfailed', this.onPageRequestEnded);
+  }
+
+  /** `request` (or, when a request paused here, the oldest one of its method and URL) is no longer on its way. */
+  private settle(key: string, request?: Request): void {
+    const waiting = this.unpaused.get(key);
+    if (!waiting) return;
+    const at = request ? waiting.indexOf(request) : 0;
+    if (at < 0) return;
+    waiting.splice(at, 1);
+    if (!waiting.length) this.unpaused.delete(key);
+    if (!this.unpaused.size) this.unpausedChanged?.();
+  }
 
   /**
    * Attaches to a Chromium page before its first navigation. Resolves undefined where the DevTools
@@ -147,6 +177,7 @@ export class RequestInterceptor {
         opts.egress,
         opts.answerChallenges ?? true,
         opts.beforeMainDocument,
+        page,
       );
       session.on('Fetch.requestPaused', (e) => interceptor.onRequestPaused(e));
       session.on('Fetch.authRequired', (e) => interceptor.onAuthRequired(e));
@@ -176,8 +207,40 @@ export class RequestInterceptor {
     return this.reports.splice(0);
   }
 
-  dispose(): void {
-    this.session.detach().catch(() => {});
+  /**
+   * Ends the interception without letting a request out. Chrome lets a paused request go on when the session that
+   * paused it goes away, and the page may have started one this session has not been told of yet (a keylogger's
+   * fetch, a beacon as the login stopped): detaching at once would send it uninspected. So every request that pauses
+   * from now on is failed, the page's scripts stop (no timer starts another), and the session stays until every
+   * request Playwright saw the page start has paused here and been answered (at most `boundMs`, for a request that
+   * never pauses: a data: URL, one the browser itself refused).
+   */
+  async close(boundMs = 2000): Promise<void> {
+    this.closing = true;
+    this.page?.off('request', this.onPageRequest);
+    await this.session.send('Emulation.setScriptExecutionDisabled', { value: true }).catch(() => {});
+    if (this.unpaused.size) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, boundMs);
+        this.unpausedChanged = resolve;
+      });
+      clearTimeout(timer);
+      this.unpausedChanged = undefined;
+    }
+    this.page?.off('requestfinished', this.onPageRequestEnded);
+    this.page?.off('requestfailed', this.onPageRequestEnded);
+    await Promise.all(this.answers);
+    await this.session.detach().catch(() => {});
+  }
+
+  /** Answers (fail, continue) sent and not yet acknowledged: close() waits for them. */
+  private readonly answers = new Set<Promise<unknown>>();
+
+  private answer(sent: Promise<unknown>): void {
+    const settled = sent.catch(() => {});
+    this.answers.add(settled);
+    void settled.finally(() => this.answers.delete(settled));
   }
 
   /**
@@ -199,18 +262,21 @@ export class RequestInterceptor {
   }
 
   private onRequestPaused(e: RequestPausedEvent): void {
+    this.settle(requestKey(e.request.method ?? 'GET', e.request.url));
     // A classic image CAPTCHA must load to be recognized as one.
     const skip =
+      this.closing ||
       this.egressRefused(e.request) ||
       (this.blockHeavy &&
         ((HEAVY_RESOURCE_TYPES.has(e.resourceType) && !/captcha/i.test(e.request.url)) ||
           isFaviconRequest(e.request.url, e.resourceType)));
     const main = e.resourceType === 'Document' && e.frameId === this.mainFrameId;
     const ready = main && this.beforeMainDocument ? this.beforeMainDocument(e.request.url) : Promise.resolve();
-    const done = skip
-      ? this.session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
-      : ready.then(() => this.session.send('Fetch.continueRequest', { requestId: e.requestId }));
-    done.catch(() => {});
+    this.answer(
+      skip
+        ? this.session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
+        : ready.then(() => this.session.send('Fetch.continueRequest', { requestId: e.requestId })),
+    );
   }
 
   private onAuthRequired(e: AuthRequiredEvent): void {
@@ -241,6 +307,12 @@ export class RequestInterceptor {
         : { response: 'CancelAuth' as const };
     this.session.send('Fetch.continueWithAuth', { requestId: e.requestId, authChallengeResponse }).catch(() => {});
   }
+}
+
+/** A request's method and URL without its fragment (the protocol reports the fragment apart, Playwright may not). */
+function requestKey(method: string, url: string): string {
+  const hash = url.indexOf('#');
+  return `${method} ${hash < 0 ? url : url.slice(0, hash)}`;
 }
 
 function originOf(url: string): string {
