@@ -85,3 +85,30 @@ describe('namespaced over the keychain: a batch', () => {
     await other.delete('saved-login:0');
   });
 });
+
+describe('the keychain listed while another process deletes', () => {
+  it.runIf(keyringAvailable())('lists what is there, never failing on an item deleted meanwhile', async () => {
+    const keychain = new KeytarSecretStore('agent-studio');
+    const namespace = `listing-${process.pid}-${Date.now()}`;
+    const mine = new NamespacedSecretStore(keychain, namespace);
+    await setMany(mine, entries(120));
+    // Deletions by another user of the keychain (a few, as a CLI or another server makes them), while this one
+    // lists again and again.
+    const other = new NamespacedSecretStore(new KeytarSecretStore('agent-studio'), namespace);
+    const deleting = (async () => {
+      for (const [account] of entries(120).slice(0, 10)) await other.delete(account);
+    })();
+    const listings: number[] = [];
+    let deleted = false;
+    void deleting.then(() => (deleted = true));
+    while (!deleted) listings.push((await mine.listAccounts('saved-login:')).length);
+    await deleting;
+    listings.push((await mine.listAccounts('saved-login:')).length);
+    expect(listings.at(-1)).toBe(110);
+    await deleteMany(
+      mine,
+      entries(120).map(([a]) => a),
+    );
+    expect(listings).toEqual([...listings].sort((a, b) => b - a)); // only ever fewer
+  });
+});

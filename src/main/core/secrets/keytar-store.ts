@@ -17,6 +17,8 @@ type Keytar = {
  * a few at a time overlap their round trips to the keychain without taking every thread from file and DNS work.
  */
 const BATCH_CONCURRENCY = 3;
+/** Listings taken while other processes delete items (see listAccounts). */
+const LIST_ATTEMPTS = 20;
 
 /** OS keychain through keytar (macOS Keychain, Windows Credential Manager, libsecret on Linux). */
 export class KeytarSecretStore implements SecretStore {
@@ -98,9 +100,20 @@ export class KeytarSecretStore implements SecretStore {
   async check(): Promise<void> {
     await this.get('__agent_studio_probe__');
   }
+  /**
+   * keytar lists a service's items and then reads each one's secret: an item another process deletes in between
+   * (the CLI, another data dir's server) fails the whole listing with "No such secret item". The listing is then
+   * taken again: the item is gone, so the next one does not meet it.
+   */
   async listAccounts(prefix: string): Promise<string[]> {
-    const all = await this.call((k) => k.findCredentials(this.service));
-    return all.map((c) => c.account).filter((a) => a.startsWith(prefix));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const all = await this.call((k) => k.findCredentials(this.service));
+        return all.map((c) => c.account).filter((a) => a.startsWith(prefix));
+      } catch (err) {
+        if (attempt >= LIST_ATTEMPTS || !/No such secret item/i.test((err as Error).message)) throw err;
+      }
+    }
   }
 }
 
