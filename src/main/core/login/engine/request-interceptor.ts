@@ -218,20 +218,18 @@ export class RequestInterceptor {
   async close(boundMs = 2000): Promise<void> {
     this.closing = true;
     this.page?.off('request', this.onPageRequest);
-    await this.session.send('Emulation.setScriptExecutionDisabled', { value: true }).catch(() => {});
-    if (this.unpaused.size) {
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, boundMs);
-        this.unpausedChanged = resolve;
-      });
-      clearTimeout(timer);
-      this.unpausedChanged = undefined;
-    }
+    // Not awaited: a page held by a dialog (alert()) or by a navigation on its way answers late or never.
+    this.session.send('Emulation.setScriptExecutionDisabled', { value: true }).catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
+    const seen = this.unpaused.size ? new Promise<void>((resolve) => (this.unpausedChanged = resolve)) : undefined;
+    await Promise.race([(seen ?? Promise.resolve()).then(() => Promise.all(this.answers)), bound]);
+    clearTimeout(timer);
+    this.unpausedChanged = undefined;
     this.page?.off('requestfinished', this.onPageRequestEnded);
     this.page?.off('requestfailed', this.onPageRequestEnded);
-    await Promise.all(this.answers);
-    await this.session.detach().catch(() => {});
+    // Not awaited either (as the page's close is not): nothing is held any more.
+    this.session.detach().catch(() => {});
   }
 
   /** Answers (fail, continue) sent and not yet acknowledged: close() waits for them. */
