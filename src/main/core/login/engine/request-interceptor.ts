@@ -98,9 +98,17 @@ export class RequestInterceptor {
    * for them to pause (and be answered) before it detaches. By method and URL, to match the paused ones.
    */
   private readonly unpaused = new Map<string, Request[]>();
+  /** Requests that paused here before Playwright reported them (its report may come after the pause): by key. */
+  private readonly pausedFirst = new Map<string, number>();
   private unpausedChanged?: () => void;
   private readonly onPageRequest = (r: Request): void => {
     const key = requestKey(r.method(), r.url());
+    const early = this.pausedFirst.get(key) ?? 0;
+    if (early > 0) {
+      if (early === 1) this.pausedFirst.delete(key);
+      else this.pausedFirst.set(key, early - 1);
+      return;
+    }
     this.unpaused.set(key, [...(this.unpaused.get(key) ?? []), r]);
   };
   private readonly onPageRequestEnded = (r: Request): void => this.settle(requestKey(r.method(), r.url()), r);
@@ -260,7 +268,9 @@ export class RequestInterceptor {
   }
 
   private onRequestPaused(e: RequestPausedEvent): void {
-    this.settle(requestKey(e.request.method ?? 'GET', e.request.url));
+    const key = requestKey(e.request.method ?? 'GET', e.request.url);
+    if (this.unpaused.has(key)) this.settle(key);
+    else this.pausedFirst.set(key, (this.pausedFirst.get(key) ?? 0) + 1);
     // A classic image CAPTCHA must load to be recognized as one.
     const skip =
       this.closing ||
