@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppConfig } from './config/config.schema.js';
-import { openDatabase, type Db } from './db/database.js';
+import { openDatabase, WRITTEN_BY_SETTING, type Db } from './db/database.js';
+import { APP_VERSION } from '../../shared/version.js';
 import { createLogger } from './logger.js';
 import { SettingsRepo } from './db/settings.repo.js';
 import { CoreEventBus } from './events.js';
@@ -88,6 +89,8 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
   disposers.push(() => db.close());
   const settings = new SettingsRepo(db);
   const installId = installIdOf(settings);
+  // Names this version in the refusal an older version gives on this data dir (NewerDataDirError).
+  if (settings.get(WRITTEN_BY_SETTING) !== APP_VERSION) settings.set(WRITTEN_BY_SETTING, APP_VERSION);
   const notices: string[] = [];
   const installSecrets = new NamespacedSecretStore(
     overrides.secrets ??

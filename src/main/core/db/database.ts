@@ -7,6 +7,29 @@ import { MIGRATIONS, type Migration } from './migrations/index.js';
 export type Db = Database.Database;
 
 /**
+ * The data dir's database was migrated by a newer Agent Studio. An older version must not write to it: it would not
+ * see what the newer one keeps (saved logins, for one) and the next upgrade would find its writes half-made.
+ */
+export class NewerDataDirError extends Error {
+  readonly code = 'DATA_DIR_NEWER';
+  constructor(
+    readonly dataSchema: number,
+    readonly knownSchema: number,
+    readonly writtenBy: string | null,
+  ) {
+    super(
+      `This data dir was last opened by a newer Agent Studio${writtenBy ? ` (${writtenBy})` : ''}: its database ` +
+        `schema is ${dataSchema}, and this version knows schemas up to ${knownSchema}. Nothing was changed. ` +
+        'Run the newer version, or restore a backup made with this one.',
+    );
+    this.name = 'NewerDataDirError';
+  }
+}
+
+/** The settings key naming the Agent Studio version that last opened the database (create-core.ts writes it). */
+export const WRITTEN_BY_SETTING = 'app_version';
+
+/**
  * Opens (creating if needed) `<dataDir>/agent-studio.db` in WAL mode and applies pending migrations. Its writes are
  * followed (change-stamp.ts) so services may keep hot rows in memory; `clock` (ms) is the stamp's, for tests.
  */
@@ -17,11 +40,17 @@ export function openDatabase(
 ): Db {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = new Database(path.join(dataDir, 'agent-studio.db'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db, migrations);
+  try {
+    db.pragma('busy_timeout = 5000');
+    refuseNewerSchema(db, migrations);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, migrations);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   trackWrites(db, opts.clock);
   return reuseStatements(db);
 }
@@ -47,6 +76,27 @@ function reuseStatements(db: Db): Db {
     return stmt;
   }) as Db['prepare'];
   return db;
+}
+
+/** Throws NewerDataDirError, before anything is written, when the database knows a migration this version lacks. */
+function refuseNewerSchema(db: Db, migrations: readonly Migration[]): void {
+  const tracked = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  if (!tracked) return;
+  const dataSchema = schemaVersion(db);
+  const knownSchema = Math.max(0, ...migrations.map((m) => m.version));
+  if (dataSchema <= knownSchema) return;
+  let writtenBy: string | null = null;
+  try {
+    const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(WRITTEN_BY_SETTING) as
+      | { value: string }
+      | undefined;
+    writtenBy = row?.value ?? null;
+  } catch {
+    // a database without settings still is refused; it just cannot name its version
+  }
+  throw new NewerDataDirError(dataSchema, knownSchema, writtenBy);
 }
 
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, upTo = Infinity): number {
