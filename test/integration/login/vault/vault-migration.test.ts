@@ -177,6 +177,36 @@ describe('credentials kept by storeCredentials before saved logins', () => {
     expect(saved.origins).toEqual([framed.origin, `http://localhost:${new URL(framed.origin).port}`]);
   });
 
+  // A downgrade and upgrade again: the older version (which knows no saved logins) stored the credentials in its
+  // own way once more; the next start merges them into the saved login kept before, instead of a "… (2)".
+  it('credentials an older version stored again after the move merge into the saved login kept before', async () => {
+    const { dataDir, orgId, sessionId, account } = await oldDataDir(true);
+    const v2 = await newVersion(dataDir, orgId);
+    await until('the saved login', async () => (await v2.get<{ data: Json[] }>('/api/credentials')).data.length > 0);
+    const [first] = (await v2.get<{ data: Json[] }>('/api/credentials')).data;
+
+    const login = {
+      domain: site.loginUrl,
+      loginMethod: 'password',
+      cred: { ...site.credentials, password: 'changed-while-downgraded' },
+      additionalFields: {},
+    };
+    await v2.core.secrets.set(account, JSON.stringify({ v: 1, login }));
+    v2.core.db
+      .prepare('UPDATE login_sessions SET credentials_stored = 1, credential_id = NULL WHERE id = ?')
+      .run(sessionId);
+
+    const v3 = await newVersion(dataDir, orgId);
+    await until('the credentials moved', () => row(v3.core, sessionId).credentials_stored === 0);
+    const all = (await v3.get<{ data: Json[] }>('/api/credentials')).data;
+    expect(all.map((s) => [s.id, s.label])).toEqual([[first.id, first.label]]);
+    expect(row(v3.core, sessionId).credential_id).toBe(first.id);
+    expect(JSON.parse((await v3.core.secrets.get(`saved-login:${first.id as string}`))!)).toMatchObject({
+      password: 'changed-while-downgraded',
+    });
+    expect(await v3.core.secrets.get(account)).toBeNull();
+  });
+
   it('a flagged session whose secret is gone is unflagged, without a saved login or an error', async () => {
     const { dataDir, orgId, sessionId } = await oldDataDir(false);
     const v2 = await newVersion(dataDir, orgId);

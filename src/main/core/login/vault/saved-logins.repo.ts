@@ -1,5 +1,6 @@
 import type { SavedLogin, SavedLoginSecret, SavedPasskey } from '../../../../shared/credentials.schema.js';
 import type { Db } from '../../db/database.js';
+import { loginUrlView } from './login-url-view.js';
 
 /** A saved login's metadata with its organization (answers never show `orgId`). Never a secret. */
 export interface StoredSavedLogin extends SavedLogin {
@@ -121,6 +122,16 @@ export class SavedLoginsRepo {
         .prepare("SELECT * FROM saved_logins WHERE instr(login_url, '?') > 0 OR instr(login_url, '#') > 0")
         .all() as Row[]
     ).map(fromRow);
+  }
+
+  /** The saved login kept by `storeCredentials` for this login page (compared masked) and username, if any. */
+  keptBy(orgId: string, loginUrl: string, username: string): StoredSavedLogin | null {
+    const rows = this.db
+      .prepare("SELECT * FROM saved_logins WHERE org_id = ? AND username = ? AND source = 'stored_credentials'")
+      .all(orgId, username) as Row[];
+    const page = loginUrlView(loginUrl);
+    const row = rows.find((r) => loginUrlView(r.login_url) === page);
+    return row ? fromRow(row) : null;
   }
 
   labelTaken(orgId: string, label: string, exceptId?: string): boolean {

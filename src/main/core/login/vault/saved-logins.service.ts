@@ -111,6 +111,11 @@ export class SavedLoginsService {
     return this.deps.repo.find(orgId, ref);
   }
 
+  /** The saved login `storeCredentials` kept for this login page and username (SavedLoginsRepo.keptBy). */
+  keptBy(orgId: string, loginUrl: string, username: string): StoredSavedLogin | null {
+    return this.deps.repo.keptBy(orgId, loginUrl, username);
+  }
+
   /** The saved login `create` would make (id chosen), checked (400/409 as create answers), saving nothing. */
   validate(orgId: string, input: SavedLoginCreate, source: SavedLogin['source']): SavedLoginDraft {
     const built = this.build(orgId, input, source);

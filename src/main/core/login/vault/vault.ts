@@ -135,7 +135,11 @@ export class Vault {
     current: string | null,
     opts: { originsUnknown?: boolean } = {},
   ) {
-    const previous = current ? this.savedLogins.find(orgId, current) : null;
+    // Also the one kept before for this page and user, though no session links it (credentials an older version
+    // stored again after a downgrade): merged into, never duplicated.
+    const previous =
+      (current ? this.savedLogins.find(orgId, current) : null) ??
+      this.savedLogins.keptBy(orgId, req.domain, req.cred.username);
     const origins = [...new Set([originOf(req.domain), ...(typedOn ?? [])])].filter((o): o is string => !!o);
     const fields = {
       loginUrl: req.domain,
