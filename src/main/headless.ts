@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore, ensureFirstRun, STARTER_CREDITS, writeFirstRunKeyFile } from './core/create-core.js';
 import { startServer } from './core/run-server.js';
+import { missingSecretsNotice } from './core/secrets/secret-inventory.js';
 
 const USAGE = 'usage: npm run -s serve -- [--port P] [--data-dir DIR] [--host 127.0.0.1]';
 
@@ -49,6 +50,8 @@ async function main(): Promise<number> {
   );
   for (const notice of core.takeNotices()) process.stderr.write(`note: ${notice}\n`);
   if (secretsProblem && core.orgs.list().length > 0) process.stderr.write(`warning: ${secretsProblem}\n`);
+  const missing = secretsProblem ? null : await missingSecretsNotice(core.secretsInventory);
+  if (missing) process.stderr.write(`warning: ${missing}\n`);
   const first = await ensureFirstRun(core);
   if (first.key) {
     const where = first.secretStoreError

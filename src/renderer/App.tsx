@@ -109,6 +109,7 @@ function Shell() {
             {info.secretStoreError}
           </Notice>
         ) : null}
+        {info?.secretsMissing ? <Notice tone="warning">{info.secretsMissing}</Notice> : null}
         <Current />
       </main>
       {shortcutsOpen ? <ShortcutsOverlay onClose={() => setShortcutsOpen(false)} /> : null}

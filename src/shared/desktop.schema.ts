@@ -20,6 +20,8 @@ export const AppInfoSchema = z.object({
   hasDesktopKey: z.boolean(),
   secretBackend: z.enum(['keychain', 'file']),
   secretStoreError: z.string().nullable(),
+  /** Secrets this data dir stored that the secret store lacks (a move to another computer), said with the way out. */
+  secretsMissing: z.string().nullable(),
   platform: z.string(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;

@@ -10,6 +10,8 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/main/core/config/load-config.js';
+import { createCore } from '../../src/main/core/create-core.js';
 import { settingsChannels } from '../../src/main/core/desktop/settings-channels.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
@@ -183,6 +185,34 @@ describe('app shell, forms and theme', () => {
       });
     } finally {
       await context.close();
+    }
+  });
+
+  it('says on every screen which stored secrets are missing (a data dir moved without them), with the way out', async () => {
+    // A data dir that stored its webhook secret in the encrypted file, arrived without that file and its key.
+    const moved = await startDesktopApp(
+      {},
+      {
+        prepare: async (dir) => {
+          const before = createCore(
+            parseConfig({ dataDir: dir, log: { level: 'silent' }, secrets: { backend: 'file' } }),
+          );
+          await before.video.webhooks.service.secret(before.orgs.create('moved').id);
+          await before.dispose();
+          for (const f of ['secrets.enc.json', 'secrets.key']) fs.rmSync(path.join(dir, f));
+        },
+      },
+    );
+    const { page, context } = await openWindow(browser, moved, web.url);
+    try {
+      const notice = page.getByText(/1 secret\(s\) this data dir stored are missing from this computer's secret store/);
+      await notice.waitFor();
+      expect(await notice.innerText()).toMatch(/webhooks\.secret:org_\w+\)\. .*backup create.*secrets forget-missing/s);
+      await nav(page, 'Settings').click();
+      await notice.waitFor();
+    } finally {
+      await context.close();
+      await moved.close();
     }
   });
 

@@ -6,6 +6,7 @@ import type { CoreEventBus } from './events.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { AppLogger, Logger } from './logger.js';
 import type { OutboundPolicy } from './net/outbound-policy.js';
+import type { InventoriedSecretStore } from './secrets/secret-inventory.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import type { ApiKeysService } from './tenancy/api-keys.service.js';
 import type { CreditsService } from './tenancy/credits.service.js';
@@ -19,6 +20,12 @@ export interface BaseCore {
   db: Db;
   /** Secrets of this installation (accounts are namespaced by the install id). */
   secrets: SecretStore;
+  /**
+   * The installation's own secret store (below the vault file) that knows the names of what it stored: whether every
+   * secret is still there (secrets/secret-inventory.ts), `forgetMissing` for a person who starts over without the
+   * missing ones, and what a backup copies.
+   */
+  secretsInventory: InventoriedSecretStore;
   /** Messages for the person running the server (e.g. where secrets are kept); read once, then cleared. */
   takeNotices(): string[];
   installId: string;

@@ -10,7 +10,8 @@ import { SettingsRepo } from './db/settings.repo.js';
 import { CoreEventBus } from './events.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { createSecretStore } from './secrets/create-secret-store.js';
-import { EnvelopeSecretStore, VAULT_FILE } from './secrets/envelope-store.js';
+import { EnvelopeSecretStore, VAULT_FILE, VAULT_KEY_ACCOUNT } from './secrets/envelope-store.js';
+import { InventoriedSecretStore } from './secrets/secret-inventory.js';
 import { NamespacedSecretStore } from './secrets/namespaced-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import { ApiKeysService } from './tenancy/api-keys.service.js';
@@ -104,11 +105,13 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
       }),
     installId,
   );
+  // The names of the secrets stored are kept in the database, which moves with the data dir: a lost one is said.
+  const secretsInventory = new InventoriedSecretStore(installSecrets, db, { selfChecked: [VAULT_KEY_ACCOUNT] });
   // Saved logins' secrets are many (an import brings thousands): sealed in one file, its key in the secret store.
   const secrets = new EnvelopeSecretStore({
-    base: installSecrets,
+    base: secretsInventory,
     file: path.join(config.dataDir, VAULT_FILE),
-    keyAccount: 'vault-key',
+    keyAccount: VAULT_KEY_ACCOUNT,
     prefixes: [SAVED_LOGIN_ACCOUNT_PREFIX],
   });
 
@@ -127,6 +130,7 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     logger,
     db,
     secrets,
+    secretsInventory,
     takeNotices: () => notices.splice(0),
     installId,
     outbound: new OutboundPolicy({ ...overrides.outboundHooks, mode: config.network.outbound }),

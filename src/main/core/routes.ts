@@ -29,7 +29,7 @@ import { webhookRoutes } from './video/webhooks/webhooks.routes.js';
  */
 export function routeHandlers(core: Core, app: FastifyInstance, replace: FeatureRoutes = {}): RouteHandlers {
   const handlers = mergeRoutes(
-    systemRoutes({ installId: core.installId, dataDir: core.config.dataDir }),
+    systemRoutes({ installId: core.installId, dataDir: core.config.dataDir }, core.secretsInventory),
     loginRoutes(core),
     signupRoutes(core),
     lifecycleRoutes(core),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../core/config/load-config.js';
 import { createCore, ensureFirstRun, type BaseCore } from '../core/create-core.js';
+import { missingSecretsNotice } from '../core/secrets/secret-inventory.js';
 import type { HostedCore } from '../core/desktop/core-host.js';
 import { resolveDesktopKey } from '../core/desktop/desktop-key.js';
 import { createInProcessApi } from '../core/http/in-process-api.js';
@@ -95,6 +96,7 @@ export async function startCore(opts: {
       hasDesktopKey: desktopKey.persisted,
       secretBackend: core.secrets.backend,
       secretStoreError: desktopKey.secretStoreError ?? first.secretStoreError ?? null,
+      secretsMissing: await missingSecretsNotice(core.secretsInventory),
       platform: process.platform,
     };
     let closing: Promise<void> | null = null;

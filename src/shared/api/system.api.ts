@@ -6,6 +6,18 @@ const Health = z.object({
   status: z.literal('ok'),
   version: z.string(),
   uptime_sec: z.number(),
+  secrets: z
+    .enum(['ok', 'missing', 'unavailable', 'checking'])
+    .describe(
+      'Whether every secret this data dir stored is in the secret store: missing after a move to another computer ' +
+        'or a restore without them (see secrets_missing), unavailable when the store cannot be reached, checking ' +
+        'until the first look after the start',
+    ),
+  secrets_missing: z
+    .number()
+    .int()
+    .nullable()
+    .describe('How many stored secrets the secret store lacks (null unless known)'),
   data_dir_proof: z
     .string()
     .optional()

@@ -12,6 +12,7 @@ export function testAppInfo(t: TestServer): AppInfo {
     hasDesktopKey: true,
     secretBackend: t.core.secrets.backend,
     secretStoreError: null,
+    secretsMissing: null,
     platform: process.platform,
   };
 }

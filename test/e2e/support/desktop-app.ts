@@ -32,9 +32,16 @@ export interface DesktopApp {
   close(): Promise<void>;
 }
 
-/** Starts the app's core as the desktop does, in a new data folder with this config.json. */
-export async function startDesktopApp(config: Record<string, unknown> = {}): Promise<DesktopApp> {
+/**
+ * Starts the app's core as the desktop does, in a new data folder with this config.json; `prepare` puts what the
+ * folder holds before the start (a data dir moved from another computer, say).
+ */
+export async function startDesktopApp(
+  config: Record<string, unknown> = {},
+  opts: { prepare?: (dataDir: string) => Promise<void> } = {},
+): Promise<DesktopApp> {
   const dataDir = tempDir('agent-studio-desktop-');
+  await opts.prepare?.(dataDir);
   // Rendering paused (nothing here renders) and a free port, unless the test says otherwise.
   const file = { server: { port: 0 }, jobs: { renderConcurrency: 0 }, ...config };
   fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify(file, null, 2));

@@ -9,7 +9,7 @@ import { KeytarSecretStore } from '../../../src/main/core/secrets/keytar-store.j
 import { NamespacedSecretStore } from '../../../src/main/core/secrets/namespaced-store.js';
 import {
   getMany,
-  SecretStoreUnavailableError,
+  SecretsMissingError,
   setMany,
   type SecretEntry,
   type SecretStore,
@@ -82,8 +82,8 @@ describe('envelope store over the encrypted-file backend', () => {
     await setMany(envelope(fileBase(dir), dir), entries(2));
     const emptyBase = fileBase(tempDir()); // a new machine's keychain: no vault key
     const store = envelope(emptyBase, dir);
-    await expect(store.get(`${PREFIX}0`)).rejects.toBeInstanceOf(SecretStoreUnavailableError);
-    await expect(store.set(`${PREFIX}5`, 'x')).rejects.toThrow(/its key is not in the secret store/);
+    await expect(store.get(`${PREFIX}0`)).rejects.toBeInstanceOf(SecretsMissingError);
+    await expect(store.set(`${PREFIX}5`, 'x')).rejects.toThrow(/missing from this computer's secret store/);
     expect(await emptyBase.get('vault-key')).toBeNull();
     expect(await store.get('api-key:1')).toBeNull(); // other secrets still work
   });

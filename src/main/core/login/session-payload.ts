@@ -2,7 +2,7 @@
 // shape, and when a cached state stops being usable. The table itself is session-cache.ts's alone.
 import crypto from 'node:crypto';
 import type { StorageExtra, StorageState } from '../../../shared/login.schema.js';
-import { readOrCreateKey, type SecretStore } from '../secrets/secret-store.js';
+import { readOrCreateKey, SecretsMissingError, type SecretStore } from '../secrets/secret-store.js';
 import { isAuthCookie } from './auth-cookies.js';
 
 /** Keyed hash of an identity's credentials (see `SessionCache.credentialHash`). */
@@ -22,7 +22,11 @@ export interface CacheKeys {
 /** The cache key (create-once in the secret store) and the credential-hash key derived from it. */
 export async function loadCacheKeys(secrets: SecretStore): Promise<CacheKeys> {
   // Create-once across processes: the server and the CLI must never each keep a different key.
-  const cache = await readOrCreateKey(secrets, 'session-cache-key');
+  const cache = await readOrCreateKey(secrets, 'session-cache-key').catch((err: unknown) => {
+    if (err instanceof SecretsMissingError)
+      throw new SecretsMissingError('The key that seals the cached sessions', err.details);
+    throw err;
+  });
   // A subkey derived with HKDF rather than a second keychain secret: the hashes are worthless without
   // the entries they guard, so they share one secret's lifetime (rotating or losing the cache key
   // voids both at once), there is no state where one secret exists without the other, and the

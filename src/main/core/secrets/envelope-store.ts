@@ -4,12 +4,14 @@
 // sealed file and the keychain holds one item. The key moves with the other secrets when the backend changes.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { EncryptedFileSecretStore } from './encrypted-file-store.js';
 import {
   deleteMany,
   getMany,
   setIfAbsent,
   setMany,
+  SecretsMissingError,
   SecretStoreUnavailableError,
   type SecretEntry,
   type SecretStore,
@@ -17,6 +19,8 @@ import {
 
 /** The sealed file of saved logins' secrets, in the data dir. */
 export const VAULT_FILE = 'vault.enc.json';
+/** The secret-store account of the vault file's key. */
+export const VAULT_KEY_ACCOUNT = 'vault-key';
 
 export interface EnvelopeOptions {
   /** Where every other secret lives, and the envelope's key (the OS keychain, or the encrypted secrets file). */
@@ -64,9 +68,9 @@ export class EnvelopeSecretStore implements SecretStore {
       // A file with entries and no key: the key was lost (another keychain, a copy without it). A new key would not
       // open them and would hide the loss, so say it instead.
       if (hasEntries(file)) {
-        throw new SecretStoreUnavailableError(
-          `${file} holds saved secrets but its key is not in the secret store (a new keychain, or a copy of the data dir without it)`,
-        );
+        throw new SecretsMissingError(`The key of ${path.basename(file)}, which holds the saved logins' secrets,`, {
+          secret: keyAccount,
+        });
       }
       key = await setIfAbsent(base, keyAccount, crypto.randomBytes(32).toString('base64'));
     }

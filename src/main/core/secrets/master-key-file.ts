@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SecretStoreUnavailableError } from './secret-store.js';
 
 export const MASTER_KEY_FILE = 'secrets.key';
 
@@ -11,10 +12,22 @@ export const MASTER_KEY_FILE = 'secrets.key';
  * which fails if the file exists: two processes starting at once never write two keys, and neither
  * ever reads a key file that is created but not yet written.
  */
-export function readOrCreateMasterKeyFile(dataDir: string): { key: string; file: string; created: boolean } {
+export function readOrCreateMasterKeyFile(
+  dataDir: string,
+  opts: { protects?: string } = {},
+): { key: string; file: string; created: boolean } {
   const file = path.join(dataDir, MASTER_KEY_FILE);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (!fs.existsSync(file)) {
+    // A new key would open nothing the file holds, and would sit in the data dir as if it were the one (a copy or a
+    // backup made without the key file): the person puts the key back instead.
+    if (opts.protects && fs.existsSync(opts.protects)) {
+      throw new SecretStoreUnavailableError(
+        `${path.basename(opts.protects)} is in the data dir but its key file ${MASTER_KEY_FILE} is not (copied or ` +
+          `restored without it?); put ${MASTER_KEY_FILE} back next to it, restore a backup made by ` +
+          '`npm run cli -- backup create`, or move both files away to start without those secrets',
+      );
+    }
     const key = crypto.randomBytes(32).toString('base64');
     if (publish(file, `${key}\n`)) return { key, file, created: true };
   }

@@ -101,7 +101,7 @@ export class ResolvingSecretStore implements SecretStore {
         keyFile: null,
         created: false,
       };
-    const { key, file: keyFile, created } = readOrCreateMasterKeyFile(this.opts.dataDir);
+    const { key, file: keyFile, created } = readOrCreateMasterKeyFile(this.opts.dataDir, { protects: file });
     return { store: new EncryptedFileSecretStore(file, key, `the key in ${keyFile}`), keyFile, created };
   }
 

@@ -1,5 +1,5 @@
 import type { WebhookSecret } from '../../../shared/webhooks.schema.js';
-import { setIfAbsent, type SecretStore } from '../secrets/secret-store.js';
+import { SecretsMissingError, setIfAbsent, type SecretStore } from '../secrets/secret-store.js';
 import { isWebhookSecret, newWebhookSecret } from './webhook-signer.js';
 
 /** After a rotation the previous secret keeps signing this long, so receivers can switch over. */
@@ -88,7 +88,15 @@ export class WebhookSecrets {
         previous: null,
         previous_expires_at: null,
       };
-      return this.parse(await setIfAbsent(this.deps.secrets, secretAccount(orgId), JSON.stringify(made)));
+      // Missing (a data dir moved without its secrets) is said, never replaced: receivers would reject every callback.
+      const stored = await setIfAbsent(this.deps.secrets, secretAccount(orgId), JSON.stringify(made)).catch(
+        (err: unknown) => {
+          if (err instanceof SecretsMissingError)
+            throw new SecretsMissingError('The webhook signing secret of this organization', err.details);
+          throw err;
+        },
+      );
+      return this.parse(stored);
     });
   }
 

@@ -19,6 +19,7 @@ import { m0018 } from './0018-generation-options.js';
 import { m0019 } from './0019-video-formats.js';
 import { m0020 } from './0020-caption-uploads.js';
 import { m0021 } from './0021-scratch-templates.js';
+import { m0022 } from './0022-secret-inventory.js';
 
 import type { Migration } from './migration.js';
 
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0019,
   m0020,
   m0021,
+  m0022,
 ];

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ZodError } from 'zod';
 import type { ErrorShape } from '../../../../shared/errors.js';
 import { AppError } from '../../errors.js';
-import { SecretStoreUnavailableError } from '../../secrets/secret-store.js';
+import { SecretsMissingError, SecretStoreUnavailableError } from '../../secrets/secret-store.js';
 import type { Logger } from '../../logger.js';
 import { zodMessage } from '../route.js';
 
@@ -44,6 +44,7 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return new AppError(400, 'validation_error', zodMessage(err));
   if (err instanceof SecretStoreUnavailableError) return new AppError(503, 'secrets_unavailable', err.message);
+  if (err instanceof SecretsMissingError) return new AppError(409, 'secrets_missing', err.message, err.details);
   if (err instanceof Error && err.name === 'BrowserNotFoundError')
     return new AppError(503, 'browser_not_found', err.message);
   const fe = err as Partial<FastifyError>;

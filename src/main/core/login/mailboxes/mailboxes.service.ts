@@ -183,7 +183,8 @@ export class MailboxesService {
         mailbox.id,
         mailbox.name,
         'auth',
-        'its password is missing from the secret store; remove the mailbox and add it again',
+        "its password is missing from this computer's secret store (the data dir was moved or restored without it); " +
+          'restore a backup made with `npm run cli -- backup create`, or remove the mailbox and add it again',
       );
     return password;
   }

@@ -4,7 +4,8 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { PasskeyUse } from '../passkeys/passkey-types.js';
 import type { CredentialImporter } from './credential-importer.js';
-import { originOf, type SavedLoginsService } from './saved-logins.service.js';
+import { SecretsMissingError } from '../../secrets/secret-store.js';
+import { originOf, type SavedLoginSecrets, type SavedLoginsService } from './saved-logins.service.js';
 import type { StoredSavedLogin } from './saved-logins.repo.js';
 
 /** Who asks to use a saved login: an API key, or (keyId null) the person in the desktop app or a background check. */
@@ -74,7 +75,7 @@ export class Vault {
           `(${saved.origins.join(', ')}); no page was opened. The person can add the origin to the saved login.`,
         { credential: saved.id, origin: asked ?? null },
       );
-    const secrets = await this.savedLogins.readSecrets(saved);
+    const secrets = await this.secretsOf(saved);
     const req: LoginRequest = {
       ...options,
       // The row keeps the login page masked; the secret store has it in full when it has a query or fragment.
@@ -97,6 +98,26 @@ export class Vault {
       ...(saved.origins.length ? { secretOrigins: saved.origins } : {}),
       ...(saved.loginMethod === 'passkey' ? { passkeys: await this.savedLogins.passkeyUse(saved, secrets) } : {}),
     };
+  }
+
+  /**
+   * The saved login's secrets, every one its row names: a lost one (a data dir moved to another keychain) is
+   * 409 SECRETS_MISSING naming the saved login, never a login attempted without it.
+   */
+  private async secretsOf(saved: StoredSavedLogin): Promise<SavedLoginSecrets> {
+    const what = (names: readonly string[]) => `The ${names.join(', ')} of the saved login "${saved.label}"`;
+    let secrets: SavedLoginSecrets;
+    try {
+      secrets = await this.savedLogins.readSecrets(saved);
+    } catch (err) {
+      if (err instanceof SecretsMissingError)
+        throw new SecretsMissingError(what(['secrets']), { credential: saved.id });
+      throw err;
+    }
+    const lost: string[] = saved.secrets.filter((name) => secrets[name] === undefined);
+    if (saved.passkeys.length && !secrets.passkeys?.length) lost.push('passkeys');
+    if (lost.length) throw new SecretsMissingError(what(lost), { credential: saved.id, missing: lost });
+    return secrets;
   }
 
   /** Runs `fn` (a login, a refresh …) with a saved login and records the use with its outcome. */
