@@ -49,6 +49,9 @@ export const CORE_DEPS = {
   tenancy: [...KERNEL, 'db'],
   jobs: [...KERNEL, 'db'],
 
+  // backup and restore of a whole data dir with its secrets (the CLI builds the core; this never imports it)
+  backup: [...KERNEL, 'db', 'secrets'],
+
   // the BaseCore type the features are built on: the kernel and the low level, never a feature
   'base-core.ts': [...KERNEL, ...LOW],
 

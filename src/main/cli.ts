@@ -10,6 +10,7 @@ import { MailboxCreateSchema } from '../shared/mailboxes.schema.js';
 import { CREDENTIALS_USAGE, credentialsCommand } from './cli-credentials.js';
 import { SESSIONS_IMPORT_USAGE, sessionsImportCommand } from './cli-sessions-import.js';
 import { BROWSER_PROFILES_USAGE, browserProfilesCommand } from './cli-browser-profiles.js';
+import { BACKUP_USAGE, backupCommand, isRestoreProblem, restoreCommand, type BackupIo } from './cli-backup.js';
 import { SCOPES } from '../shared/scopes.js';
 
 const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR]
@@ -37,6 +38,7 @@ commands:
 ${CREDENTIALS_USAGE}
 ${SESSIONS_IMPORT_USAGE}
 ${BROWSER_PROFILES_USAGE}
+${BACKUP_USAGE}
 
 scopes: * (all), ${SCOPES.join(', ')}`;
 
@@ -67,6 +69,8 @@ const OPTIONS = {
   profile: { type: 'string' },
   site: { type: 'string', multiple: true },
   credential: { type: 'string' },
+  out: { type: 'string' },
+  'without-media': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -292,6 +296,10 @@ async function run(core: Core, cmd: string[], v: Values): Promise<void> {
         requireOrg: (ref) => requireOrg(core, ref),
         usage: (message) => new UsageError(message),
       });
+    case 'backup create':
+    case 'secrets missing':
+    case 'secrets forget-missing':
+      return backupCommand(core, key, rest, v, backupIo);
     default:
       throw new UsageError(cmd.length ? `unknown command: ${cmd.join(' ')}` : 'missing command');
   }
@@ -333,6 +341,28 @@ async function readSecretFromStdin(what: string): Promise<string> {
   });
 }
 
+const backupIo: BackupIo = {
+  out,
+  readSecret: readSecretFromStdin,
+  usage: (message) => new UsageError(message),
+  interactive: Boolean(process.stdin.isTTY),
+};
+
+/** `backup restore` opens no core on the data dir first: that would make it an installation, which it refuses. */
+async function restore(rest: string[], v: Values): Promise<number> {
+  try {
+    await restoreCommand(rest, v, backupIo);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`${isRestoreProblem(err) ? 'refused' : 'error'}: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -345,6 +375,8 @@ async function main(argv: string[]): Promise<number> {
     (parsed.values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
     return parsed.values.help ? 0 : 2;
   }
+  const [group, action, ...rest] = parsed.positionals;
+  if (group === 'backup' && action === 'restore') return restore(rest, parsed.values);
   let core: Core;
   try {
     core = createCore(loadConfig({ dataDir: parsed.values['data-dir'] }));
