@@ -9,9 +9,9 @@ const log = createLogger(tempDir(), 'silent').log;
 let queues: JobQueue[] = [];
 let dbs: Db[] = [];
 
-function setup(concurrency = { render: 1, io: 4 }, dataDir = tempDir()) {
+function setup(concurrency = { render: 1, io: 4 }, dataDir = tempDir(), leaseMs?: number, logger = log) {
   const db = openDatabase(dataDir);
-  const queue = new JobQueue({ db, log, concurrency });
+  const queue = new JobQueue({ db, log: logger, concurrency, leaseMs });
   queues.push(queue);
   dbs.push(db);
   return { db, queue, dataDir };
@@ -158,6 +158,77 @@ describe('job queue', () => {
     third.queue.start();
     await until(() => g3.finals.length === 1);
     expect(g3.finals[0]).toEqual(['stuck', 'failed', 'stopped after 3 interrupted attempts']);
+  });
+
+  it('a running queue takes over what a dead process left running, without a restart', async () => {
+    const dataDir = tempDir();
+    const first = setup({ render: 1, io: 1 }, dataDir, 300);
+    const g1 = gated('render');
+    first.queue.register('render_x', g1.handler);
+    const second = setup({ render: 1, io: 1 }, dataDir, 300);
+    const g2 = gated('render');
+    second.queue.register('render_x', g2.handler);
+    second.queue.start(); // running, and idle: nothing is queued yet
+    first.queue.start();
+    const id = first.queue.enqueue({ kind: 'render_x', refId: 'job', orgId: null });
+    first.queue.kick();
+    await g1.untilStarted(1);
+    // The process that claimed it died (its claim names a pid that is not running).
+    first.db.prepare("UPDATE jobs SET locked_by = '999999:dead' WHERE id = ?").run(id);
+    await g2.untilStarted(1);
+    expect(g2.started[0]).toMatchObject({ refId: 'job', attempts: 2 });
+    g2.releases.get('job')!({ status: 'done' });
+    await until(() => g2.finals.length === 1);
+    expect(g2.finals).toEqual([['job', 'done', null]]);
+  });
+
+  it("a lease that ran out (a stuck owner) is taken over; the old attempt's late outcome changes nothing", async () => {
+    const dataDir = tempDir();
+    // what the old owner says when its outcome comes too late (the test waits for it, not for a clock)
+    const dropped: string[] = [];
+    const listening = Object.assign(Object.create(log) as typeof log, {
+      warn: (_obj: object, msg: string) => void dropped.push(msg),
+    });
+    const stuck = setup({ render: 1, io: 1 }, dataDir, 300, listening);
+    const g1 = gated('render');
+    stuck.queue.register('render_x', g1.handler);
+    stuck.queue.start();
+    const id = stuck.queue.enqueue({ kind: 'render_x', refId: 'job', orgId: null });
+    stuck.queue.kick();
+    await g1.untilStarted(1);
+    // Held by a live process that stopped renewing (another process of this machine, hung): the lease is past.
+    stuck.db
+      .prepare(`UPDATE jobs SET locked_by = '${process.ppid}:hung', locked_until = ? WHERE id = ?`)
+      .run(Date.now() - 1, id);
+    const taker = setup({ render: 1, io: 1 }, dataDir, 300);
+    const g2 = gated('render');
+    taker.queue.register('render_x', g2.handler);
+    taker.queue.start();
+    await g2.untilStarted(1);
+    // the old attempt ends late: its outcome is dropped, the job stays the new attempt's
+    g1.releases.get('job')!({ status: 'failed', error: 'late' });
+    await until(() => dropped.length === 1);
+    expect(dropped).toEqual(['job was taken over while it ran: this outcome is dropped']);
+    expect(taker.queue.repo.get(id)).toMatchObject({ status: 'running', attempts: 2 });
+    expect(g1.finals).toEqual([]);
+    g2.releases.get('job')!({ status: 'done' });
+    await until(() => g2.finals.length === 1);
+    expect(taker.queue.repo.get(id)).toMatchObject({ status: 'done', lastError: null });
+    expect([...g1.finals, ...g2.finals]).toEqual([['job', 'done', null]]);
+  });
+
+  it('a live owner renews its lease while it works', async () => {
+    const { queue, db } = setup({ render: 1, io: 1 }, tempDir(), 300);
+    const g = gated('render');
+    queue.register('render_x', g.handler);
+    queue.start();
+    const id = queue.enqueue({ kind: 'render_x', refId: 'job', orgId: null });
+    queue.kick();
+    await g.untilStarted(1);
+    const lease = () => (db.prepare('SELECT locked_until AS t FROM jobs WHERE id = ?').get(id) as { t: number }).t;
+    const first = lease();
+    await until(() => lease() > first);
+    expect(queue.repo.get(id)?.status).toBe('running');
   });
 
   it('a job claimed by another live process is left alone', async () => {

@@ -20,7 +20,15 @@ export interface JobQueueOptions {
   concurrency: Record<JobLane, number>;
   /** A job interrupted by crashes this many times fails instead of running again. */
   maxInterruptions?: number;
+  /**
+   * How long a running attempt's lease lasts (ms; default 30 s). Its owner renews it every third of that while it
+   * works; a process that finds a lease run out (its owner died, or hangs) takes the job over.
+   */
+  leaseMs?: number;
 }
+
+/** The owners of the job queues of this process that are running (a process may hold several cores). */
+const LIVE_OWNERS = new Set<string>();
 
 interface Active {
   controller: AbortController;
@@ -28,17 +36,24 @@ interface Active {
   done: Promise<void>;
 }
 
-/** Whether the process that claimed a job is still running (another server on the same data dir). */
-function ownerAlive(lockedBy: string | null, ownPid: number): boolean {
-  const pid = Number(lockedBy?.split(':')[0]);
-  return Number.isInteger(pid) && pid > 0 && pid !== ownPid && processAlive(pid);
+/**
+ * Whether the owner that claimed a job still runs: a queue of this process that is not disposed, or another process
+ * (a second server, the CLI) that is alive on this computer.
+ */
+function ownerAlive(lockedBy: string | null): boolean {
+  if (!lockedBy) return false;
+  const pid = Number(lockedBy.split(':')[0]);
+  if (pid === process.pid) return LIVE_OWNERS.has(lockedBy);
+  return Number.isInteger(pid) && pid > 0 && processAlive(pid);
 }
 
 /**
  * The persistent job queue: rows in SQLite (enqueue inside the caller's transaction), due jobs run with
  * a concurrency limit per lane, each attempt bounded by its handler's time limit, cancel aborts the
- * running work. After a crash, jobs left `running` by a dead process are run again (or failed, per
- * handler). A shutdown gives the running attempt back to the queue for the next start.
+ * running work. A running attempt holds a lease its owner renews; jobs whose owner died (or whose lease ran out: a
+ * hung process, a data dir shared with another computer) are run again (or failed, per handler) by any live queue
+ * within the lease time, without a restart. The old owner's late outcome then changes nothing (its updates name it).
+ * A shutdown gives the running attempt back to the queue for the next start.
  */
 export class JobQueue {
   readonly repo: JobsRepo;
@@ -46,6 +61,7 @@ export class JobQueue {
   private readonly active = new Map<string, Active>();
   private readonly owner = `${process.pid}:${crypto.randomUUID()}`;
   private timer: NodeJS.Timeout | null = null;
+  private leaseTimer: NodeJS.Timeout | null = null;
   private started = false;
   private stopped = false;
   private pumping = false;
@@ -106,30 +122,56 @@ export class JobQueue {
     return job ? this.repo.queuePosition(job.id) : null;
   }
 
-  /** Recovers what a crashed process left running, then starts running due jobs. */
+  private get leaseMs(): number {
+    return this.opts.leaseMs ?? 30_000;
+  }
+
+  /** Recovers what a crashed process left running, then starts running due jobs, and keeps leases and the watch up. */
   start(): void {
     if (this.started) return;
     this.started = true;
+    LIVE_OWNERS.add(this.owner);
     this.recover();
     this.pump();
+    this.leaseTimer = setInterval(() => this.tend(), Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.leaseTimer.unref();
   }
 
-  private recover(): void {
+  /** Renews this queue's leases, then takes over what a dead or stuck owner left running. */
+  private tend(): void {
+    try {
+      if (this.active.size) this.repo.renew(this.owner, Date.now() + this.leaseMs);
+      if (this.recover()) this.pump();
+    } catch (err) {
+      this.opts.log.error({ err: (err as Error).message }, 'job queue: could not renew leases or recover jobs');
+    }
+  }
+
+  /** Jobs whose owner is gone or whose lease ran out: run again or failed (per handler). How many were taken. */
+  private recover(): number {
     const limit = this.opts.maxInterruptions ?? 3;
+    const now = Date.now();
+    let taken = 0;
     for (const job of this.repo.running()) {
-      if (ownerAlive(job.lockedBy, process.pid)) continue;
+      if (job.lockedBy === this.owner) continue;
+      const leaseOver = job.leaseUntil !== null && job.leaseUntil < now;
+      if (!leaseOver && ownerAlive(job.lockedBy)) continue;
       const handler = this.handlers.get(job.kind);
       const verdict =
         job.attempts >= limit
           ? { failed: `stopped after ${job.attempts} interrupted attempts` }
           : (handler?.recover?.(job) ?? 'rerun');
+      const why = leaseOver && ownerAlive(job.lockedBy) ? 'its lease ran out' : 'the process running it is gone';
+      // Each update names the owner seen: when two queues find the same job, one takes it.
       if (verdict === 'rerun') {
-        this.repo.requeue(job.id, Date.now(), 'interrupted (the server stopped while it ran)');
-        this.opts.log.info({ jobId: job.id, kind: job.kind }, 'job interrupted by a crash: running it again');
-      } else if (this.repo.finish(job.id, 'failed', verdict.failed)) {
+        if (!this.repo.requeue(job.id, now, `interrupted (${why})`, job.lockedBy)) continue;
+        this.opts.log.info({ jobId: job.id, kind: job.kind, why }, 'job interrupted: running it again');
+      } else if (this.repo.finish(job.id, 'failed', verdict.failed, job.lockedBy)) {
         void this.final(job, 'failed', verdict.failed);
-      }
+      } else continue;
+      taken++;
     }
+    return taken;
   }
 
   private pump(): void {
@@ -146,7 +188,8 @@ export class JobQueue {
           const free = this.opts.concurrency[lane] - this.runningIn(lane);
           if (free <= 0) continue;
           for (const job of this.repo.due(lane, Date.now(), free)) {
-            if (this.handlers.has(job.kind) && this.repo.claim(job.id, this.owner)) this.run(job);
+            if (this.handlers.has(job.kind) && this.repo.claim(job.id, this.owner, Date.now() + this.leaseMs))
+              this.run(job);
           }
         }
       } while (this.pumpAgain && !this.stopped);
@@ -208,20 +251,30 @@ export class JobQueue {
   private settle(job: Job, handler: JobHandler, outcome: JobOutcome, signal: AbortSignal): void {
     const reason: unknown = signal.aborted ? signal.reason : null;
     if (reason instanceof JobShutdownError) {
-      this.repo.giveBack(job.id);
+      this.repo.giveBack(job.id, this.owner);
       return;
     }
     if (reason instanceof JobCanceledError) {
-      if (this.repo.finish(job.id, 'canceled', null)) void this.final(job, 'canceled', null);
+      if (this.repo.finish(job.id, 'canceled', null, this.owner)) void this.final(job, 'canceled', null);
       return;
     }
     if (reason instanceof JobTimeoutError) outcome = { status: 'failed', error: reason.message };
+    let settled: boolean;
     if (outcome.status === 'retry') {
-      this.repo.requeue(job.id, Date.now() + Math.max(0, outcome.runAfterMs), outcome.error ?? null);
-      return;
+      settled = this.repo.requeue(
+        job.id,
+        Date.now() + Math.max(0, outcome.runAfterMs),
+        outcome.error ?? null,
+        this.owner,
+      );
+    } else {
+      const error = outcome.status === 'failed' ? outcome.error : null;
+      settled = this.repo.finish(job.id, outcome.status, error, this.owner);
+      if (settled) void this.final(job, outcome.status, error, handler);
     }
-    const error = outcome.status === 'failed' ? outcome.error : null;
-    if (this.repo.finish(job.id, outcome.status, error)) void this.final(job, outcome.status, error, handler);
+    if (!settled) {
+      this.opts.log.warn({ jobId: job.id, kind: job.kind }, 'job was taken over while it ran: this outcome is dropped');
+    }
   }
 
   private async final(job: Job, status: 'done' | 'failed' | 'canceled', error: string | null, handler?: JobHandler) {
@@ -236,6 +289,7 @@ export class JobQueue {
   async dispose(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     const running = [...this.active.values()];
     for (const a of running) a.controller.abort(new JobShutdownError());
     let bound: NodeJS.Timeout | undefined;
@@ -244,5 +298,6 @@ export class JobQueue {
       new Promise((resolve) => (bound = setTimeout(resolve, 10_000))),
     ]);
     clearTimeout(bound);
+    LIVE_OWNERS.delete(this.owner);
   }
 }

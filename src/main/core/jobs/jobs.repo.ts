@@ -14,6 +14,7 @@ interface JobRow {
   payload: string | null;
   run_after: number;
   locked_by: string | null;
+  locked_until: number | null;
   last_error: string | null;
   created_at: number;
   updated_at: number;
@@ -24,6 +25,8 @@ interface JobRow {
 export interface JobRecord extends Job {
   runAfter: number;
   lockedBy: string | null;
+  /** The running attempt's lease: its owner renews it while it works; once past, another process may take the job. */
+  leaseUntil: number | null;
   lastError: string | null;
   createdAt: number;
   startedAt: number | null;
@@ -48,6 +51,7 @@ function toRecord(row: JobRow): JobRecord {
     payload,
     runAfter: row.run_after,
     lockedBy: row.locked_by,
+    leaseUntil: row.locked_until,
     lastError: row.last_error,
     createdAt: row.created_at,
     startedAt: row.started_at,
@@ -72,21 +76,28 @@ export class JobsRepo {
       ),
       nextRunAfter: db.prepare("SELECT MIN(run_after) AS t FROM jobs WHERE status = 'queued'"),
       claim: db.prepare(
-        `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = @owner, started_at = @now, updated_at = @now
+        `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = @owner, locked_until = @leaseUntil,
+           started_at = @now, updated_at = @now
          WHERE id = @id AND status = 'queued'`,
       ),
+      // @holder: the running attempt's owner, or null for any (a queued job, a cancel). A holder whose job was taken
+      // over (its lease ran out) changes nothing: the attempt that holds the job now decides.
       finish: db.prepare(
-        `UPDATE jobs SET status = @status, last_error = @error, locked_by = NULL, finished_at = @now, updated_at = @now
-         WHERE id = @id AND status IN ('queued', 'running')`,
+        `UPDATE jobs SET status = @status, last_error = @error, locked_by = NULL, locked_until = NULL,
+           finished_at = @now, updated_at = @now
+         WHERE id = @id AND status IN ('queued', 'running') AND (@holder IS NULL OR locked_by = @holder)`,
       ),
       requeue: db.prepare(
-        `UPDATE jobs SET status = 'queued', run_after = @runAfter, last_error = @error, locked_by = NULL, updated_at = @now
-         WHERE id = @id AND status = 'running'`,
+        `UPDATE jobs SET status = 'queued', run_after = @runAfter, last_error = @error, locked_by = NULL,
+           locked_until = NULL, updated_at = @now
+         WHERE id = @id AND status = 'running' AND locked_by IS @holder`,
       ),
       giveBackAttempt: db.prepare(
-        `UPDATE jobs SET status = 'queued', attempts = MAX(0, attempts - 1), locked_by = NULL, updated_at = @now
-         WHERE id = @id AND status = 'running'`,
+        `UPDATE jobs SET status = 'queued', attempts = MAX(0, attempts - 1), locked_by = NULL, locked_until = NULL,
+           updated_at = @now
+         WHERE id = @id AND status = 'running' AND locked_by = @holder`,
       ),
+      renew: db.prepare("UPDATE jobs SET locked_until = @leaseUntil WHERE status = 'running' AND locked_by = @owner"),
       savePayload: db.prepare('UPDATE jobs SET payload = @payload, updated_at = @now WHERE id = @id'),
       running: db.prepare("SELECT * FROM jobs WHERE status = 'running'"),
       queuePosition: db.prepare(
@@ -125,22 +136,28 @@ export class JobsRepo {
     return (this.s.nextRunAfter.get() as { t: number | null }).t;
   }
 
-  /** queued -> running, atomically; false when another runner (or a cancel) got there first. */
-  claim(id: string, owner: string): boolean {
-    return this.s.claim.run({ id, owner, now: Date.now() }).changes === 1;
+  /** queued -> running, atomically, with a lease until `leaseUntil`; false when another runner (or a cancel) got there first. */
+  claim(id: string, owner: string, leaseUntil: number): boolean {
+    return this.s.claim.run({ id, owner, leaseUntil, now: Date.now() }).changes === 1;
   }
 
-  finish(id: string, status: 'done' | 'failed' | 'canceled', error: string | null): boolean {
-    return this.s.finish.run({ id, status, error, now: Date.now() }).changes === 1;
+  /** `holder`: the attempt's owner (null: whoever holds it, for a queued job or a cancel); false when it changed nothing. */
+  finish(id: string, status: 'done' | 'failed' | 'canceled', error: string | null, holder: string | null = null) {
+    return this.s.finish.run({ id, status, error, holder, now: Date.now() }).changes === 1;
   }
 
-  requeue(id: string, runAfter: number, error: string | null): void {
-    this.s.requeue.run({ id, runAfter, error, now: Date.now() });
+  requeue(id: string, runAfter: number, error: string | null, holder: string | null): boolean {
+    return this.s.requeue.run({ id, runAfter, error, holder, now: Date.now() }).changes === 1;
   }
 
   /** An attempt cut short by a shutdown does not count. */
-  giveBack(id: string): void {
-    this.s.giveBackAttempt.run({ id, now: Date.now() });
+  giveBack(id: string, holder: string): void {
+    this.s.giveBackAttempt.run({ id, holder, now: Date.now() });
+  }
+
+  /** The owner's running attempts keep their lease until `leaseUntil`. */
+  renew(owner: string, leaseUntil: number): void {
+    this.s.renew.run({ owner, leaseUntil });
   }
 
   savePayload(id: string, payload: object): void {

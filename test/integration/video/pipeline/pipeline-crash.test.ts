@@ -168,6 +168,77 @@ describe('crash recovery (kill -9 of the server process group mid-render)', () =
     }
   });
 
+  it('two servers on one data dir: when the one rendering is killed -9, the other finishes the job, no restart', async () => {
+    const dataDir = tempDir();
+    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ jobs: { renderConcurrency: 1 } }));
+    const first = await startServer(dataDir);
+    const key = firstRunKey(first);
+    const second = await startServer(dataDir);
+    const api = (url: string, p: string, body?: unknown) =>
+      fetch(url + p, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // A render of some seconds, so it is still running when its server is killed.
+    const t = await api(first.url, '/api/templates', {
+      title: 'Twenty seconds',
+      category: 'text-to-video',
+      duration_sec: 20,
+      resolution: '1080p',
+      input_variables: [{ key: 'scene', label: 'Scene', type: 'text', required: true }],
+      prompt_template: '{{scene}}',
+    });
+    const templateId = ((await t.json()) as { id: string }).id;
+    const g = await api(first.url, `/api/templates/${templateId}/generate`, { variables: { scene: 'A harbour' } });
+    expect(g.status).toBe(200);
+    const id = ((await g.json()) as { generations: { generation_id: string }[] }).generations[0].generation_id;
+
+    const db = new Database(path.join(dataDir, 'agent-studio.db'), { readonly: true });
+    try {
+      const job = () =>
+        db.prepare("SELECT status, locked_by, attempts FROM jobs WHERE ref_id = ? AND kind = 'render_generation'").get(
+          id,
+        ) as { status: string; locked_by: string | null; attempts: number };
+      const owner = await until(
+        () => (job().status === 'running' && renders(dataDir).length > 0 ? job().locked_by : null),
+        (v) => v !== null,
+        60_000,
+      );
+      const ownerPid = Number(owner!.split(':')[0]);
+      const [killed, survivor] = ownerPid === first.child.pid ? [first, second] : [second, first];
+      expect([first.child.pid, second.child.pid]).toContain(ownerPid);
+      process.kill(-killed.child.pid!, 'SIGKILL');
+
+      const status = await until(
+        async () => ((await (await api(survivor.url, `/api/generations/${id}`)).json()) as { status: string }).status,
+        (st) => st !== 'generating',
+        120_000,
+      );
+      expect(status).toBe('completed');
+      expect(job()).toMatchObject({ status: 'done', attempts: 2, locked_by: null });
+      const gen = db.prepare('SELECT credits_charged, credits_refunded FROM generations WHERE id = ?').get(id) as {
+        credits_charged: number;
+        credits_refunded: number;
+      };
+      expect(gen.credits_charged).toBeGreaterThan(0);
+      expect(gen.credits_refunded).toBe(0);
+      const charges = db.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE ref = ? AND kind = 'charge'").get(id) as {
+        n: number;
+      };
+      expect(charges.n).toBe(1);
+    } finally {
+      db.close();
+      for (const s of [first, second]) {
+        try {
+          process.kill(-s.child.pid!, 'SIGTERM');
+        } catch {
+          // the killed one is gone
+        }
+      }
+    }
+  });
+
   it.runIf(process.platform === 'linux')(
     'a render dies with the server even when only the server is killed -9',
     async () => {
