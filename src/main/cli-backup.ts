@@ -9,8 +9,8 @@ import { readBackupHeader, restoreBackup, RestoreRefusedError } from './core/bac
 export const BACKUP_USAGE = `  backup create --out FILE [--without-media]             one encrypted file with the database, the media, and
                                                          every secret (passphrase: $AGENT_STUDIO_BACKUP_PASSPHRASE
                                                          or typed, at least 12 characters)
-  backup restore FILE [--data-dir DIR]                   make a data dir from a backup (DIR must hold no
-                                                         installation); its secrets go to this computer's store
+  backup restore FILE [--data-dir DIR]                   make a data dir from a backup (DIR new or empty); its
+                                                         secrets go to this computer's store
   secrets missing [--json]                               secrets this data dir stored that the store lacks
   secrets forget-missing --yes                           start over without them (new ones are made where needed)`;
 

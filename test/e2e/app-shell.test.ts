@@ -205,11 +205,19 @@ describe('app shell, forms and theme', () => {
     );
     const { page, context } = await openWindow(browser, moved, web.url);
     try {
-      const notice = page.getByText(/1 secret\(s\) this data dir stored are missing from this computer's secret store/);
+      const notice = page.getByText(/A secret this data dir stored is missing from this computer's secret store/);
       await notice.waitFor();
-      expect(await notice.innerText()).toMatch(/webhooks\.secret:org_\w+\)\. .*backup create.*secrets forget-missing/s);
+      expect(await notice.innerText()).toMatch(
+        /webhooks\.secret:org_\w+\)\. .*"npm run cli -- backup create".*"npm run cli -- secrets forget-missing"/s,
+      );
       await nav(page, 'Settings').click();
       await notice.waitFor();
+      await page.screenshot({ path: path.join(SHOTS_DIR, 'secrets-missing-1280.png') });
+      await page.setViewportSize({ width: 320, height: 700 });
+      await notice.scrollIntoViewIfNeeded();
+      // reflows at 320 CSS px: the notice is no wider than the window
+      expect(await notice.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(320);
+      await page.screenshot({ path: path.join(SHOTS_DIR, 'secrets-missing-320.png') });
     } finally {
       await context.close();
       await moved.close();

@@ -176,7 +176,7 @@ describe.runIf(keyringAvailable())('moving a data dir to a computer whose keycha
       expect(health).toMatchObject({ secrets: 'missing' });
       // the webhook secret, the session-cache key, the vault key, the mailbox password (and API key copies)
       expect(health.secrets_missing).toBeGreaterThanOrEqual(4);
-      expect(moved.stderr()).toMatch(/secret\(s\) this data dir stored are missing from this computer's secret store/);
+      expect(moved.stderr()).toMatch(/\d+ secrets this data dir stored are missing from this computer's secret store/);
       expect(moved.stderr()).toContain(`webhooks.secret:${original.orgId}`);
 
       for (let i = 0; i < 2; i++) {

@@ -159,7 +159,7 @@ describe('backup create and restore', () => {
     }
   });
 
-  it('refuses a data dir that holds an installation, and a backup of a newer schema, changing nothing', async () => {
+  it('refuses a data dir that holds an installation or anything else, and a backup of a newer schema, changing nothing', async () => {
     const src = await source();
     const file = await backup(src);
     const taken = tempDir();
@@ -167,6 +167,13 @@ describe('backup create and restore', () => {
     const before = fs.readdirSync(taken).sort();
     await expect(restore(file, taken)).rejects.toThrow(RestoreRefusedError);
     expect(fs.readdirSync(taken).sort()).toEqual(before);
+
+    // a folder of other things (a home directory given by mistake): refused, nothing in it touched
+    const busy = tempDir();
+    fs.writeFileSync(path.join(busy, 'config.json'), 'mine');
+    await expect(restore(file, busy)).rejects.toThrow(/is not empty \(config\.json\)/);
+    expect(fs.readdirSync(busy)).toEqual(['config.json']);
+    expect(fs.readFileSync(path.join(busy, 'config.json'), 'utf8')).toBe('mine');
 
     // a database a newer version migrated (one migration more): its backup says so, and is refused here
     const future = { version: MIGRATIONS.length + 1, name: 'future', sql: 'CREATE TABLE future_things (id TEXT)' };

@@ -77,7 +77,7 @@ describe("the encrypted file's key file", () => {
     const c = core(dir);
     await expect(c.secrets.get('providers.fal')).rejects.toBeInstanceOf(SecretStoreUnavailableError);
     await expect(c.secrets.get('providers.fal')).rejects.toThrow(
-      /secrets\.enc\.json is in the data dir but its key file secrets\.key is not/,
+      /secrets\.enc\.json is in the data dir but neither its key file secrets\.key nor AGENT_STUDIO_MASTER_KEY/,
     );
     expect(fs.existsSync(path.join(dir, 'secrets.key'))).toBe(false);
   });

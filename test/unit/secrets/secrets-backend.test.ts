@@ -79,8 +79,11 @@ describe('secrets backend selection', () => {
     await a.s.set(a.account('x'), SECRET);
     expect(fs.existsSync(path.join(dir, 'secrets.key'))).toBe(false);
     expect(await store(dir, { keychain: downKeychain, env }).s.get(a.account('x'))).toBe(SECRET);
-    // Without the key, the file is refused loudly rather than replaced.
-    await expect(store(dir, { keychain: downKeychain }).s.get(a.account('x'))).rejects.toThrow(/wrong master key/);
+    // Without the key, the file is refused loudly rather than replaced, and no key file is made beside it.
+    await expect(store(dir, { keychain: downKeychain }).s.get(a.account('x'))).rejects.toThrow(
+      /neither its key file secrets\.key nor AGENT_STUDIO_MASTER_KEY is given/,
+    );
+    expect(fs.existsSync(path.join(dir, 'secrets.key'))).toBe(false);
   });
 
   it('secrets kept in the keychain are never silently lost when it is unreachable later', async () => {

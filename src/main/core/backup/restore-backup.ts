@@ -59,6 +59,15 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
       `${dataDir} already holds an installation; restore into a new data dir (--data-dir DIR), or move this one away first`,
     );
   }
+  // Only a new or empty folder: a restore replaces what it writes, and a folder of other things (a home directory
+  // given by mistake) must never lose a `config.json` or `logs` of its own.
+  const present = fs.existsSync(dataDir) ? fs.readdirSync(dataDir).filter((n) => !n.startsWith('.restore-')) : [];
+  if (present.length) {
+    throw new RestoreRefusedError(
+      `${dataDir} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}); restore into a new ` +
+        'or empty folder (--data-dir DIR)',
+    );
+  }
   const { header, head } = readBackupHeader(opts.file);
   const known = Math.max(...MIGRATIONS.map((m) => m.version));
   if (header.schema > known) {
@@ -171,13 +180,14 @@ function prepareDatabase(staging: string): void {
   }
 }
 
-/** Moves the opened files into the data dir, the database last (a data dir without it is not an installation). */
+/**
+ * Moves the opened files into the (empty) data dir, the database last: a data dir without it is not an installation,
+ * so a restore cut short is refused by nothing and can be run again once the folder is emptied.
+ */
 function publish(staging: string, dataDir: string): void {
   const names = fs.readdirSync(staging).filter((n) => !n.startsWith('agent-studio.db'));
   const db = fs.readdirSync(staging).filter((n) => n.startsWith('agent-studio.db'));
-  for (const name of [...names, ...db.sort((a, b) => a.length - b.length).reverse()]) {
-    const dest = path.join(dataDir, name);
-    fs.rmSync(dest, { recursive: true, force: true });
-    fs.renameSync(path.join(staging, name), dest);
+  for (const name of [...names, ...db.sort((a, b) => b.length - a.length)]) {
+    fs.renameSync(path.join(staging, name), path.join(dataDir, name));
   }
 }

@@ -80,9 +80,7 @@ function reuseStatements(db: Db): Db {
 
 /** Throws NewerDataDirError, before anything is written, when the database knows a migration this version lacks. */
 function refuseNewerSchema(db: Db, migrations: readonly Migration[]): void {
-  const tracked = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
-    .get();
+  const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
   if (!tracked) return;
   const dataSchema = schemaVersion(db);
   const knownSchema = Math.max(0, ...migrations.map((m) => m.version));
@@ -90,8 +88,7 @@ function refuseNewerSchema(db: Db, migrations: readonly Migration[]): void {
   let writtenBy: string | null = null;
   try {
     const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(WRITTEN_BY_SETTING) as
-      | { value: string }
-      | undefined;
+      { value: string } | undefined;
     writtenBy = row?.value ?? null;
   } catch {
     // a database without settings still is refused; it just cannot name its version

@@ -14,7 +14,7 @@ export const MASTER_KEY_FILE = 'secrets.key';
  */
 export function readOrCreateMasterKeyFile(
   dataDir: string,
-  opts: { protects?: string } = {},
+  opts: { protects?: string; keyEnv?: string } = {},
 ): { key: string; file: string; created: boolean } {
   const file = path.join(dataDir, MASTER_KEY_FILE);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -22,10 +22,12 @@ export function readOrCreateMasterKeyFile(
     // A new key would open nothing the file holds, and would sit in the data dir as if it were the one (a copy or a
     // backup made without the key file): the person puts the key back instead.
     if (opts.protects && fs.existsSync(opts.protects)) {
+      const env = opts.keyEnv ?? 'AGENT_STUDIO_MASTER_KEY';
       throw new SecretStoreUnavailableError(
-        `${path.basename(opts.protects)} is in the data dir but its key file ${MASTER_KEY_FILE} is not (copied or ` +
-          `restored without it?); put ${MASTER_KEY_FILE} back next to it, restore a backup made by ` +
-          '`npm run cli -- backup create`, or move both files away to start without those secrets',
+        `${path.basename(opts.protects)} is in the data dir but neither its key file ${MASTER_KEY_FILE} nor ${env} ` +
+          `is given (copied or restored without it?); put ${MASTER_KEY_FILE} back next to it or set ${env} to the key ` +
+          'it was made with, restore a backup made by `npm run cli -- backup create`, or move the file away to start ' +
+          'without those secrets',
       );
     }
     const key = crypto.randomBytes(32).toString('base64');

@@ -101,7 +101,14 @@ export class ResolvingSecretStore implements SecretStore {
         keyFile: null,
         created: false,
       };
-    const { key, file: keyFile, created } = readOrCreateMasterKeyFile(this.opts.dataDir, { protects: file });
+    const {
+      key,
+      file: keyFile,
+      created,
+    } = readOrCreateMasterKeyFile(this.opts.dataDir, {
+      protects: file,
+      keyEnv: this.opts.masterKeyEnv,
+    });
     return { store: new EncryptedFileSecretStore(file, key, `the key in ${keyFile}`), keyFile, created };
   }
 

@@ -190,7 +190,8 @@ export async function missingSecretsNotice(
   if (!names.length) return null;
   const shown = names.slice(0, 8).join(', ') + (names.length > 8 ? ` and ${names.length - 8} more` : '');
   return (
-    `${names.length} secret(s) this data dir stored are missing from this computer's secret store (${shown}). ` +
+    `${names.length === 1 ? 'A secret' : `${names.length} secrets`} this data dir stored ` +
+    `${names.length === 1 ? 'is' : 'are'} missing from this computer's secret store (${shown}). ` +
     `${MISSING_SECRETS_WAY_OUT} Until then, what needs them answers 409 SECRETS_MISSING and nothing new is made in ` +
     'their place.'
   );

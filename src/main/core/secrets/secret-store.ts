@@ -42,8 +42,8 @@ export class SecretStoreUnavailableError extends Error {
 /** What a person can do about secrets a data dir had and this computer's secret store lacks. */
 export const MISSING_SECRETS_WAY_OUT =
   'The data dir was moved or restored without them (another computer, another keychain, a copy). Restore a backup ' +
-  'made with `npm run cli -- backup create`, which holds them; or enter them again (a saved login, a mailbox); or ' +
-  'start over without them with `npm run cli -- secrets forget-missing` (new ones are then made where needed).';
+  'made with "npm run cli -- backup create", which holds them; or enter them again (a saved login, a mailbox); or ' +
+  'start over without them with "npm run cli -- secrets forget-missing" (new ones are then made where needed).';
 
 /**
  * Secrets this installation stored (their names are in the database: secret-inventory.ts) that its secret store no

@@ -197,9 +197,9 @@ describe('crash recovery (kill -9 of the server process group mid-render)', () =
     const db = new Database(path.join(dataDir, 'agent-studio.db'), { readonly: true });
     try {
       const job = () =>
-        db.prepare("SELECT status, locked_by, attempts FROM jobs WHERE ref_id = ? AND kind = 'render_generation'").get(
-          id,
-        ) as { status: string; locked_by: string | null; attempts: number };
+        db
+          .prepare("SELECT status, locked_by, attempts FROM jobs WHERE ref_id = ? AND kind = 'render_generation'")
+          .get(id) as { status: string; locked_by: string | null; attempts: number };
       const owner = await until(
         () => (job().status === 'running' && renders(dataDir).length > 0 ? job().locked_by : null),
         (v) => v !== null,
@@ -223,7 +223,9 @@ describe('crash recovery (kill -9 of the server process group mid-render)', () =
       };
       expect(gen.credits_charged).toBeGreaterThan(0);
       expect(gen.credits_refunded).toBe(0);
-      const charges = db.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE ref = ? AND kind = 'charge'").get(id) as {
+      const charges = db
+        .prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE ref = ? AND kind = 'charge'")
+        .get(id) as {
         n: number;
       };
       expect(charges.n).toBe(1);
