@@ -30,6 +30,7 @@ async function main() {
     await optional('mixed-load.bench.ts', 'runMixedLoadBench'),
     await optional('draft-preview.bench.ts', 'runDraftPreviewBench'),
     await optional('render-batch.bench.ts', 'runRenderBatchBench'),
+    await optional('backup.bench.ts', 'runBackupBench'),
   ])
     if (extra) benches.push(extra);
   const outDir = path.join(import.meta.dirname, 'results');
