@@ -185,7 +185,7 @@ export const CORE_DEPS = {
   // in-process clients of the API: http, the core's types, the low level; never a feature, and no feature imports them
   mcp: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'video/uploads/media-sniffer.ts'],
   // (browser-resolver: Settings says which browser "Find one automatically" finds; a pure function of the disk)
-  desktop: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'login/browser-resolver.ts'],
+  desktop: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'login/browser-resolver.ts', 'backup'],
 
   // composition
   'create-core.ts': ['*'],

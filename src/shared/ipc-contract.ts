@@ -16,6 +16,7 @@ import {
 } from './desktop.schema.js';
 import type { IpcResult } from './errors.js';
 import { PERSON_REASONS } from './person-task.js';
+import { BACKUP_CHANNELS } from './ipc-backup-channels.js';
 import { CREDENTIALS_CHANNELS } from './ipc-credentials-channels.js';
 import { PROFILES_CHANNELS } from './ipc-profiles-channels.js';
 import { RESULTS_CHANNELS } from './ipc-results-channels.js';
@@ -101,6 +102,9 @@ export const IPC_CONTRACT = {
 
   // Video studio: the AI providers this computer can use (connect one from the window), quotes.
   ...STUDIO_CHANNELS,
+
+  // Backup: now, on a schedule to a folder, and a restore into a new folder (paths from OS dialogs only).
+  ...BACKUP_CHANNELS,
 } as const satisfies Record<string, Channel>;
 
 export type IpcContract = typeof IPC_CONTRACT;

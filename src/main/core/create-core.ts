@@ -22,6 +22,7 @@ import { createLoginFeature, type LoginFeature } from './login/login.feature.js'
 import { SAVED_LOGIN_ACCOUNT_PREFIX } from './login/vault/saved-logins.service.js';
 import { createLoginWebhooks, type LoginWebhooks } from './login/webhooks/login-webhooks.feature.js';
 import { OutboundPolicy, type OutboundPolicyOptions } from './net/outbound-policy.js';
+import { BackupScheduler } from './backup/backup-schedule.js';
 import type { BaseCore } from './base-core.js';
 import { createVideoFeature, type VideoFeature } from './video/video.feature.js';
 
@@ -31,6 +32,8 @@ export interface Core extends BaseCore {
   video: VideoFeature;
   /** Login events POSTed to an organization's login webhook URL (login/webhooks). */
   loginWebhooks: LoginWebhooks;
+  /** Scheduled backups to a folder (desktop Settings → Backup); run by a process that does background work. */
+  backups: BackupScheduler;
   /**
    * Starts the background work a server does (renders, webhook deliveries, retention), after sweeping
    * what a crashed run left. The CLI never calls it: it shares the data dir with a running server.
@@ -157,7 +160,15 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     const login = createLoginFeature(base, { interactive: overrides.interactiveFinisher?.(base) });
     const video = createVideoFeature(base, { now: overrides.now });
     const loginWebhooks = createLoginWebhooks(base);
-    // Registered last, so disposed first: running jobs stop before the stores they use close.
+    const backups = new BackupScheduler({
+      db,
+      dataDir: config.dataDir,
+      secrets,
+      inventory: secretsInventory,
+      log: logger.log,
+    });
+    // Registered last, so disposed first: running jobs and a backup under way stop before the stores they use close.
+    disposers.push(() => backups.dispose());
     disposers.push(() => jobs.dispose());
     let started = false;
     const startBackgroundWork = () => {
@@ -166,11 +177,13 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
       video.start();
       jobs.start();
       login.lifecycle.healthChecks.start();
+      backups.start();
     };
     return Object.assign(base, {
       login,
       video,
       loginWebhooks,
+      backups,
       startBackgroundWork,
       rateLimitNow: overrides.rateLimitNow,
     });

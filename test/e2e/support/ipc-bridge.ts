@@ -15,6 +15,7 @@ import { createIpcDispatcher } from '../../../src/main/core/desktop/ipc-dispatch
 import { fail } from '../../../src/main/core/desktop/http-channel.js';
 import type { LocalHandlers } from '../../../src/main/core/desktop/ipc-dispatcher.js';
 import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js';
+import { backupChannels } from '../../../src/main/core/desktop/backup-channels.js';
 import { profilesChannels } from '../../../src/main/core/desktop/profiles-channels.js';
 import { browserProfiles } from '../../../src/main/core/login/profiles/index.js';
 import { PickedFiles } from '../../../src/main/core/desktop/picked-files.js';
@@ -44,6 +45,9 @@ export interface IpcBridgeOptions {
   chooseFile(kind: UploadKind): string | null;
   /** The "OS save dialog": a path to write, or null when the person cancels (default: cancel). */
   chooseSavePath?(defaultName: string): string | null;
+  /** The "OS open dialog" for a file of these extensions, and the folder dialog: a path, or null (default: cancel). */
+  chooseOpenPath?(extensions: string[]): string | null;
+  chooseFolder?(title: string): string | null;
   /** The settings channels' host (default: the given core for good) and theme store (default: in memory). */
   host?: TestHost;
   theme?: ThemeStore;
@@ -62,6 +66,8 @@ export interface IpcBridge {
   copiedSecrets: string[];
   /** Files the page asked the "file manager" to show. */
   shownInFolder: string[];
+  /** Data folders the app was asked to start again on (backup:openRestored), in order. */
+  relaunched: string[];
 }
 
 /** Runs in the page before its scripts: the preload's shape over two test bindings. Self-contained. */
@@ -122,6 +128,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
   const copied: string[] = [];
   const copiedSecrets: string[] = [];
   const shownInFolder: string[] = [];
+  const relaunched: string[] = [];
   const dropDir = tempDir('agent-studio-dropped-');
   const pasteDir = tempDir('agent-studio-pasted-');
   // Main-only channels a test here does not exercise answer a clear failure instead of hanging.
@@ -168,6 +175,15 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
       ...profilesChannels({ host, profiles: browserProfiles }),
       ...settingsChannels({ host, theme: opts.theme ?? memoryThemeStore() }),
       ...studioChannels(host),
+      ...backupChannels({
+        host,
+        os: {
+          chooseSavePath: async ({ defaultName }) => opts.chooseSavePath?.(defaultName) ?? null,
+          chooseOpenPath: async ({ extensions }) => opts.chooseOpenPath?.(extensions) ?? null,
+          chooseFolder: async ({ title }) => opts.chooseFolder?.(title) ?? null,
+          relaunchWith: async (dataDir) => void relaunched.push(dataDir),
+        },
+      }),
       ...opts.local,
     },
   });
@@ -187,5 +203,5 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
     channels: CHANNEL_NAMES.filter((c) => isPageChannel(c)),
     events: [...EVENT_NAMES],
   });
-  return { sent, copied, copiedSecrets, shownInFolder };
+  return { sent, copied, copiedSecrets, shownInFolder, relaunched };
 }

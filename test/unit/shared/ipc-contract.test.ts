@@ -213,6 +213,17 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'generations:quote': { good: { body: { prompt: 'a fox', modelName: 'studio-v1' } }, bad: { body: {} } },
   'batches:cancel': { good: { params: { id: 'b' } }, bad: {} },
   'providers:setKey': { good: { name: 'fal', key: 'k-123' }, bad: { name: 'fal', key: 'two words' } },
+  'backup:create': { good: { passphrase: 'twelve chars!', media: true }, bad: { passphrase: 'short', media: true } },
+  'backup:schedule': { good: undefined, bad: { folder: '/etc' } },
+  'backup:chooseFolder': { good: undefined, bad: { folder: '/etc' } },
+  'backup:setSchedule': {
+    good: { everyHours: 24, keep: 7, media: false, passphrase: null },
+    bad: { everyHours: 24, keep: 7, media: false, passphrase: null, folder: '/etc' },
+  },
+  'backup:clearSchedule': { good: undefined, bad: {} },
+  'backup:inspect': { good: undefined, bad: { file: '/etc/passwd' } },
+  'backup:restore': { good: { passphrase: 'a passphrase' }, bad: { passphrase: 'p', dataDir: '/tmp/x' } },
+  'backup:openRestored': { good: undefined, bad: { dataDir: '/etc' } },
 };
 
 const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);

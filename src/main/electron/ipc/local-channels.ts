@@ -3,7 +3,8 @@
 // administration and settings, whose logic lives in the core (desktop/admin-channels.ts,
 // desktop/settings-channels.ts). Everything else goes to the core's HTTP API.
 import path from 'node:path';
-import { clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
+import { app, clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
+import { backupChannels, type BackupOs } from '../../core/desktop/backup-channels.js';
 import { adminChannels } from '../../core/desktop/admin-channels.js';
 import type { CoreHost } from '../../core/desktop/core-host.js';
 import type { LocalHandlers } from '../../core/desktop/ipc-dispatcher.js';
@@ -67,6 +68,30 @@ function fileOs(mainWindow: () => BrowserWindow | null, last: LastFolder): Deskt
   };
 }
 
+/** The dialogs Settings → Backup needs, and the relaunch on a restored data folder. */
+function backupOs(mainWindow: () => BrowserWindow | null, os: DesktopFileOs, last: LastFolder): BackupOs {
+  const open = async (options: OpenDialogOptions) => {
+    const win = mainWindow();
+    const res = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+    const chosen = res.canceled ? null : (res.filePaths[0] ?? null);
+    last.remember(chosen);
+    return chosen;
+  };
+  return {
+    chooseSavePath: os.chooseSavePath,
+    chooseOpenPath: ({ title, extensions }) =>
+      open({ title, defaultPath: last.get(), properties: ['openFile'], filters: [{ name: 'Backups', extensions }] }),
+    chooseFolder: ({ title }) =>
+      open({ title, defaultPath: last.get(), properties: ['openDirectory', 'createDirectory'] }),
+    // The new process reads its data folder from the environment it inherits (desktop-shell.ts useDataDirFromEnv).
+    async relaunchWith(dataDir) {
+      process.env.AGENT_STUDIO_DATA_DIR = dataDir;
+      app.relaunch();
+      app.quit();
+    },
+  };
+}
+
 export function localChannels(opts: {
   host: CoreHost<RunningCore>;
   files: PickedFiles;
@@ -102,6 +127,7 @@ export function localChannels(opts: {
     ...profilesChannels({ host: opts.host, profiles: browserProfiles }),
     ...settingsChannels({ host: opts.host, theme: opts.theme }),
     ...studioChannels(opts.host),
+    ...backupChannels({ host: opts.host, os: backupOs(opts.mainWindow, os, last) }),
     ...resultsChannels({
       api: opts.host.api,
       files: opts.files,

@@ -4,6 +4,7 @@ import { ErrorBanner, Loading } from '../../components/StatusViews';
 import { useAppStore } from '../../stores/app-store';
 import { ApiKeysSection } from './ApiKeysSection';
 import { AppearanceSection } from './AppearanceSection';
+import { BackupSection } from './BackupSection';
 import { BrowserSection } from './BrowserSection';
 import { LocalApiSection } from './LocalApiSection';
 import { MailboxesSection } from './MailboxesSection';
@@ -20,6 +21,7 @@ const SECTIONS = [
   ['webhooks', 'Webhook secret'],
   ['providers', 'Video providers'],
   ['storage', 'Storage'],
+  ['backup', 'Backup'],
   ['browser', 'Browser and concurrency'],
   ['appearance', 'Appearance'],
 ] as const;
@@ -42,7 +44,7 @@ export function SettingsScreen() {
     <div className="page settings-page">
       <PageHeader
         title="Settings"
-        description="The local API and its keys, organizations and credits, mailboxes for login codes, video providers, storage, the browser, and how the app looks."
+        description="The local API and its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, and how the app looks."
       />
       <nav className="settings-toc" aria-label="Settings sections">
         {SECTIONS.map(([id, label]) => (
@@ -74,6 +76,7 @@ export function SettingsScreen() {
       <WebhookSection />
       <ProvidersSection />
       {settings.data ? <StorageSection settings={settings.data} /> : null}
+      <BackupSection />
       {settings.data ? <BrowserSection settings={settings.data} /> : null}
       <AppearanceSection />
     </div>
