@@ -15,6 +15,8 @@ export const LOGIN_FAILURE_REASONS = [
   'invalid_code',
   'code_timeout',
   'mailbox_unavailable',
+  // a secret the login needs (a mailbox's password) is not in this computer's secret store
+  'secrets_missing',
   'credentials_required',
   'unexpected_identity_provider',
   // POST /signup (account creation)
@@ -37,6 +39,7 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
   invalid_code: { status: 401, code: 'AUTHENTICATION_FAILED' },
   code_timeout: { status: 504, code: 'LOGIN_TIMEOUT' },
   mailbox_unavailable: { status: 502, code: 'MAILBOX_UNAVAILABLE' },
+  secrets_missing: { status: 409, code: 'SECRETS_MISSING' },
   credentials_required: { status: 422, code: 'CREDENTIALS_REQUIRED' },
   unexpected_identity_provider: { status: 422, code: 'UNEXPECTED_IDENTITY_PROVIDER' },
   user_exists: { status: 409, code: 'USER_EXISTS' },

@@ -70,6 +70,12 @@ export const LOGIN_API = defineApiRoutes({
           'FORBIDDEN: the key lacks login:write; CREDENTIAL_NOT_SHARED: the saved login is not shared with this key',
       },
       404: { description: 'NOT_FOUND: no saved login with that id or label in this organization' },
+      409: {
+        description:
+          "SECRETS_MISSING: a secret the login needs (the saved login's, details.credential; or the password of the mailbox " +
+          "that should deliver the code, named in the message) is not in this computer's secret store (a data dir moved " +
+          'without its secrets); the message says the way out',
+      },
       401: {
         description:
           'AUTHENTICATION_FAILED: wrong credentials (details.reason invalid_credentials), a code or sign-in link the site rejected (invalid_code) or a bad API key (invalid_api_key)',

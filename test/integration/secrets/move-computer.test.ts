@@ -1,7 +1,7 @@
 // Moving to a new computer (README "Backup, restore and moving to a new computer"), with real parts: a data dir made
 // under one Secret Service keyring (npm test's), backed up by the CLI, restored by the CLI under a second, empty
 // keyring (scripts/with-keyring.sh starts a new one) and served from there: every kind of secret works (a saved
-// login's password, a passkey, a mailbox password, the webhook signing secret, the session-cache key, the API key).
+// login's password and TOTP secret, a passkey, a mailbox password, the webhook signing secret, the session-cache key, the API key).
 // A plain copy of the data dir under an empty keyring says what is missing and makes nothing new in its place.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ import { REPO_ROOT } from '../../helpers/repo-root.js';
 import { keyringAvailable } from '../../helpers/requires.js';
 import { runCli } from '../../helpers/spawn.js';
 import { startTestServer, tempDir, type TestServer } from '../../helpers/test-server.js';
-import { addMailbox, MAIL_USER, saveLogin, type Json } from '../../helpers/vault-logins.js';
+import { addMailbox, MAIL_USER, randomTotpSecret, saveLogin, type Json } from '../../helpers/vault-logins.js';
 import { makePasskey, savePasskeyLogin } from '../login/passkeys/passkey-kit.js';
 
 const PASSPHRASE = 'a long enough backup passphrase';
@@ -22,10 +22,19 @@ const MAIL_PASSWORD = 'imap-password-for-the-move';
 const NODE_TS = `${JSON.stringify(process.execPath)} --import tsx`;
 
 let site: FixtureSite;
+let totpSite: FixtureSite;
 let passkeySite: PasskeySite;
 let dovecot: Dovecot;
 let original: TestServer;
-const made: { password?: string; passkey?: string; mailbox?: string; webhook?: string; session?: string } = {};
+const TOTP_SECRET = randomTotpSecret();
+const made: {
+  password?: string;
+  totp?: string;
+  passkey?: string;
+  mailbox?: string;
+  webhook?: string;
+  session?: string;
+} = {};
 const children: ChildProcess[] = [];
 
 /** A shell command run under a new, empty keyring (its own D-Bus session); resolves once it prints `listening`. */
@@ -86,8 +95,9 @@ async function secretsHealth(url: string): Promise<Json> {
 
 describe.runIf(keyringAvailable())('moving a data dir to a computer whose keychain is empty', () => {
   beforeAll(async () => {
-    [site, passkeySite, dovecot] = await Promise.all([
+    [site, totpSite, passkeySite, dovecot] = await Promise.all([
       startSite('classic-csrf'),
+      startSite('totp', { totpSecret: TOTP_SECRET }),
       startPasskeySite(),
       startDovecot({ users: [{ user: MAIL_USER, password: MAIL_PASSWORD }] }),
     ]);
@@ -100,6 +110,15 @@ describe.runIf(keyringAvailable())('moving a data dir to a computer whose keycha
       password: site.credentials.password,
     });
     made.password = saved.id;
+    made.totp = (
+      await saveLogin(post, {
+        label: 'with an authenticator',
+        loginUrl: totpSite.loginUrl,
+        username: totpSite.credentials.username,
+        password: totpSite.credentials.password,
+        totpSecret: TOTP_SECRET,
+      })
+    ).id;
     made.passkey = await savePasskeyLogin(original, passkeySite, passkeySite.loginUrls.button, [
       makePasskey(passkeySite),
     ]);
@@ -119,7 +138,7 @@ describe.runIf(keyringAvailable())('moving a data dir to a computer whose keycha
         // exited
       }
     }
-    await Promise.all([site?.close(), passkeySite?.close(), dovecot?.close()]);
+    await Promise.all([site?.close(), totpSite?.close(), passkeySite?.close(), dovecot?.close()]);
   });
 
   it('a backup restored under the empty keyring works: every kind of secret, the same webhook secret', async () => {
@@ -154,6 +173,10 @@ describe.runIf(keyringAvailable())('moving a data dir to a computer whose keycha
       const fresh = await call('/api/login', { credential: made.password, useCache: false });
       expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
       expect(site.stats().loginAttempts).toBe(attempts + 1);
+
+      const withTotp = await call('/api/login', { credential: made.totp, useCache: false });
+      expect(withTotp.status, JSON.stringify(withTotp.body)).toBe(200);
+      expect(totpSite.stats().successfulLogins).toBe(1);
 
       const withPasskey = await call('/api/login', { credential: made.passkey, useCache: false });
       expect(withPasskey.status, JSON.stringify(withPasskey.body)).toBe(200);

@@ -26,7 +26,7 @@ export function readOrCreateMasterKeyFile(
       throw new SecretStoreUnavailableError(
         `${path.basename(opts.protects)} is in the data dir but neither its key file ${MASTER_KEY_FILE} nor ${env} ` +
           `is given (copied or restored without it?); put ${MASTER_KEY_FILE} back next to it or set ${env} to the key ` +
-          'it was made with, restore a backup made by `npm run cli -- backup create`, or move the file away to start ' +
+          'it was made with, restore a backup made by "npm run cli -- backup create", or move the file away to start ' +
           'without those secrets',
       );
     }

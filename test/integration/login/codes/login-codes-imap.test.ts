@@ -173,6 +173,24 @@ describe('codes and links from an IMAP mailbox', () => {
     }
   });
 
+  it("a mailbox whose password this computer's secret store lacks (a data dir moved) is 409 SECRETS_MISSING naming it", async () => {
+    const t2 = await startTestServer({ login: { timeoutMs: 30_000, codeTimeoutMs: 20_000 } });
+    try {
+      const id = await addMailbox(t2, 'Moved inbox', ['*@example.com'], MAIL_PASSWORD);
+      await t2.core.secrets.delete(passwordAccount(id));
+      await withSite('email-code', { sendMail: toMailbox() }, async (site) => {
+        const res = await login(t2, site, 'otp_email');
+        const body = (await res.json()) as ErrorBody;
+        expect(res.status, JSON.stringify(body)).toBe(409);
+        expect(body.error).toBe('SECRETS_MISSING');
+        expect(body.message).toContain("Mailbox 'Moved inbox'");
+        expect(body.message).toMatch(/missing from this computer's secret store .*backup create/);
+      });
+    } finally {
+      await t2.close();
+    }
+  });
+
   it('the mailbox id is listed and its password never comes back', async () => {
     const res = await t.request('/api/mailboxes');
     const text = await res.text();

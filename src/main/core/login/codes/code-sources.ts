@@ -29,7 +29,11 @@ export interface MailboxFeed {
   subscribe(
     orgId: string,
     address: string,
-    handlers: { onMessage(m: InboundMessage): void; onError(mailboxName: string, message: string): void },
+    handlers: {
+      onMessage(m: InboundMessage): void;
+      /** `secretMissing`: its password is not in this computer's secret store (not the server's fault). */
+      onError(mailboxName: string, message: string, secretMissing?: boolean): void;
+    },
   ): Promise<MailboxSubscription>;
 }
 
@@ -70,11 +74,11 @@ class QueueSource implements MessageSource {
               // Mail for the login's address only (a shared or catch-all mailbox holds others' mail too).
               if (m.to.some((t) => sameMailbox(t, queue.address))) queue.push(m);
             },
-            onError: (name, message) => {
+            onError: (name, message, secretMissing) => {
               this.failed.set(name, message);
               void this.subscription.then((sub) => {
                 if (sub && sub.names.every((n) => this.failed.has(n)))
-                  queue.fail(new MailboxUnavailableError(message, name));
+                  queue.fail(new MailboxUnavailableError(message, name, secretMissing ?? false));
               });
             },
           })

@@ -13,6 +13,8 @@ export class MailboxUnavailableError extends Error {
   constructor(
     message: string,
     readonly mailbox: string,
+    /** Its password is not in this computer's secret store: 409 SECRETS_MISSING rather than 502. */
+    readonly secretMissing = false,
   ) {
     super(message);
     this.name = 'MailboxUnavailableError';

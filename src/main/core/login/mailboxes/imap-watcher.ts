@@ -272,6 +272,7 @@ class MailboxWatch {
       if (
         !this.reported &&
         (error.kind === 'auth' ||
+          error.kind === 'secret_missing' ||
           error.kind === 'refused' ||
           failingFor >= (this.deps.reportAfterMs ?? DEFAULT_REPORT_AFTER_MS))
       ) {
@@ -282,7 +283,8 @@ class MailboxWatch {
       this.attempt++;
       const backoff = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
       // Refused logins and refused hosts do not heal in a second: try again slowly.
-      this.scheduleReconnect(error.kind === 'auth' || error.kind === 'refused' ? AUTH_RETRY_MS : backoff);
+      const slow = error.kind === 'auth' || error.kind === 'secret_missing' || error.kind === 'refused';
+      this.scheduleReconnect(slow ? AUTH_RETRY_MS : backoff);
       return;
     }
     this.reconnecting = false;

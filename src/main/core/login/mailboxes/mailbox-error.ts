@@ -2,7 +2,8 @@ import type { ImapFlowError } from 'imapflow';
 import { outboundRefusal } from '../../net/outbound-policy.js';
 
 /** refused: this server will not connect there (outbound policy) or not send the password (no TLS). */
-export type MailboxErrorKind = 'auth' | 'unreachable' | 'protocol' | 'refused';
+/** `secret_missing`: its password is not in this computer's secret store (a data dir moved without its secrets). */
+export type MailboxErrorKind = 'auth' | 'unreachable' | 'protocol' | 'refused' | 'secret_missing';
 
 /** What failed about a mailbox, named for a person: never the password, never a message body. */
 export class MailboxError extends Error {

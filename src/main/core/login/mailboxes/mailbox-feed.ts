@@ -6,7 +6,8 @@ import type { MailboxesService } from './mailboxes.service.js';
 /**
  * The login's view of the mailboxes: every mailbox of the organization that receives mail for an
  * address, watched from now on. A mailbox that cannot be connected to or logged in to is reported
- * through onError (the login then answers 502 naming it), never with its password.
+ * through onError (the login then answers 502 naming it, or 409 SECRETS_MISSING when its password is not in this
+ * computer's secret store), never with its password.
  */
 export function mailboxFeed(service: MailboxesService, watchers: MailboxWatchers): MailboxFeed {
   return {
@@ -17,11 +18,11 @@ export function mailboxFeed(service: MailboxesService, watchers: MailboxWatchers
           watchers
             .subscribe(mailbox, {
               onMessage: (m) => handlers.onMessage(m),
-              onError: (err) => handlers.onError(mailbox.name, err.message),
+              onError: (err) => handlers.onError(mailbox.name, err.message, err.kind === 'secret_missing'),
             })
             .catch((err: unknown) => {
               const message = err instanceof MailboxError ? err.message : `Mailbox '${mailbox.name}' could not be read`;
-              handlers.onError(mailbox.name, message);
+              handlers.onError(mailbox.name, message, err instanceof MailboxError && err.kind === 'secret_missing');
               return undefined;
             }),
         ),

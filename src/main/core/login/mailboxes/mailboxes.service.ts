@@ -29,7 +29,7 @@ const invalid = (path: string, message: string) =>
 
 /** Which setting a failed login check is about: where the person should look first. */
 function fieldToChange(kind: MailboxErrorKind, err: unknown, secure: boolean): string {
-  if (kind === 'auth') return 'imap.password';
+  if (kind === 'auth' || kind === 'secret_missing') return 'imap.password';
   if (kind === 'unreachable') return 'imap.host';
   if (kind === 'refused') return outboundRefusal(err) ? 'imap.host' : 'imap.secure'; // no STARTTLS offered
   return secure ? 'imap.secure' : 'imap.port'; // TLS trouble, or a port that speaks something else
@@ -182,9 +182,9 @@ export class MailboxesService {
       throw new MailboxError(
         mailbox.id,
         mailbox.name,
-        'auth',
+        'secret_missing',
         "its password is missing from this computer's secret store (the data dir was moved or restored without it); " +
-          'restore a backup made with `npm run cli -- backup create`, or remove the mailbox and add it again',
+          'restore a backup made with "npm run cli -- backup create", or remove the mailbox and add it again',
       );
     return password;
   }

@@ -93,14 +93,18 @@ async function obtainCode(answer: Answer, ctx: StepContext, prompt: LocatedCodeP
   }
 }
 
-/** Turns a failed wait for a message into the login's answer (504 code_timeout, 502 mailbox_unavailable). */
+/**
+ * Turns a failed wait for a message into the login's answer (504 code_timeout, 502 mailbox_unavailable, 409
+ * secrets_missing for a mailbox whose password this computer's secret store lacks).
+ */
 export function codeWaitError(err: unknown, channel: 'email' | 'sms', timeoutMs: number): unknown {
   if (err instanceof CodeTimeoutError)
     return new LoginFlowError(
       'code_timeout',
       `No ${channel === 'sms' ? 'SMS' : 'email'} with a code or sign-in link arrived within ${Math.round(timeoutMs / 1000)} s`,
     );
-  if (err instanceof MailboxUnavailableError) return new LoginFlowError('mailbox_unavailable', err.message);
+  if (err instanceof MailboxUnavailableError)
+    return new LoginFlowError(err.secretMissing ? 'secrets_missing' : 'mailbox_unavailable', err.message);
   return err;
 }
 
