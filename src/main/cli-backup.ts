@@ -77,10 +77,19 @@ export async function backupCommand(core: Core, action: string, rest: string[], 
           'receivers must be given; cached sessions sealed with the old key are dropped)',
       );
     }
-    const gone = await core.secretsInventory.forgetMissing();
-    return io.out(
-      gone.length ? `forgot ${gone.length} missing secret(s): ${gone.join(', ')}` : 'no secret was missing',
+    const { forgotten, vaultSetAside } = await core.forgetMissingSecrets();
+    io.out(
+      forgotten.length
+        ? `forgot ${forgotten.length} missing secret(s): ${forgotten.join(', ')}`
+        : 'no secret was missing',
     );
+    if (vaultSetAside) {
+      io.out(
+        `the saved logins' secrets could not be opened without their key: their file is set aside as ${vaultSetAside}; ` +
+          'enter the secrets of each saved login again',
+      );
+    }
+    return;
   }
   throw io.usage(`unknown command: ${action}`);
 }

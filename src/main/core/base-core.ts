@@ -26,6 +26,11 @@ export interface BaseCore {
    * missing ones, and what a backup copies.
    */
   secretsInventory: InventoriedSecretStore;
+  /**
+   * `npm run cli -- secrets forget-missing`: the names of the missing secrets are forgotten (new ones are made where
+   * needed) and a vault file whose key is lost is set aside (its saved logins' secrets are then entered again).
+   */
+  forgetMissingSecrets(): Promise<{ forgotten: string[]; vaultSetAside: string | null }>;
   /** Messages for the person running the server (e.g. where secrets are kept); read once, then cleared. */
   takeNotices(): string[];
   installId: string;

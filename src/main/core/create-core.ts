@@ -134,6 +134,10 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     db,
     secrets,
     secretsInventory,
+    async forgetMissingSecrets() {
+      const forgotten = await secretsInventory.forgetMissing();
+      return { forgotten, vaultSetAside: await secrets.setAsideLostVault() };
+    },
     takeNotices: () => notices.splice(0),
     installId,
     outbound: new OutboundPolicy({ ...overrides.outboundHooks, mode: config.network.outbound }),

@@ -70,6 +70,30 @@ describe('secrets a data dir stored and no longer has', () => {
   });
 });
 
+describe('a vault whose key is lost', () => {
+  it('answers SECRETS_MISSING; forget-missing sets the file aside and saved logins take their secrets again', async () => {
+    const { dir } = await original();
+    const first = core(dir);
+    await first.secrets.set('saved-login:cred_1', '{"v":1,"password":"pw"}');
+    first.db.pragma('wal_checkpoint(TRUNCATE)');
+    // the data dir moved without its secrets (the file backend's secrets.enc.json and key stayed behind)
+    const copy = tempDir();
+    for (const f of ['agent-studio.db', 'vault.enc.json']) fs.copyFileSync(path.join(dir, f), path.join(copy, f));
+    const moved = core(copy);
+    await expect(moved.secrets.get('saved-login:cred_1')).rejects.toBeInstanceOf(SecretsMissingError);
+    expect(await moved.secretsInventory.missing()).toContain('vault-key');
+
+    const { forgotten, vaultSetAside } = await moved.forgetMissingSecrets();
+    expect(forgotten).toContain('vault-key');
+    expect(vaultSetAside).toMatch(/vault\.enc\.json\.lost-/);
+    expect(fs.existsSync(vaultSetAside!)).toBe(true); // kept, should the key turn up
+    expect(await moved.secrets.get('saved-login:cred_1')).toBeNull(); // a new, empty vault
+    await moved.secrets.set('saved-login:cred_1', '{"v":1,"password":"entered again"}');
+    expect(await moved.secrets.get('saved-login:cred_1')).toBe('{"v":1,"password":"entered again"}');
+    expect(await moved.secretsInventory.missing()).toEqual([]);
+  });
+});
+
 describe("the encrypted file's key file", () => {
   it('is not made anew when the file it opens is there without it: refused, saying how', async () => {
     const { dir } = await original();

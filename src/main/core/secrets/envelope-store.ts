@@ -137,6 +137,21 @@ export class EnvelopeSecretStore implements SecretStore {
   check() {
     return this.opts.base.check();
   }
+
+  /**
+   * For a person who starts over without a lost vault key (`secrets forget-missing`): when the file has entries and
+   * the store has no key, the file is set aside as `vault.enc.json.lost-<time>` (kept, should the key turn up) and a
+   * new vault starts; saved logins then say their secrets are missing until they are entered again. The path set
+   * aside, or null when nothing was lost.
+   */
+  async setAsideLostVault(): Promise<string | null> {
+    const { base, file, keyAccount } = this.opts;
+    if ((await base.get(keyAccount)) !== null || !hasEntries(file)) return null;
+    const aside = `${file}.lost-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    fs.renameSync(file, aside);
+    this.sealed = null;
+    return aside;
+  }
   async listAccounts(prefix: string) {
     const fromBase = (await this.opts.base.listAccounts(prefix)).filter((a) => !this.inFile(a));
     const mayBeFiled = this.opts.prefixes.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
