@@ -201,6 +201,9 @@ describe('Settings → Backup', () => {
         .getByText(new RegExp(`^Restored into ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `))
         .waitFor();
       expect(fs.readdirSync(target)).toContain('agent-studio.db');
+      // the secrets went where this app keeps its own (its store: the encrypted file in this desktop's settings)
+      expect(app.current().core.secrets.backend).toBe('file');
+      expect(fs.readdirSync(target)).toEqual(expect.arrayContaining(['secrets.enc.json', 'secrets.key']));
       await inspect(page, 'restored', outcome);
       await form.getByRole('button', { name: 'Open the restored data' }).click();
       await expect.poll(() => bridge.relaunched).toEqual([target]);

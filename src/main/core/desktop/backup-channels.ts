@@ -140,7 +140,10 @@ export function backupChannels(deps: { host: DesktopHost; os: BackupOs }): Pick<
           dataDir,
           passphrase,
           openTarget: async (staging) => {
-            const c = createCore(loadConfig({ dataDir: staging }));
+            const config = loadConfig({ dataDir: staging });
+            // The secrets go where this app keeps its own (the person's choice in the desktop, not only the env's).
+            if (!process.env.AGENT_STUDIO_SECRETS_BACKEND) config.secrets.backend = core().secrets.backend;
+            const c = createCore(config);
             return {
               secrets: c.secretsInventory,
               missing: () => c.secretsInventory.missing(),
