@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database.js';
+import { SettingsRepo } from '../db/settings.repo.js';
 import type { Logger } from '../logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { minPassphraseProblem } from './backup-crypto.js';
@@ -48,6 +49,7 @@ export const scheduledFileName = (at: number) =>
 export class BackupScheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private readonly settings: SettingsRepo;
 
   constructor(
     private readonly deps: {
@@ -60,34 +62,34 @@ export class BackupScheduler {
       log: Logger;
       now?: () => number;
     },
-  ) {}
+  ) {
+    this.settings = new SettingsRepo(deps.db);
+  }
 
   private now() {
     return this.deps.now?.() ?? Date.now();
   }
 
+  /** A JSON setting: its text as stored (for a compare-and-set) and its value (null when absent or unreadable). */
   private read<T>(key: string): { raw: string | null; value: T | null } {
-    const row = this.deps.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
-      { value: string } | undefined;
-    if (!row) return { raw: null, value: null };
+    const raw = this.settings.get(key);
     try {
-      return { raw: row.value, value: JSON.parse(row.value) as T };
+      return { raw, value: raw === null ? null : (JSON.parse(raw) as T) };
     } catch {
-      return { raw: row.value, value: null };
+      return { raw, value: null };
     }
   }
 
-  private write(key: string, value: unknown): void {
-    this.deps.db
-      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
-      .run(key, JSON.stringify(value));
+  view(): BackupScheduleView {
+    return this.state().view;
   }
 
-  view(): BackupScheduleView {
+  /** The schedule, the last run and when the next is due; `lastRaw`: the last run as stored (what a claim replaces). */
+  private state(): { view: BackupScheduleView; lastRaw: string | null } {
     const schedule = this.read<BackupSchedule>(SCHEDULE_KEY).value;
-    const last = this.read<BackupLastRun>(LAST_KEY).value;
+    const { raw: lastRaw, value: last } = this.read<BackupLastRun>(LAST_KEY);
     const nextAt = schedule ? (last ? last.at + schedule.everyHours * 3_600_000 : this.now()) : null;
-    return { schedule, last, nextAt };
+    return { view: { schedule, last, nextAt }, lastRaw };
   }
 
   /** Sets the schedule; `passphrase` replaces the kept one (needed the first time). Runs the first backup when due. */
@@ -111,14 +113,14 @@ export class BackupScheduler {
     } else if ((await this.deps.secrets.get(BACKUP_PASSPHRASE_ACCOUNT)) === null) {
       throw new BackupScheduleError('a passphrase is needed: scheduled backups are sealed with it');
     }
-    this.write(SCHEDULE_KEY, { ...schedule, folder });
+    this.settings.set(SCHEDULE_KEY, JSON.stringify({ ...schedule, folder }));
     await this.runIfDue();
     return this.view();
   }
 
   /** No more scheduled backups; the kept passphrase goes too (the files made stay). */
   async clear(): Promise<BackupScheduleView> {
-    this.deps.db.prepare('DELETE FROM settings WHERE key IN (?, ?)').run(SCHEDULE_KEY, LAST_KEY);
+    this.settings.delete(SCHEDULE_KEY, LAST_KEY);
     await this.deps.secrets.delete(BACKUP_PASSPHRASE_ACCOUNT);
     return this.view();
   }
@@ -143,10 +145,15 @@ export class BackupScheduler {
   }
 
   private async runOnce(): Promise<void> {
-    const { schedule, nextAt } = this.view();
+    const {
+      view: { schedule, nextAt },
+      lastRaw,
+    } = this.state();
     const at = this.now();
     if (!schedule || nextAt === null || nextAt > at) return;
-    if (!this.claim(at)) return;
+    // Claimed only if the last run is still the one read here: of two processes that found it due, one makes it.
+    const mark = JSON.stringify({ at, file: null, error: null, running: true });
+    if (!this.settings.replace(LAST_KEY, lastRaw, mark)) return;
     let file: string | null = null;
     let error: string | null = null;
     try {
@@ -168,19 +175,7 @@ export class BackupScheduler {
       file = null;
       this.deps.log.warn({ err: error }, 'scheduled backup failed');
     }
-    this.write(LAST_KEY, { at, file, error });
-  }
-
-  /** The run of `at` is this process's: the last run as read is replaced only if no other process changed it. */
-  private claim(at: number): boolean {
-    const { raw } = this.read<BackupLastRun>(LAST_KEY);
-    const mark = JSON.stringify({ at, file: null, error: null, running: true });
-    const changes =
-      raw === null
-        ? this.deps.db.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(LAST_KEY, mark).changes
-        : this.deps.db.prepare('UPDATE settings SET value = ? WHERE key = ? AND value = ?').run(mark, LAST_KEY, raw)
-            .changes;
-    return changes === 1;
+    this.settings.set(LAST_KEY, JSON.stringify({ at, file, error }));
   }
 
   /** Removes the oldest scheduled files beyond `keep` (only files this schedule names; nothing else in the folder). */

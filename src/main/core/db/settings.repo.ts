@@ -14,4 +14,21 @@ export class SettingsRepo {
       .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
       .run(key, value);
   }
+
+  /**
+   * Compare-and-set across processes: `value` replaces `expected` (null: no row yet) only if the row still holds it.
+   * True when this call changed it.
+   */
+  replace(key: string, expected: string | null, value: string): boolean {
+    const changes =
+      expected === null
+        ? this.db.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(key, value).changes
+        : this.db.prepare('UPDATE settings SET value = ? WHERE key = ? AND value = ?').run(value, key, expected)
+            .changes;
+    return changes === 1;
+  }
+
+  delete(...keys: string[]): void {
+    for (const key of keys) this.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
+  }
 }
