@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { SettingsRepo } from '../db/settings.repo.js';
 import {
   deleteMany,
   getMany,
@@ -30,6 +31,7 @@ export type SecretsHealth =
  */
 export class InventoriedSecretStore implements SecretStore {
   private health: { at: number; value: Promise<SecretsHealth> } | null = null;
+  private readonly settings: SettingsRepo;
   private settled: SecretsHealth | null = null;
 
   /**
@@ -40,7 +42,9 @@ export class InventoriedSecretStore implements SecretStore {
     private readonly base: SecretStore,
     private readonly db: Db,
     private readonly opts: { selfChecked?: readonly string[]; now?: () => number } = {},
-  ) {}
+  ) {
+    this.settings = new SettingsRepo(db);
+  }
 
   private now() {
     return this.opts.now?.() ?? Date.now();
@@ -139,12 +143,9 @@ export class InventoriedSecretStore implements SecretStore {
    */
   async missing(): Promise<string[]> {
     const present = await this.base.listAccounts('');
-    const seeded = this.db.prepare('SELECT 1 FROM settings WHERE key = ?').get(SEEDED_SETTING);
-    if (!seeded) {
+    if (this.settings.get(SEEDED_SETTING) === null) {
       this.record(present);
-      this.db
-        .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING')
-        .run(SEEDED_SETTING, String(this.now()));
+      this.settings.replace(SEEDED_SETTING, null, String(this.now()));
     }
     const have = new Set(present);
     const named = this.db.prepare('SELECT account FROM secret_inventory ORDER BY account').all() as {
@@ -180,12 +181,10 @@ export class InventoriedSecretStore implements SecretStore {
 
 /**
  * What the start says (console, desktop) when stored secrets are missing: how many, their names (accounts, never
- * values: `webhook-secret:org_…`, `mailbox-password:…`), and the way out. Null when none is missing.
+ * values: `webhooks.secret:org_…`, `mailboxes.password:…`), and the way out. Null when none is missing, or when the
+ * store cannot be reached (the start says that on its own).
  */
-export async function missingSecretsNotice(
-  inventory: Pick<InventoriedSecretStore, 'secretsHealth' | 'missing'>,
-): Promise<string | null> {
-  if ((await inventory.secretsHealth()).state !== 'missing') return null;
+export async function missingSecretsNotice(inventory: Pick<InventoriedSecretStore, 'missing'>): Promise<string | null> {
   const names = await inventory.missing().catch(() => []);
   if (!names.length) return null;
   const shown = names.slice(0, 8).join(', ') + (names.length > 8 ? ` and ${names.length - 8} more` : '');
