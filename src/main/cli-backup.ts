@@ -113,14 +113,7 @@ export async function restoreCommand(rest: string[], v: Values, io: BackupIo): P
     file,
     dataDir,
     passphrase: pass,
-    openTarget: async (staging) => {
-      const core = createCore(loadConfig({ dataDir: staging }));
-      return {
-        secrets: core.secretsInventory,
-        missing: () => core.secretsInventory.missing(),
-        dispose: () => core.dispose(),
-      };
-    },
+    openTarget: async (staging) => createCore(loadConfig({ dataDir: staging })),
   });
   const where = done.secretsBackend === 'keychain' ? "this computer's OS keychain" : 'the encrypted secrets file';
   io.out(`restored into ${dataDir}: ${done.files} file(s), ${done.secrets} secret(s) in ${where}.`);

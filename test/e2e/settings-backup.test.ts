@@ -3,8 +3,8 @@
 // made now opens with its passphrase (restored with a real core); a schedule writes its first backup into the chosen
 // folder at once; a restore goes into a new, empty folder the person picks, refuses a wrong passphrase without
 // touching it, and asks the app to start again there. Each state passes axe-core in light and dark at 1280x800 and at
-// 320 CSS px (nothing scrolls sideways), with the outcome of each action in view and focused; screenshots in
-// test-results/screens/backup/.
+// 320 CSS px, nothing scrolls sideways at 320, 640 (200 % zoom) or 900 px, and the outcome of each action is in view
+// and focused; screenshots in test-results/screens/backup/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -67,12 +67,22 @@ async function inspect(page: Page, name: string, show: Locator) {
     }
   }
   expect(await overflowsRight(page, '#main'), `${name}: scrolls sideways at 320 px`).toEqual({ by: 0, out: [] });
+  // 900 px wide, and a 1280x800 window at 200 % zoom (640x400 CSS px): nothing sideways there either
+  for (const [width, height] of [
+    [900, 800],
+    [640, 400],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    expect(await overflowsRight(page, '#main'), `${name}: scrolls sideways at ${width} px`).toEqual({ by: 0, out: [] });
+  }
   await screenshotsAtSizes(
     page,
     SHOTS,
     name,
     [
       [1280, 800],
+      [900, 800],
+      [640, 400],
       [320, 700],
     ],
     { show },
@@ -113,16 +123,8 @@ describe('Settings → Backup', () => {
         file: madeFile,
         dataDir: target,
         passphrase: PASSPHRASE,
-        openTarget: async (staging) => {
-          const c = createCore(
-            parseConfig({ dataDir: staging, log: { level: 'silent' }, secrets: { backend: 'file' } }),
-          );
-          return {
-            secrets: c.secretsInventory,
-            missing: () => c.secretsInventory.missing(),
-            dispose: () => c.dispose(),
-          };
-        },
+        openTarget: async (staging) =>
+          createCore(parseConfig({ dataDir: staging, log: { level: 'silent' }, secrets: { backend: 'file' } })),
       });
       expect(done.secrets).toBeGreaterThan(0);
       expect(done.stillMissing).toEqual([]);

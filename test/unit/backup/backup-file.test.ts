@@ -68,10 +68,7 @@ function restore(file: string, dataDir: string, passphrase = PASS) {
     file,
     dataDir,
     passphrase,
-    openTarget: async (staging) => {
-      const c = core(staging);
-      return { secrets: c.secretsInventory, missing: () => c.secretsInventory.missing(), dispose: () => c.dispose() };
-    },
+    openTarget: async (staging) => core(staging),
   });
 }
 

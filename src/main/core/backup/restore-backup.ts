@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../db/database.js';
 import { MIGRATIONS } from '../db/migrations/index.js';
-import { setMany, type SecretEntry, type SecretStore } from '../secrets/secret-store.js';
+import type { InventoriedSecretStore } from '../secrets/secret-inventory.js';
+import type { SecretEntry } from '../secrets/secret-store.js';
 import { BackupDamagedError, BackupOpener, parseHeader, SEALED_CHUNK, type BackupHeader } from './backup-crypto.js';
 import { EntryReader, restorablePath, type BackupEntry } from './backup-entries.js';
 
@@ -15,11 +16,12 @@ export class RestoreRefusedError extends Error {
   override name = 'RestoreRefusedError';
 }
 
-/** The restored data dir's secret store (its core, opened on the folder being restored), to put the secrets in. */
+/**
+ * The restored data dir's core, opened on the folder being restored (the caller builds it: this folder never imports
+ * the composition root): its own secret store takes the secrets.
+ */
 export interface RestoreTarget {
-  secrets: Pick<SecretStore, 'set' | 'setMany' | 'backend'>;
-  /** Names of stored secrets the store lacks after the restore (those the backup did not have). */
-  missing(): Promise<string[]>;
+  secretsInventory: Pick<InventoriedSecretStore, 'setMany' | 'missing' | 'backend'>;
   dispose(): Promise<void>;
 }
 
@@ -87,9 +89,9 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
     let stillMissing: string[];
     let backend: 'keychain' | 'file';
     try {
-      await setMany(target.secrets as SecretStore, secrets);
-      stillMissing = await target.missing();
-      backend = target.secrets.backend;
+      await target.secretsInventory.setMany(secrets);
+      stillMissing = await target.secretsInventory.missing();
+      backend = target.secretsInventory.backend;
     } finally {
       await target.dispose();
     }
@@ -185,9 +187,9 @@ function prepareDatabase(staging: string): void {
  * so a restore cut short is refused by nothing and can be run again once the folder is emptied.
  */
 function publish(staging: string, dataDir: string): void {
-  const names = fs.readdirSync(staging).filter((n) => !n.startsWith('agent-studio.db'));
-  const db = fs.readdirSync(staging).filter((n) => n.startsWith('agent-studio.db'));
-  for (const name of [...names, ...db.sort((a, b) => b.length - a.length)]) {
+  // agent-studio.db-wal and -shm (longer names) before agent-studio.db itself
+  const rank = (n: string) => (n.startsWith('agent-studio.db') ? 1_000 - n.length : 0);
+  for (const name of fs.readdirSync(staging).sort((a, b) => rank(a) - rank(b))) {
     fs.renameSync(path.join(staging, name), path.join(dataDir, name));
   }
 }

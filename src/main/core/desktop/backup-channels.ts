@@ -143,12 +143,7 @@ export function backupChannels(deps: { host: DesktopHost; os: BackupOs }): Pick<
             const config = loadConfig({ dataDir: staging });
             // The secrets go where this app keeps its own (the person's choice in the desktop, not only the env's).
             if (!process.env.AGENT_STUDIO_SECRETS_BACKEND) config.secrets.backend = core().secrets.backend;
-            const c = createCore(config);
-            return {
-              secrets: c.secretsInventory,
-              missing: () => c.secretsInventory.missing(),
-              dispose: () => c.dispose(),
-            };
+            return createCore(config);
           },
         });
         restored = dataDir;
