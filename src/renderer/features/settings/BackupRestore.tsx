@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ErrorBanner, Notice } from '../../components/StatusViews';
+import { useState, type FormEvent } from 'react';
 import { Field } from '../../components/Field';
 import { errorMessage, invoke } from '../../lib/api';
 import { formatBytes, formatDate } from '../../lib/format';
+import { ActionOutcome, type Outcome } from './BackupParts';
 
 interface Inspected {
   name: string | null;
@@ -23,12 +23,7 @@ export function BackupRestore() {
   const [passphrase, setPassphrase] = useState('');
   const [busy, setBusy] = useState(false);
   const [restoredInto, setRestoredInto] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<{ text: string; bad: boolean } | null>(null);
-  const said = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (outcome) said.current?.focus();
-  }, [outcome]);
+  const [outcome, setOutcome] = useState<Outcome>(null);
 
   const run = async (fn: () => Promise<void>) => {
     setBusy(true);
@@ -92,15 +87,7 @@ export function BackupRestore() {
           </Field>
         </>
       ) : null}
-      <div ref={said} tabIndex={-1} className="outcome" data-testid="backup-restore-outcome">
-        {outcome ? (
-          outcome.bad ? (
-            <ErrorBanner title="Not restored" message={outcome.text} />
-          ) : (
-            <Notice tone="success">{outcome.text}</Notice>
-          )
-        ) : null}
-      </div>
+      <ActionOutcome outcome={outcome} errorTitle="Not restored" testId="backup-restore-outcome" />
       <div className="form-actions">
         {inspected && !restoredInto ? (
           <button type="submit" className="btn btn-primary" disabled={busy || passphrase === ''}>

@@ -1,12 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { BackupScheduleViewDto } from '../../../shared/ipc-backup-channels.js';
-import { ErrorBanner, Notice } from '../../components/StatusViews';
+import { ErrorBanner } from '../../components/StatusViews';
 import { Field } from '../../components/Field';
 import { errorMessage, invoke } from '../../lib/api';
 import { formatDate } from '../../lib/format';
-import { passphraseErrors } from './backup-passphrase';
+import { ActionOutcome, PassphraseFields, passphraseErrors, type Outcome } from './BackupParts';
 
-/** Scheduled backups to a folder the person picks, sealed with a passphrase the app keeps in the keychain. */
+/** Scheduled backups to a folder the person picks, sealed with a passphrase the app keeps in the secret store. */
 export function BackupSchedule() {
   const [view, setView] = useState<BackupScheduleViewDto | null>(null);
   const [loadProblem, setLoadProblem] = useState<string | null>(null);
@@ -17,8 +17,7 @@ export function BackupSchedule() {
   const [again, setAgain] = useState('');
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ text: string; bad: boolean } | null>(null);
-  const said = useRef<HTMLDivElement>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
 
   const show = (v: BackupScheduleViewDto) => {
     setView(v);
@@ -32,9 +31,6 @@ export function BackupSchedule() {
   useEffect(() => {
     invoke('backup:schedule').then(show, (err: unknown) => setLoadProblem(errorMessage(err)));
   }, []);
-  useEffect(() => {
-    if (outcome) said.current?.focus();
-  }, [outcome]);
 
   const scheduled = view?.schedule ?? null;
   const folder = view?.pickedFolder ?? scheduled?.folder ?? null;
@@ -125,42 +121,27 @@ export function BackupSchedule() {
         >
           <input inputMode="numeric" value={keep} onChange={(e) => setKeep(e.target.value)} />
         </Field>
-        <Field
-          label="Passphrase"
-          required={!scheduled}
-          error={tried ? errors.passphrase : null}
-          hint={
-            scheduled
-              ? 'Kept in the secret store; leave empty to keep it.'
-              : 'Kept in the secret store, so backups need no one.'
-          }
-        >
-          <input
-            type="password"
-            value={passphrase}
-            onChange={(e) => setPassphrase(e.target.value)}
-            autoComplete="new-password"
-          />
-        </Field>
-        <Field label="Passphrase again" required={!scheduled} error={tried ? errors.again : null}>
-          <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
-        </Field>
       </div>
+      <PassphraseFields
+        passphrase={passphrase}
+        again={again}
+        onPassphrase={setPassphrase}
+        onAgain={setAgain}
+        errors={tried ? errors : { passphrase: null, again: null }}
+        required={!scheduled}
+        hint={
+          scheduled
+            ? 'Kept in the secret store; leave empty to keep it.'
+            : 'Kept in the secret store, so backups need no one.'
+        }
+      />
       <div className="field checkbox-field">
         <label className="checkbox">
           <input type="checkbox" checked={media} onChange={(e) => setMedia(e.target.checked)} />
           Include the media
         </label>
       </div>
-      <div ref={said} tabIndex={-1} className="outcome" data-testid="backup-schedule-outcome">
-        {outcome ? (
-          outcome.bad ? (
-            <ErrorBanner title="The schedule was not saved" message={outcome.text} />
-          ) : (
-            <Notice tone="success">{outcome.text}</Notice>
-          )
-        ) : null}
-      </div>
+      <ActionOutcome outcome={outcome} errorTitle="The schedule was not saved" testId="backup-schedule-outcome" />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Saving…' : scheduled ? 'Save schedule' : 'Turn on'}

@@ -1,11 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ErrorBanner, Notice } from '../../components/StatusViews';
-import { Field } from '../../components/Field';
+import { useState, type FormEvent } from 'react';
 import { errorMessage, invoke } from '../../lib/api';
 import { formatBytes } from '../../lib/format';
 import { BackupRestore } from './BackupRestore';
 import { BackupSchedule } from './BackupSchedule';
-import { passphraseErrors } from './backup-passphrase';
+import { ActionOutcome, PassphraseFields, passphraseErrors, type Outcome } from './BackupParts';
 import { SettingsSection } from './SettingsSection';
 
 /**
@@ -32,35 +30,30 @@ function BackupNow() {
   const [media, setMedia] = useState(true);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const said = useRef<HTMLDivElement>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const errors = passphraseErrors(passphrase, again);
-
-  useEffect(() => {
-    if (outcome || problem) said.current?.focus();
-  }, [outcome, problem]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
     setOutcome(null);
-    setProblem(null);
     if (errors.passphrase || errors.again) return;
     setBusy(true);
     try {
       const made = await invoke('backup:create', { passphrase, media });
       if (!made.saved) return;
-      setOutcome(
-        `Backup saved to ${made.file}: ${made.files} file${made.files === 1 ? '' : 's'}, ${formatBytes(made.bytes)}, ` +
+      setOutcome({
+        text:
+          `Backup saved to ${made.file}: ${made.files} file${made.files === 1 ? '' : 's'}, ${formatBytes(made.bytes)}, ` +
           `${made.secrets} secret${made.secrets === 1 ? '' : 's'}${made.media ? '' : ', media left out'}. ` +
           'Keep the passphrase apart from the file: without it the backup cannot be opened.',
-      );
+        bad: false,
+      });
       setPassphrase('');
       setAgain('');
       setTried(false);
     } catch (err) {
-      setProblem(errorMessage(err));
+      setOutcome({ text: errorMessage(err), bad: true });
     } finally {
       setBusy(false);
     }
@@ -69,29 +62,22 @@ function BackupNow() {
   return (
     <form onSubmit={submit} noValidate aria-labelledby="backup-now-title" className="settings-form">
       <h3 id="backup-now-title">Back up now</h3>
-      <div className="form-grid">
-        <Field label="Passphrase" required error={tried ? errors.passphrase : null} hint="At least 12 characters.">
-          <input
-            type="password"
-            value={passphrase}
-            onChange={(e) => setPassphrase(e.target.value)}
-            autoComplete="new-password"
-          />
-        </Field>
-        <Field label="Passphrase again" required error={tried ? errors.again : null}>
-          <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
-        </Field>
-      </div>
+      <PassphraseFields
+        passphrase={passphrase}
+        again={again}
+        onPassphrase={setPassphrase}
+        onAgain={setAgain}
+        errors={tried ? errors : { passphrase: null, again: null }}
+        required
+        hint="At least 12 characters."
+      />
       <div className="field checkbox-field">
         <label className="checkbox">
           <input type="checkbox" checked={media} onChange={(e) => setMedia(e.target.checked)} />
           Include the media (uploads and generated videos; an S3 bucket is never copied)
         </label>
       </div>
-      <div ref={said} tabIndex={-1} className="outcome" data-testid="backup-now-outcome">
-        {outcome ? <Notice tone="success">{outcome}</Notice> : null}
-        {problem ? <ErrorBanner title="No backup was made" message={problem} /> : null}
-      </div>
+      <ActionOutcome outcome={outcome} errorTitle="No backup was made" testId="backup-now-outcome" />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Backing up…' : 'Back up…'}

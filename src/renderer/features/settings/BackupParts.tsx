@@ -1,0 +1,81 @@
+// What the three forms of Settings → Backup share: the passphrase typed twice, and the outcome of an action, said
+// where the action was and focused, so it is in view and read out.
+import { useEffect, useRef } from 'react';
+import { Field } from '../../components/Field';
+import { ErrorBanner, Notice } from '../../components/StatusViews';
+
+/** The shortest backup passphrase the app takes (as `backup create` does). */
+export const MIN_PASSPHRASE = 12;
+
+/** The passphrase and its repetition: the error each field shows, or nulls when both are fine. */
+export function passphraseErrors(
+  passphrase: string,
+  again: string,
+): { passphrase: string | null; again: string | null } {
+  const length = [...passphrase].length;
+  return {
+    passphrase: length < MIN_PASSPHRASE ? `At least ${MIN_PASSPHRASE} characters (this one has ${length}).` : null,
+    again: again !== passphrase ? 'The two passphrases differ.' : null,
+  };
+}
+
+export function PassphraseFields(props: {
+  passphrase: string;
+  again: string;
+  onPassphrase(value: string): void;
+  onAgain(value: string): void;
+  /** The errors to show (none until the person tried to submit). */
+  errors: { passphrase: string | null; again: string | null };
+  required: boolean;
+  hint: string;
+}) {
+  return (
+    <div className="form-grid">
+      <Field label="Passphrase" required={props.required} error={props.errors.passphrase} hint={props.hint}>
+        <input
+          type="password"
+          value={props.passphrase}
+          onChange={(e) => props.onPassphrase(e.target.value)}
+          autoComplete="new-password"
+        />
+      </Field>
+      <Field label="Passphrase again" required={props.required} error={props.errors.again}>
+        <input
+          type="password"
+          value={props.again}
+          onChange={(e) => props.onAgain(e.target.value)}
+          autoComplete="new-password"
+        />
+      </Field>
+    </div>
+  );
+}
+
+export type Outcome = { text: string; bad: boolean } | null;
+
+/** The outcome of the form's last action; it takes the focus each time it changes. */
+export function ActionOutcome({
+  outcome,
+  errorTitle,
+  testId,
+}: {
+  outcome: Outcome;
+  errorTitle: string;
+  testId: string;
+}) {
+  const said = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (outcome) said.current?.focus();
+  }, [outcome]);
+  return (
+    <div ref={said} tabIndex={-1} data-testid={testId}>
+      {outcome ? (
+        outcome.bad ? (
+          <ErrorBanner title={errorTitle} message={outcome.text} />
+        ) : (
+          <Notice tone="success">{outcome.text}</Notice>
+        )
+      ) : null}
+    </div>
+  );
+}
