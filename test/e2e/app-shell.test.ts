@@ -8,13 +8,12 @@ import net from 'node:net';
 import path from 'node:path';
 // @ts-expect-error s3rver ships no type declarations
 import S3rver from 's3rver';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/main/core/config/load-config.js';
 import { createCore } from '../../src/main/core/create-core.js';
 import { settingsChannels } from '../../src/main/core/desktop/settings-channels.js';
-import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
-import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
+import { launchTestBrowser } from '../helpers/browser.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { buildRenderer } from './support/build-renderer.js';
 import { openWindow, SHOTS_DIR, startDesktopApp, type DesktopApp } from './support/desktop-app.js';
@@ -57,7 +56,7 @@ beforeAll(async () => {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await buildRenderer(outDir);
   [app, web] = await Promise.all([startDesktopApp(), startRendererServer({ dir: outDir })]);
-  browser = await chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

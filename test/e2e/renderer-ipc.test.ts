@@ -4,15 +4,14 @@
 // with the shared schemas), and the core's bus events forwarded to the page.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP_KEY_ACCOUNT, resolveDesktopKey, type DesktopKey } from '../../src/main/core/desktop/desktop-key.js';
 import { createInProcessApi, type CoreApi } from '../../src/main/core/http/in-process-api.js';
-import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
 import type { IpcResult } from '../../src/shared/errors.js';
 import type { UploadProgress } from '../../src/shared/ipc-contract.js';
 import { testAppInfo } from './support/app-info.js';
-import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
+import { launchTestBrowser } from '../helpers/browser.js';
 import { media } from '../helpers/media-fixtures.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/test-server.js';
 import { buildRenderer } from './support/build-renderer.js';
@@ -70,7 +69,7 @@ beforeAll(async () => {
   web = await startRendererServer({ dir: outDir });
   desktop = await resolveDesktopKey(t.core);
   api = createInProcessApi({ app: t.server.app, key: desktop.key, host: new URL(t.url).host });
-  browser = await chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -7,13 +7,12 @@
 // and focused; screenshots in test-results/screens/backup/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreBackup } from '../../src/main/core/backup/restore-backup.js';
 import { parseConfig } from '../../src/main/core/config/load-config.js';
 import { createCore } from '../../src/main/core/create-core.js';
-import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
-import { TEST_BROWSER_ARGS } from '../helpers/browser.js';
+import { launchTestBrowser } from '../helpers/browser.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { buildRenderer } from './support/build-renderer.js';
 import { openWindow, SHOTS_DIR, startDesktopApp, type DesktopApp } from './support/desktop-app.js';
@@ -35,7 +34,7 @@ beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   await buildRenderer(outDir);
   [app, web] = await Promise.all([startDesktopApp(), startRendererServer({ dir: outDir })]);
-  browser = await chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
+  browser = await launchTestBrowser();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -91,7 +91,7 @@ export const LOGIN_API = defineApiRoutes({
       },
       503: {
         description:
-          'BROWSER_NOT_FOUND or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)',
+          'BROWSER_NOT_FOUND, BROWSER_UNAVAILABLE (the browser exited while starting, twice in a row) or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)',
       },
       504: {
         description:

@@ -4,10 +4,9 @@
 // clipboard and the file manager. Screenshots at 1280x800 in light and dark go to test-results/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { AppConfigInput } from '../../../src/main/core/config/config.schema.js';
-import { resolveBrowserExecutable } from '../../../src/main/core/login/browser-resolver.js';
-import { TEST_BROWSER_ARGS } from '../../helpers/browser.js';
+import { launchTestBrowser } from '../../helpers/browser.js';
 import { startTestServer, tempDir, type TestServer } from '../../helpers/test-server.js';
 import { testAppInfo } from './app-info.js';
 import { buildRenderer } from './build-renderer.js';
@@ -49,10 +48,7 @@ export async function startRendererHarness(
   // As the desktop app does (startCore's windowOrigin): the window may show the live takeover page in a frame.
   const login = { ...config.login, livePageEmbedders: [...(config.login?.livePageEmbedders ?? []), web.url] };
   const t = await startTestServer({ ...config, login }, { credits: opts.credits ?? 5000 });
-  const browser: Browser = await chromium.launch({
-    executablePath: resolveBrowserExecutable({}).path,
-    args: TEST_BROWSER_ARGS,
-  });
+  const browser: Browser = await launchTestBrowser();
   let nextPick: string | null = null;
   let nextSave: string | null = null;
 

@@ -3,10 +3,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { resolveBrowserExecutable } from '../../../src/main/core/login/browser-resolver.js';
-import { TEST_BROWSER_ARGS } from '../../helpers/browser.js';
+import { launchTestBrowser } from '../../helpers/browser.js';
 import { startDovecot, type Dovecot } from '../../helpers/dovecot.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { buildRenderer } from './build-renderer.js';
@@ -55,7 +54,7 @@ export function useSettingsApp(opts: { dovecot?: boolean } = {}): void {
       startRendererServer({ dir: outDir }),
       opts.dovecot ? startDovecot({ users: [IMAP_USER] }).then((d) => (dovecot = d)) : undefined,
     ]);
-    browser = await chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
+    browser = await launchTestBrowser();
   }, 120_000);
 
   afterAll(async () => {

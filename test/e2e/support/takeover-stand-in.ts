@@ -5,9 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { resolveBrowserExecutable } from '../../../src/main/core/login/browser-resolver.js';
 import {
   LIVE_CSS_PATH,
   LIVE_JS_PATH,
@@ -17,7 +16,7 @@ import {
 import { TAKEOVER_JS } from '../../../src/main/core/login/takeover/live-page/takeover.client.js.js';
 import { TAKEOVER_CSS } from '../../../src/main/core/login/takeover/live-page/takeover.css.js';
 import type { TakeoverInput } from '../../../src/main/core/login/takeover/live-page/takeover-protocol.js';
-import { TEST_BROWSER_ARGS } from '../../helpers/browser.js';
+import { launchTestBrowser } from '../../helpers/browser.js';
 
 export const SHOTS = path.resolve(import.meta.dirname, '..', '..', '..', 'test-results', 'screens', 'takeover');
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -164,7 +163,7 @@ const contexts: BrowserContext[] = [];
 export function useStandIn(): void {
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: resolveBrowserExecutable({}).path, args: TEST_BROWSER_ARGS });
+    browser = await launchTestBrowser();
     [frame1x, frame2x] = await Promise.all([renderFrame(1), renderFrame(2)]);
     server.frame = { data: frame1x, width: REMOTE.width, height: REMOTE.height };
     await server.start();

@@ -1,11 +1,13 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserServer } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type FixtureSite } from '../../fixtures/sites/index.js';
 import { TEST_BROWSER_ARGS } from '../../helpers/browser.js';
 import { resolveBrowserExecutable } from '../../../src/main/core/login/browser-resolver.js';
-import { startTestServer } from '../../helpers/test-server.js';
+import { startTestServer, tempDir } from '../../helpers/test-server.js';
 
 const body = (site: FixtureSite, extra: Record<string, unknown> = {}) => ({
   cred: { username: site.credentials.username, password: site.credentials.password },
@@ -48,6 +50,53 @@ describe('browser options of the login service', () => {
       expect(err.message).toMatch(/executablePath|install/i);
       // the rest of the API keeps working
       expect((await t.request('/api/credits')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  /**
+   * A browser "executable" that dies of SIGSEGV at its first `crashes` starts (as Chromium itself now and then does
+   * while it starts) and is the real browser afterwards: a shell script counting its starts in a file.
+   */
+  function crashingBrowser(crashes: number): string {
+    const dir = tempDir('crashing-browser-');
+    const script = path.join(dir, 'chrome');
+    fs.writeFileSync(
+      script,
+      [
+        '#!/bin/sh',
+        `n=$(cat "${dir}/starts" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "${dir}/starts"`,
+        `if [ $n -le ${crashes} ]; then kill -SEGV $$; fi`,
+        `exec "${resolveBrowserExecutable({}).path}" "$@"`,
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    return script;
+  }
+
+  it('starts the browser once more when it crashes while starting, and the login answers as usual', async () => {
+    const executablePath = crashingBrowser(1);
+    const t = await startTestServer({ browser: { executablePath } });
+    try {
+      const res = await t.request('/api/login', { method: 'POST', json: body(site) });
+      expect(res.status).toBe(200);
+      expect(fs.readFileSync(path.join(path.dirname(executablePath), 'starts'), 'utf8').trim()).toBe('2');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 503 BROWSER_UNAVAILABLE when the browser crashes at every start (never a 500)', async () => {
+    const executablePath = crashingBrowser(1_000);
+    const t = await startTestServer({ browser: { executablePath } });
+    try {
+      const res = await t.request('/api/login', { method: 'POST', json: body(site) });
+      expect(res.status).toBe(503);
+      const err = await res.json();
+      expect(err).toMatchObject({ error: 'BROWSER_UNAVAILABLE' });
+      expect(err.message).toMatch(/could not start \(twice in a row\)/);
+      expect(fs.readFileSync(path.join(path.dirname(executablePath), 'starts'), 'utf8').trim()).toBe('2');
     } finally {
       await t.close();
     }

@@ -34,6 +34,21 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
+/** The browser exited while it started, twice in a row: the login service answers 503 BROWSER_UNAVAILABLE. */
+export class BrowserLaunchError extends Error {
+  constructor(readonly why: string) {
+    super(
+      `The browser could not start (twice in a row): ${why}. See the log file; a broken or mismatched browser install is the usual cause.`,
+    );
+    this.name = 'BrowserLaunchError';
+  }
+}
+
+/** The first line of Playwright's launch error (the rest is the browser's own log, kept for the log file only). */
+function launchFailure(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!.replace(/^browserType\.launch: /, '');
+}
+
 export class PoolDisposedError extends Error {
   constructor() {
     super('The browser pool has been disposed');
@@ -315,18 +330,34 @@ export class BrowserPool {
       'launching browser',
     );
     const before = browserChildren();
-    const browser = await chromium.launch({
-      executablePath: this.opts.executablePath,
-      headless: this.opts.headless ?? true,
-      args,
-      // Playwright adds --no-sandbox itself unless told otherwise: the sandbox is on where this process can run it.
-      chromiumSandbox: decision.sandbox && !args.includes('--no-sandbox'),
-      // The app shuts down in order (in-flight logins finish, then the pool closes the browser);
-      // Playwright's own signal handlers would kill Chromium under a running login.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+    const launch = (): Promise<Browser> =>
+      chromium.launch({
+        executablePath: this.opts.executablePath,
+        headless: this.opts.headless ?? true,
+        args,
+        // Playwright adds --no-sandbox itself unless told otherwise: the sandbox is on where this process can run it.
+        chromiumSandbox: decision.sandbox && !args.includes('--no-sandbox'),
+        // The app shuts down in order (in-flight logins finish, then the pool closes the browser);
+        // Playwright's own signal handlers would kill Chromium under a running login.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    let browser: Browser;
+    try {
+      browser = await launch();
+    } catch (first) {
+      // Chromium now and then dies while it starts (a SIGSEGV before its first page, seen about once in a few hundred
+      // launches on a loaded machine). Nothing of a login has happened yet, so one more start is safe; a browser that
+      // cannot start twice in a row is reported as such (503), not as an unexpected error.
+      if (this.disposed) throw first;
+      this.log.warn({ err: launchFailure(first) }, 'browser exited while starting; starting it once more');
+      try {
+        browser = await launch();
+      } catch (second) {
+        throw new BrowserLaunchError(launchFailure(second));
+      }
+    }
     this.priority.launched(before);
     if (this.userAgent === undefined) this.userAgent = await this.readUserAgent(browser);
     return browser;

@@ -47,6 +47,8 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof SecretsMissingError) return new AppError(409, 'secrets_missing', err.message, err.details);
   if (err instanceof Error && err.name === 'BrowserNotFoundError')
     return new AppError(503, 'browser_not_found', err.message);
+  if (err instanceof Error && err.name === 'BrowserLaunchError')
+    return new AppError(503, 'browser_unavailable', err.message);
   const fe = err as Partial<FastifyError>;
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
