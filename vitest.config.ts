@@ -11,6 +11,8 @@ export default defineConfig({
     // Browser- and ffmpeg-heavy suites share 2 cores; keep workers low so timings stay sane.
     maxWorkers: 2,
     pool: 'forks',
+    // Per-file CPU (own and reaped children's) for scripts/test-timings.mjs.
+    setupFiles: ['test/setup/cpu-meter.ts'],
     reporters: ['default'],
   },
 });

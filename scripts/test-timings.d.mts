@@ -4,10 +4,17 @@ export interface TestTiming {
   status: string;
   durationMs: number;
 }
+/** A file's CPU as test/setup/cpu-meter.ts measured it: its own and its reaped children's, in seconds. */
+export interface FileCpu {
+  selfS: number;
+  childrenS: number;
+  at: number;
+}
 export interface FileTiming {
   file: string;
   status: string;
   durationMs: number;
+  cpu: FileCpu | null;
   testCount: number;
   slowest: TestTiming[];
 }
@@ -17,13 +24,21 @@ export interface TimingSummary {
   testCount: number;
   failedFiles: string[];
   sumMs: number;
+  cpu: { files: number; selfS: number; childrenS: number } | null;
   wallMs: number | null;
 }
 export const DEFAULT_REPORT: string;
+export function readCpu(cpuDir: string, since?: number): Map<string, FileCpu>;
 export function summarize(
   report: unknown,
-  options?: { top?: number; slowestTests?: number; baseDir?: string },
+  options?: {
+    top?: number;
+    slowestTests?: number;
+    baseDir?: string;
+    cpu?: Map<string, FileCpu>;
+    by?: 'wall' | 'cpu';
+  },
 ): TimingSummary;
 export function seconds(ms: number): string;
 export function format(summary: TimingSummary): string;
-export function parseArgs(argv: string[]): { file: string; top: number };
+export function parseArgs(argv: string[]): { file: string; top: number; by: 'wall' | 'cpu' };

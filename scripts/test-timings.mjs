@@ -16,7 +16,7 @@ export const DEFAULT_REPORT = path.join('test-results', 'vitest-report.json');
  * The report's files, slowest first (top N), with their tests slowest first (slowestTests of them), plus the run's
  * totals. `report` is the parsed JSON of vitest's `json` reporter.
  */
-export function summarize(report, { top = 30, slowestTests = 3, baseDir = root } = {}) {
+export function summarize(report, { top = 30, slowestTests = 3, baseDir = root, cpu = new Map(), by = 'wall' } = {}) {
   if (!report || !Array.isArray(report.testResults)) {
     throw new Error('not a vitest JSON report (no testResults array): was it written by --reporter=json?');
   }
@@ -27,15 +27,19 @@ export function summarize(report, { top = 30, slowestTests = 3, baseDir = root }
       durationMs: typeof t.duration === 'number' ? t.duration : 0,
     }));
     const span = Number(file.endTime) - Number(file.startTime);
+    const name = path.isAbsolute(file.name) ? path.relative(baseDir, file.name) : file.name;
     return {
-      file: path.isAbsolute(file.name) ? path.relative(baseDir, file.name) : file.name,
+      file: name,
       status: file.status,
       durationMs: Number.isFinite(span) && span > 0 ? span : 0,
+      cpu: cpu.get(name) ?? null,
       testCount: tests.length,
       slowest: [...tests].sort((a, b) => b.durationMs - a.durationMs).slice(0, slowestTests),
     };
   });
-  files.sort((a, b) => b.durationMs - a.durationMs);
+  const cpuOf = (f) => (f.cpu ? f.cpu.selfS + f.cpu.childrenS : 0);
+  files.sort(by === 'cpu' ? (a, b) => cpuOf(b) - cpuOf(a) : (a, b) => b.durationMs - a.durationMs);
+  const measured = files.filter((f) => f.cpu);
   const ends = report.testResults.map((f) => Number(f.endTime)).filter(Number.isFinite);
   const wallMs = ends.length && Number.isFinite(report.startTime) ? Math.max(...ends) - report.startTime : null;
   return {
@@ -44,19 +48,52 @@ export function summarize(report, { top = 30, slowestTests = 3, baseDir = root }
     testCount: files.reduce((n, f) => n + f.testCount, 0),
     failedFiles: files.filter((f) => f.status === 'failed').map((f) => f.file),
     sumMs: files.reduce((n, f) => n + f.durationMs, 0),
+    cpu: measured.length
+      ? {
+          files: measured.length,
+          selfS: measured.reduce((n, f) => n + f.cpu.selfS, 0),
+          childrenS: measured.reduce((n, f) => n + f.cpu.childrenS, 0),
+        }
+      : null,
     wallMs: wallMs !== null && wallMs >= 0 ? wallMs : null,
   };
 }
 
 export const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
+/**
+ * The CPU lines test/setup/cpu-meter.ts appended in `cpuDir` (one JSON object per file and run), as a map from the
+ * file to its newest measurement taken since `since` (the report's start): older runs' lines are ignored.
+ */
+export function readCpu(cpuDir, since = 0) {
+  const cpu = new Map();
+  if (!fs.existsSync(cpuDir)) return cpu;
+  for (const name of fs.readdirSync(cpuDir).filter((n) => n.endsWith('.jsonl'))) {
+    for (const line of fs.readFileSync(path.join(cpuDir, name), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      let row;
+      try {
+        row = JSON.parse(line);
+      } catch {
+        continue; // a line cut by a killed worker
+      }
+      if (!(row.at >= since) || (cpu.has(row.file) && cpu.get(row.file).at > row.at)) continue;
+      cpu.set(row.file, { selfS: row.selfS, childrenS: row.childrenS, at: row.at });
+    }
+  }
+  return cpu;
+}
+
 /** The summary as the lines the script prints. */
 export function format(summary) {
   const lines = [`${summary.files.length} slowest of ${summary.fileCount} test files:`];
   summary.files.forEach((f, i) => {
     const mark = f.status === 'failed' ? '  FAILED' : '';
+    const cpu = f.cpu
+      ? `  [cpu ${(f.cpu.selfS + f.cpu.childrenS).toFixed(1)} s: own ${f.cpu.selfS.toFixed(1)}, children ${f.cpu.childrenS.toFixed(1)}]`
+      : '';
     lines.push(
-      `${String(i + 1).padStart(3)}. ${seconds(f.durationMs).padStart(8)}  ${f.file} (${f.testCount} test${f.testCount === 1 ? '' : 's'})${mark}`,
+      `${String(i + 1).padStart(3)}. ${seconds(f.durationMs).padStart(8)}  ${f.file} (${f.testCount} test${f.testCount === 1 ? '' : 's'})${mark}${cpu}`,
     );
     for (const t of f.slowest) lines.push(`${' '.repeat(15)}${seconds(t.durationMs).padStart(8)}  ${t.name}`);
   });
@@ -64,6 +101,15 @@ export function format(summary) {
     `total: ${summary.fileCount} files, ${summary.testCount} tests; files' own time added up ${seconds(summary.sumMs)}` +
       (summary.wallMs !== null ? `; wall time of the run ${seconds(summary.wallMs)}` : ''),
   );
+  if (summary.cpu) {
+    const total = summary.cpu.selfS + summary.cpu.childrenS;
+    lines.push(
+      `cpu: ${total.toFixed(0)} s in ${summary.cpu.files} files (own ${summary.cpu.selfS.toFixed(0)} s, children ${summary.cpu.childrenS.toFixed(0)} s)` +
+        (summary.wallMs
+          ? `, ${(total / (summary.wallMs / 1000)).toFixed(2)} cores busy on average over the wall time`
+          : ''),
+    );
+  }
   if (summary.failedFiles.length) lines.push(`failed files: ${summary.failedFiles.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }
@@ -72,14 +118,18 @@ export function format(summary) {
 export function parseArgs(argv) {
   let file = DEFAULT_REPORT;
   let top = 30;
+  let by = 'wall';
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--top') {
+    if (argv[i] === '--by') {
+      by = argv[++i];
+      if (by !== 'wall' && by !== 'cpu') throw new Error('--by takes wall or cpu');
+    } else if (argv[i] === '--top') {
       top = Number(argv[++i]);
       if (!Number.isInteger(top) || top < 1) throw new Error('--top needs a whole number of files, 1 or more');
     } else if (argv[i].startsWith('-')) throw new Error(`unknown option ${argv[i]}`);
     else file = argv[i];
   }
-  return { file, top };
+  return { file, top, by };
 }
 
 function main() {
@@ -87,7 +137,9 @@ function main() {
   try {
     args = parseArgs(process.argv.slice(2));
   } catch (err) {
-    process.stderr.write(`${err.message}\nusage: node scripts/test-timings.mjs [REPORT.json] [--top N]\n`);
+    process.stderr.write(
+      `${err.message}\nusage: node scripts/test-timings.mjs [REPORT.json] [--top N] [--by wall|cpu]\n`,
+    );
     process.exit(2);
   }
   const file = path.resolve(process.cwd(), args.file);
@@ -95,7 +147,9 @@ function main() {
     process.stderr.write(`${file} does not exist: run npm test or npm run test:quick first (they write it)\n`);
     process.exit(1);
   }
-  process.stdout.write(format(summarize(JSON.parse(fs.readFileSync(file, 'utf8')), { top: args.top })));
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const cpu = readCpu(path.join(path.dirname(file), 'cpu'), Number(report.startTime) || 0);
+  process.stdout.write(format(summarize(report, { top: args.top, by: args.by, cpu })));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

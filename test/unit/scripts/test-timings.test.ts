@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { format, parseArgs, summarize } from '../../../scripts/test-timings.mjs';
+import { format, parseArgs, readCpu, summarize } from '../../../scripts/test-timings.mjs';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -85,24 +85,65 @@ describe('test-timings', () => {
     expect(() => summarize({ hello: 1 })).toThrow(/not a vitest JSON report/);
   });
 
-  it('arguments: the report path and --top', () => {
-    expect(parseArgs([])).toEqual({ file: path.join('test-results', 'vitest-report.json'), top: 30 });
-    expect(parseArgs(['r.json', '--top', '5'])).toEqual({ file: 'r.json', top: 5 });
+  it('arguments: the report path, --top and --by', () => {
+    expect(parseArgs([])).toEqual({ file: path.join('test-results', 'vitest-report.json'), top: 30, by: 'wall' });
+    expect(parseArgs(['r.json', '--top', '5', '--by', 'cpu'])).toEqual({ file: 'r.json', top: 5, by: 'cpu' });
+    expect(() => parseArgs(['--by', 'memory'])).toThrow(/wall or cpu/);
     expect(() => parseArgs(['--top', 'x'])).toThrow(/whole number/);
     expect(() => parseArgs(['--slow'])).toThrow(/unknown option/);
   });
 
-  it('the script prints the summary of a report file', () => {
+  /** cpu-meter lines: fast.test.ts measured in an older run and in this one, slow.test.ts in this one. */
+  function writeCpu(dir: string): void {
+    const cpuDir = path.join(dir, 'cpu');
+    fs.mkdirSync(cpuDir);
+    const row = (file: string, selfS: number, childrenS: number, at: number) =>
+      JSON.stringify({ file, wallS: 1, selfS, childrenS, at });
+    fs.writeFileSync(
+      path.join(cpuDir, '101.jsonl'),
+      [row('test/unit/fast.test.ts', 50, 50, 999_000), row('test/integration/slow.test.ts', 1.5, 2.5, 1_040_100)].join(
+        '\n',
+      ) + '\n{"cut',
+    );
+    fs.writeFileSync(path.join(cpuDir, '102.jsonl'), row('test/unit/fast.test.ts', 6, 0.5, 1_001_300) + '\n');
+  }
+
+  it('per-file CPU: the newest line of this run per file; --by cpu sorts by it; the total says how busy the cores were', () => {
+    const dir = tempDir('timings-cpu-');
+    dirs.push(dir);
+    writeCpu(dir);
+    const cpu = readCpu(path.join(dir, 'cpu'), REPORT.startTime);
+    expect([...cpu.entries()].map(([f, c]) => [f, c.selfS, c.childrenS]).sort()).toEqual([
+      ['test/integration/slow.test.ts', 1.5, 2.5],
+      ['test/unit/fast.test.ts', 6, 0.5],
+    ]);
+    const byCpu = summarize(REPORT, { by: 'cpu', cpu });
+    expect(byCpu.files.map((f) => f.file)).toEqual([
+      'test/unit/fast.test.ts',
+      'test/integration/slow.test.ts',
+      'test/e2e/skipped.test.ts',
+    ]);
+    expect(byCpu.cpu).toEqual({ files: 2, selfS: 7.5, childrenS: 3 });
+    const text = format(byCpu);
+    expect(text).toMatch(/fast\.test\.ts \(2 tests\) {2}\[cpu 6\.5 s: own 6\.0, children 0\.5\]/);
+    // 10.5 s of CPU over a 40 s run
+    expect(text).toMatch(/cpu: 11 s in 2 files \(own 8 s, children 3 s\), 0\.26 cores busy on average/);
+    expect(readCpu(path.join(dir, 'nowhere')).size).toBe(0);
+  });
+
+  it('the script prints the summary of a report file, with the CPU lines next to it', () => {
     const dir = tempDir('timings-');
     dirs.push(dir);
     const file = path.join(dir, 'report.json');
     fs.writeFileSync(file, JSON.stringify(REPORT));
+    writeCpu(dir);
     const res = spawnSync(process.execPath, ['scripts/test-timings.mjs', file, '--top', '1'], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
     });
     expect(res.status).toBe(0);
     expect(res.stdout).toMatch(/^1 slowest of 3 test files:\n {2}1\. {3}38\.0 s {2}test\/integration\/slow\.test\.ts/);
+    expect(res.stdout).toMatch(/slow\.test\.ts \(3 tests\) {2}FAILED {2}\[cpu 4\.0 s: own 1\.5, children 2\.5\]/);
     const missing = spawnSync(process.execPath, ['scripts/test-timings.mjs', `${file}.nope`], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
