@@ -4,10 +4,14 @@ export interface TestTiming {
   status: string;
   durationMs: number;
 }
-/** A file's CPU as test/setup/cpu-meter.ts measured it: its own and its reaped children's, in seconds. */
+/**
+ * A file's CPU as test/setup/cpu-meter.ts measured it, in seconds: `totalS` is the whole process tree when `whole`
+ * (a cgroup), else its own process and its reaped children (a lower bound); `selfS` is its own process.
+ */
 export interface FileCpu {
+  totalS: number;
   selfS: number;
-  childrenS: number;
+  whole: boolean;
   at: number;
 }
 export interface FileTiming {
@@ -24,7 +28,7 @@ export interface TimingSummary {
   testCount: number;
   failedFiles: string[];
   sumMs: number;
-  cpu: { files: number; selfS: number; childrenS: number } | null;
+  cpu: { files: number; totalS: number; selfS: number; whole: boolean } | null;
   wallMs: number | null;
 }
 export const DEFAULT_REPORT: string;

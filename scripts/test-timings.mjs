@@ -37,7 +37,7 @@ export function summarize(report, { top = 30, slowestTests = 3, baseDir = root, 
       slowest: [...tests].sort((a, b) => b.durationMs - a.durationMs).slice(0, slowestTests),
     };
   });
-  const cpuOf = (f) => (f.cpu ? f.cpu.selfS + f.cpu.childrenS : 0);
+  const cpuOf = (f) => f.cpu?.totalS ?? 0;
   files.sort(by === 'cpu' ? (a, b) => cpuOf(b) - cpuOf(a) : (a, b) => b.durationMs - a.durationMs);
   const measured = files.filter((f) => f.cpu);
   const ends = report.testResults.map((f) => Number(f.endTime)).filter(Number.isFinite);
@@ -51,8 +51,10 @@ export function summarize(report, { top = 30, slowestTests = 3, baseDir = root, 
     cpu: measured.length
       ? {
           files: measured.length,
+          totalS: measured.reduce((n, f) => n + f.cpu.totalS, 0),
           selfS: measured.reduce((n, f) => n + f.cpu.selfS, 0),
-          childrenS: measured.reduce((n, f) => n + f.cpu.childrenS, 0),
+          // true when every file was measured as a whole process tree (cgroup), not as a lower bound
+          whole: measured.every((f) => f.cpu.whole),
         }
       : null,
     wallMs: wallMs !== null && wallMs >= 0 ? wallMs : null,
@@ -78,7 +80,13 @@ export function readCpu(cpuDir, since = 0) {
         continue; // a line cut by a killed worker
       }
       if (!(row.at >= since) || (cpu.has(row.file) && cpu.get(row.file).at > row.at)) continue;
-      cpu.set(row.file, { selfS: row.selfS, childrenS: row.childrenS, at: row.at });
+      const whole = typeof row.cgroupS === 'number';
+      cpu.set(row.file, {
+        totalS: whole ? row.cgroupS : row.selfS + row.childrenS,
+        selfS: row.selfS,
+        whole,
+        at: row.at,
+      });
     }
   }
   return cpu;
@@ -90,7 +98,7 @@ export function format(summary) {
   summary.files.forEach((f, i) => {
     const mark = f.status === 'failed' ? '  FAILED' : '';
     const cpu = f.cpu
-      ? `  [cpu ${(f.cpu.selfS + f.cpu.childrenS).toFixed(1)} s: own ${f.cpu.selfS.toFixed(1)}, children ${f.cpu.childrenS.toFixed(1)}]`
+      ? `  [cpu ${f.cpu.whole ? '' : '>= '}${f.cpu.totalS.toFixed(1)} s, own process ${f.cpu.selfS.toFixed(1)} s]`
       : '';
     lines.push(
       `${String(i + 1).padStart(3)}. ${seconds(f.durationMs).padStart(8)}  ${f.file} (${f.testCount} test${f.testCount === 1 ? '' : 's'})${mark}${cpu}`,
@@ -102,9 +110,12 @@ export function format(summary) {
       (summary.wallMs !== null ? `; wall time of the run ${seconds(summary.wallMs)}` : ''),
   );
   if (summary.cpu) {
-    const total = summary.cpu.selfS + summary.cpu.childrenS;
+    const total = summary.cpu.totalS;
+    const how = summary.cpu.whole
+      ? 'each file with everything it started (cgroup)'
+      : 'own and reaped children only, a lower bound: Chromium renderers are missed';
     lines.push(
-      `cpu: ${total.toFixed(0)} s in ${summary.cpu.files} files (own ${summary.cpu.selfS.toFixed(0)} s, children ${summary.cpu.childrenS.toFixed(0)} s)` +
+      `cpu: ${total.toFixed(0)} s in ${summary.cpu.files} files (${how}; the files' own processes ${summary.cpu.selfS.toFixed(0)} s)` +
         (summary.wallMs
           ? `, ${(total / (summary.wallMs / 1000)).toFixed(2)} cores busy on average over the wall time`
           : ''),

@@ -93,29 +93,33 @@ describe('test-timings', () => {
     expect(() => parseArgs(['--slow'])).toThrow(/unknown option/);
   });
 
-  /** cpu-meter lines: fast.test.ts measured in an older run and in this one, slow.test.ts in this one. */
+  /**
+   * cpu-meter lines: fast.test.ts measured in an older run and in this one (rusage only: no cgroup), slow.test.ts in
+   * this one with a cgroup; a line cut by a killed worker.
+   */
   function writeCpu(dir: string): void {
     const cpuDir = path.join(dir, 'cpu');
     fs.mkdirSync(cpuDir);
-    const row = (file: string, selfS: number, childrenS: number, at: number) =>
-      JSON.stringify({ file, wallS: 1, selfS, childrenS, at });
+    const row = (file: string, selfS: number, childrenS: number, cgroupS: number | null, at: number) =>
+      JSON.stringify({ file, wallS: 1, selfS, childrenS, cgroupS, at });
     fs.writeFileSync(
       path.join(cpuDir, '101.jsonl'),
-      [row('test/unit/fast.test.ts', 50, 50, 999_000), row('test/integration/slow.test.ts', 1.5, 2.5, 1_040_100)].join(
-        '\n',
-      ) + '\n{"cut',
+      [
+        row('test/unit/fast.test.ts', 50, 50, 100, 999_000),
+        row('test/integration/slow.test.ts', 1.5, 2.5, 9.25, 1_040_100),
+      ].join('\n') + '\n{"cut',
     );
-    fs.writeFileSync(path.join(cpuDir, '102.jsonl'), row('test/unit/fast.test.ts', 6, 0.5, 1_001_300) + '\n');
+    fs.writeFileSync(path.join(cpuDir, '102.jsonl'), row('test/unit/fast.test.ts', 6, 4.5, null, 1_001_300) + '\n');
   }
 
-  it('per-file CPU: the newest line of this run per file; --by cpu sorts by it; the total says how busy the cores were', () => {
+  it('per-file CPU: the newest line of this run per file, the cgroup total where there is one; --by cpu sorts by it', () => {
     const dir = tempDir('timings-cpu-');
     dirs.push(dir);
     writeCpu(dir);
     const cpu = readCpu(path.join(dir, 'cpu'), REPORT.startTime);
-    expect([...cpu.entries()].map(([f, c]) => [f, c.selfS, c.childrenS]).sort()).toEqual([
-      ['test/integration/slow.test.ts', 1.5, 2.5],
-      ['test/unit/fast.test.ts', 6, 0.5],
+    expect([...cpu.entries()].map(([f, c]) => [f, c.totalS, c.selfS, c.whole]).sort()).toEqual([
+      ['test/integration/slow.test.ts', 9.25, 1.5, true],
+      ['test/unit/fast.test.ts', 10.5, 6, false],
     ]);
     const byCpu = summarize(REPORT, { by: 'cpu', cpu });
     expect(byCpu.files.map((f) => f.file)).toEqual([
@@ -123,11 +127,12 @@ describe('test-timings', () => {
       'test/integration/slow.test.ts',
       'test/e2e/skipped.test.ts',
     ]);
-    expect(byCpu.cpu).toEqual({ files: 2, selfS: 7.5, childrenS: 3 });
+    expect(byCpu.cpu).toEqual({ files: 2, totalS: 19.75, selfS: 7.5, whole: false });
     const text = format(byCpu);
-    expect(text).toMatch(/fast\.test\.ts \(2 tests\) {2}\[cpu 6\.5 s: own 6\.0, children 0\.5\]/);
-    // 10.5 s of CPU over a 40 s run
-    expect(text).toMatch(/cpu: 11 s in 2 files \(own 8 s, children 3 s\), 0\.26 cores busy on average/);
+    expect(text).toMatch(/fast\.test\.ts \(2 tests\) {2}\[cpu >= 10\.5 s, own process 6\.0 s\]/);
+    expect(text).toMatch(/slow\.test\.ts \(3 tests\) {2}FAILED {2}\[cpu 9\.3 s, own process 1\.5 s\]/);
+    // 19.75 s of CPU over a 40 s run; one file had no cgroup, so the total is a lower bound
+    expect(text).toMatch(/cpu: 20 s in 2 files \(own and reaped children only, a lower bound.*\), 0\.49 cores busy/);
     expect(readCpu(path.join(dir, 'nowhere')).size).toBe(0);
   });
 
@@ -143,7 +148,7 @@ describe('test-timings', () => {
     });
     expect(res.status).toBe(0);
     expect(res.stdout).toMatch(/^1 slowest of 3 test files:\n {2}1\. {3}38\.0 s {2}test\/integration\/slow\.test\.ts/);
-    expect(res.stdout).toMatch(/slow\.test\.ts \(3 tests\) {2}FAILED {2}\[cpu 4\.0 s: own 1\.5, children 2\.5\]/);
+    expect(res.stdout).toMatch(/slow\.test\.ts \(3 tests\) {2}FAILED {2}\[cpu 9\.3 s, own process 1\.5 s\]/);
     const missing = spawnSync(process.execPath, ['scripts/test-timings.mjs', `${file}.nope`], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
