@@ -16,11 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const thenAt = argv.indexOf('--then');
-const ownArgs = thenAt === -1 ? argv : argv.slice(0, thenAt);
-const thenArgs = thenAt === -1 ? null : argv.slice(thenAt + 1);
-const mode = ownArgs.includes('--test') ? 'test' : 'runtime';
+let mode = 'runtime';
 const say = (msg) => process.stderr.write(`[bootstrap] ${msg}\n`);
 const isWin = process.platform === 'win32';
 
@@ -242,7 +238,30 @@ function runThen(node, args) {
   });
 }
 
-ensureSystemPackages();
-const node = ensureNode();
-ensureNodeModules(node);
-if (thenArgs) runThen(node, thenArgs);
+/** The bootstrap's own flags, and the Node arguments after --then (null without it). */
+export function parseArgs(argv) {
+  const thenAt = argv.indexOf('--then');
+  const own = thenAt === -1 ? argv : argv.slice(0, thenAt);
+  return { mode: own.includes('--test') ? 'test' : 'runtime', thenArgs: thenAt === -1 ? null : argv.slice(thenAt + 1) };
+}
+
+export function main(argv) {
+  const args = parseArgs(argv);
+  mode = args.mode;
+  ensureSystemPackages();
+  const node = ensureNode();
+  ensureNodeModules(node);
+  if (args.thenArgs) runThen(node, args.thenArgs);
+}
+
+/** Whether this file is the script Node was asked to run (through symlinks too: macOS's /tmp is /private/tmp). */
+function isMainScript() {
+  try {
+    return !!process.argv[1] && fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+// Only when run as a script: the unit tests import this file for its decisions.
+if (isMainScript()) main(process.argv.slice(2));
