@@ -139,6 +139,8 @@ function playwrightCandidates(
   return out;
 }
 
+// scripts/bootstrap/browsers.mjs keeps a copy of these lists (the bootstrap runs before TypeScript can), and
+// test/unit/scripts/bootstrap-platforms.test.ts fails when the two differ: change both.
 function systemCandidates(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform,
