@@ -151,16 +151,19 @@ function ensureNode(check) {
   const bin = provisionedNodePath(dir, process.platform);
   const have = fs.existsSync(bin) ? nodeVersionOf(bin) : null;
   if (have && versionOk(have.version)) return { bin, ...have };
+  const why = versionOk(process.version)
+    ? 'AGENT_STUDIO_FORCE_LOCAL_NODE is set'
+    : `Node ${process.version} is older than ${MIN_NODE.join('.')}`;
   const pkg = nodePackage(process.platform, process.arch, NODE_LINE);
   if (!pkg.spec) {
-    say(`Node ${process.version} is older than ${MIN_NODE.join('.')}. ${pkg.message}`);
+    say(`${why}. ${pkg.message}`);
     process.exit(1);
   }
   if (check) {
-    say(`Node ${process.version} is older than ${MIN_NODE.join('.')}: would install ${pkg.spec} into .node/`);
+    say(`${why}: would install ${pkg.spec} into .node/`);
     return null;
   }
-  say(`Node ${process.version} is older than ${MIN_NODE.join('.')}: installing ${pkg.spec} from the npm registry`);
+  say(`${why}: installing ${pkg.spec} from the npm registry`);
   try {
     provisionNode(pkg.spec, dir);
   } catch (err) {
