@@ -345,12 +345,15 @@ describe('bootstrap: arguments and a real run here', () => {
   it('node scripts/bootstrap.mjs --runtime finds everything present here and exits 0', () => {
     const run = (args: string[]) =>
       spawnSync(process.execPath, ['scripts/bootstrap.mjs', ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
-    // --check first: were anything missing, the real run would install it (as root) in the middle of the tests.
-    const check = run(['--runtime', '--check']);
-    expect(check.stderr).toContain('Nothing to do.');
-    expect(check.status).toBe(0);
+    // On Linux --check first: were anything missing, the real run would install it (as root) in the middle of the
+    // tests. (macOS and Windows only print what is missing and go on.)
+    if (process.platform === 'linux') {
+      const check = run(['--runtime', '--check']);
+      expect(check.stderr).toContain('Nothing to do.');
+      expect(check.status).toBe(0);
+    }
     const real = run(['--runtime', '--then', '-e', 'process.stdout.write("ran " + process.version)']);
-    expect(real.stderr).toBe('');
+    if (process.platform === 'linux') expect(real.stderr).toBe('');
     expect(real.stdout).toBe(`ran ${process.version}`);
     expect(real.status).toBe(0);
   });
