@@ -90,8 +90,8 @@ function ensureSystemPackages(plan, facts, check) {
     if (!check) process.exit(1);
     return false;
   }
-  say(`Installing: ${plan.packages.join(' ')}`);
   for (const line of plan.notes) say(line);
+  say(`Installing what is missing: ${plan.steps.flatMap((s) => s.lines).join('; ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   for (const argv of plan.steps.flatMap((s) => s.run)) {
     try {
