@@ -1,119 +1,109 @@
 #!/usr/bin/env node
 // Idempotent set-up for `npm start` / `npm test` / `npm run serve|cli|bench`, then runs the command.
-//   node scripts/bootstrap.mjs --runtime|--test [--then NODE_ARGS...]
-// 1. System packages: apt-get when root on Debian/Ubuntu, otherwise the exact command to run.
-// 2. A supported Node: the machine's when it is >= 22.12, else Node 24 LTS from the npm registry's
-//    official builds (node-<os>-<arch>, headers included) in .node/, as a version manager would.
-// 3. `npm ci` only when the lockfile or the Node ABI changed; native modules build against the
-//    headers of the Node that runs them (npm_config_nodedir), never downloading anything else.
+//   node scripts/bootstrap.mjs --runtime|--test [--check] [--then NODE_ARGS...]
+// 1. System packages, named for the system's package manager (apt, dnf, pacman, zypper, Homebrew, winget): on
+//    Linux as root they are installed, otherwise the exact command is printed (Linux: and the bootstrap stops;
+//    macOS and Windows: it goes on, the app runs without them until a feature needs them).
+// 2. A supported Node: the machine's when it is >= 22.12, else the .nvmrc line from the npm registry's official
+//    builds (node-<os>-<arch>) in .node/, as a version manager would; where the registry has no build for this
+//    machine it says what to install instead.
+// 3. `npm ci` only when the lockfile or the Node ABI changed, after checking for the native-build toolchain;
+//    native modules build against the headers of the Node that runs them (npm_config_nodedir) where it has them.
 // 4. With --then: runs `node NODE_ARGS...` with that Node (its bin dir first on PATH), relaying signals.
+// --check: says what it would do and changes nothing; exits 0 only when there is nothing to do.
+// The decisions are pure functions in scripts/bootstrap/ (re-exported here for the tests); this file does the I/O.
 // Node built-ins only, and runnable on old Node: this runs before node_modules exists.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFacts, withToolchainFacts } from './bootstrap/facts.mjs';
+import {
+  MIN_NODE,
+  nodeFetchFailed,
+  nodePackage,
+  nodePrefix,
+  npmInvocation,
+  provisionedNodePath,
+  versionOk,
+} from './bootstrap/node-dist.mjs';
+import { describePlan, systemPlan } from './bootstrap/platform.mjs';
+import { toolchainCheck } from './bootstrap/toolchain.mjs';
+
+export {
+  browserCandidates,
+  findBrowser,
+  flatpakBrowserExports,
+  systemBrowserCandidates,
+} from './bootstrap/browsers.mjs';
+export { onPath } from './bootstrap/facts.mjs';
+export {
+  MIN_NODE,
+  nodeFetchFailed,
+  nodePackage,
+  nodePrefix,
+  npmInvocation,
+  provisionedNodePath,
+  versionOk,
+} from './bootstrap/node-dist.mjs';
+export { NEEDS, PACKAGES, needsFor, packageFor } from './bootstrap/packages.mjs';
+export {
+  describePlan,
+  detectPackageManager,
+  installCommands,
+  linuxFamily,
+  parseOsRelease,
+  systemPlan,
+} from './bootstrap/platform.mjs';
+export { toolchainCheck, WINDOWS_BUILD_TOOLS, WINDOWS_PYTHON } from './bootstrap/toolchain.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const thenAt = argv.indexOf('--then');
-const ownArgs = thenAt === -1 ? argv : argv.slice(0, thenAt);
-const thenArgs = thenAt === -1 ? null : argv.slice(thenAt + 1);
-const mode = ownArgs.includes('--test') ? 'test' : 'runtime';
 const say = (msg) => process.stderr.write(`[bootstrap] ${msg}\n`);
 const isWin = process.platform === 'win32';
 
-const MIN_NODE = [22, 12, 0];
 /** The Node line provisioned when the machine's is too old (keep in step with .nvmrc). */
 const NODE_LINE = fs.readFileSync(path.join(root, '.nvmrc'), 'utf8').trim();
 
-const onPath = (cmd) =>
-  (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, cmd)));
-const anyFile = (...files) => files.some((f) => fs.existsSync(f));
-const dpkgHas = (pkg) =>
-  spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout?.includes('install ok installed');
+/** The bootstrap's own flags, and the Node arguments after --then (null without it). */
+export function parseArgs(argv) {
+  const thenAt = argv.indexOf('--then');
+  const own = thenAt === -1 ? argv : argv.slice(0, thenAt);
+  return {
+    mode: own.includes('--test') ? 'test' : 'runtime',
+    check: own.includes('--check'),
+    thenArgs: thenAt === -1 ? null : argv.slice(thenAt + 1),
+  };
+}
 
-/** Debian itself: its firefox-esr package exists there (Ubuntu has none; its firefox is a snap). */
-function isDebian() {
-  try {
-    return /^ID="?debian"?$/m.test(fs.readFileSync('/etc/os-release', 'utf8'));
-  } catch {
+/** Installs what the plan may install, or prints it. Returns whether the run can go on. */
+function ensureSystemPackages(plan, facts, check) {
+  if (!plan.missing.length) return true;
+  const text = describePlan(plan).join('\n');
+  if (facts.platform !== 'linux') {
+    say(`${text}\n(The bootstrap does not run installers on macOS or Windows; going on without these.)`);
+    return !check;
+  }
+  const runnable = !plan.unavailable.length && plan.steps.every((s) => s.mayRun);
+  if (check || !runnable) {
+    say(text);
+    if (!check) process.exit(1);
     return false;
   }
-}
-
-/** [debian package, check, needed for] */
-function linuxRequirements() {
-  const reqs = [
-    [
-      'chromium',
-      () =>
-        anyFile(
-          '/usr/bin/chromium',
-          '/usr/bin/chromium-browser',
-          '/usr/bin/google-chrome',
-          '/usr/bin/google-chrome-stable',
-        ) || !!process.env.AGENT_STUDIO_BROWSER_PATH,
-      'runtime',
-    ],
-    ['ffmpeg', () => onPath('ffmpeg'), 'runtime'],
-    [
-      'libsecret-1-dev',
-      () => dpkgHas('libsecret-1-dev') || anyFile('/usr/include/libsecret-1/libsecret/secret.h'),
-      'runtime',
-    ],
-    ['python3', () => onPath('python3'), 'runtime'],
-    ['make', () => onPath('make'), 'runtime'],
-    ['g++', () => onPath('g++'), 'runtime'],
-    ['xz-utils', () => onPath('xz'), 'runtime'],
-    ['dbus', () => onPath('dbus-run-session') && onPath('dbus-daemon'), 'test'],
-    ['gnome-keyring', () => onPath('gnome-keyring-daemon'), 'test'],
-    ['dovecot-imapd', () => anyFile('/usr/sbin/dovecot'), 'test'],
-    ['xvfb', () => onPath('Xvfb'), 'test'],
-    ['fonts-dejavu-core', () => anyFile('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'), 'runtime'],
-  ];
-  // The Firefox profile import tests need a real Firefox; under CI they fail without one (test/helpers/requires.ts).
-  if (isDebian()) reqs.push(['firefox-esr', () => anyFile('/usr/bin/firefox-esr', '/usr/bin/firefox'), 'test']);
-  return reqs.filter(([, , need]) => need === 'runtime' || mode === 'test');
-}
-
-function ensureSystemPackages() {
-  if (process.platform === 'darwin' || isWin) {
-    if (!onPath(isWin ? 'ffmpeg.exe' : 'ffmpeg')) {
-      say(
-        'Please install ffmpeg (`brew install ffmpeg` / `winget install ffmpeg`). Google Chrome, Edge or Chromium is used for logins.',
-      );
-    }
-    return;
-  }
-  if (process.platform !== 'linux') return;
-  const missing = linuxRequirements()
-    .filter(([, check]) => !check())
-    .map(([pkg]) => pkg);
-  if (!missing.length) return;
-  if (!onPath('apt-get')) {
-    say(`Missing system packages: ${missing.join(' ')}. Install them with your distribution's package manager.`);
-    process.exit(1);
-  }
-  if (process.getuid?.() !== 0) {
-    say(`Missing system packages. Run:\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
-    process.exit(1);
-  }
-  say(`Installing system packages: ${missing.join(' ')}`);
+  for (const line of plan.notes) say(line);
+  say(`Installing what is missing: ${plan.steps.flatMap((s) => s.lines).join('; ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: ['ignore', 'ignore', 'inherit'], env });
+  for (const argv of plan.steps.flatMap((s) => s.run)) {
+    try {
+      // Their output goes to stderr: stdout belongs to the script run after (`npm run -s mcp` speaks MCP on it).
+      execFileSync(argv[0], argv.slice(1), { stdio: ['ignore', 2, 'inherit'], env });
+    } catch {
+      say(`\`${argv.join(' ')}\` failed; see its output above.`);
+      process.exit(1);
+    }
+  }
+  return true;
 }
-
-const versionOk = (v) => {
-  const [a, b, c] = v.replace(/^v/, '').split('.').map(Number);
-  return a !== MIN_NODE[0] ? a > MIN_NODE[0] : b !== MIN_NODE[1] ? b > MIN_NODE[1] : c >= MIN_NODE[2];
-};
-
-/** Where a provisioned Node lives: .node/<os>-<arch>/ with bin/node (node.exe at the top on Windows). */
-const provisionDir = path.join(root, '.node', `${process.platform}-${process.arch}`);
-const provisionedNode = path.join(provisionDir, isWin ? 'node.exe' : path.join('bin', 'node'));
 
 function nodeVersionOf(bin) {
   const res = spawnSync(bin, ['-p', 'process.version + " " + process.versions.modules'], { encoding: 'utf8' });
@@ -122,65 +112,78 @@ function nodeVersionOf(bin) {
   return { version, modules };
 }
 
-/** Downloads the official Node build from the npm registry (what the `node` package installs). */
-function provisionNode() {
-  const pkg = `node-${isWin ? 'win' : process.platform}-${process.arch}@${NODE_LINE}`;
-  say(
-    `Node ${process.version} is older than ${MIN_NODE.join('.')}: installing ${pkg} from the npm registry into .node/`,
-  );
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-studio-node-'));
+/** Unpacks the registry package `spec` (the official Node build) into `dir`. */
+function provisionNode(spec, dir) {
+  const nodeRoot = path.dirname(dir);
+  fs.mkdirSync(nodeRoot, { recursive: true });
+  // Downloaded beside its final place, so the last step is a rename within one filesystem: a temp dir elsewhere
+  // (another mount, as /tmp often is) makes renameSync fail with EXDEV.
+  const tmp = fs.mkdtempSync(path.join(nodeRoot, 'download-'));
   try {
-    const npm = isWin ? 'npm.cmd' : 'npm';
-    const out = execFileSync(npm, ['pack', pkg, '--pack-destination', tmp, '--silent'], {
+    // npm writes into its cwd: no path on the command line, which on Windows goes through cmd.exe (npm.cmd) and
+    // would be split at a space in the user's folder name.
+    const npm = npmInvocation(['pack', spec, '--silent'], process.platform);
+    const out = execFileSync(npm.file, npm.args, {
+      cwd: tmp,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
-      shell: isWin,
+      shell: npm.shell,
     });
-    const tarball = path.join(tmp, out.trim().split('\n').pop());
+    const tarball = out.trim().split('\n').pop().trim();
     const unpacked = path.join(tmp, 'unpacked');
     fs.mkdirSync(unpacked);
-    execFileSync('tar', ['-xzf', tarball, '-C', unpacked], { stdio: 'inherit' });
-    fs.rmSync(provisionDir, { recursive: true, force: true });
-    fs.mkdirSync(path.dirname(provisionDir), { recursive: true });
-    fs.renameSync(path.join(unpacked, 'package'), provisionDir);
-    if (!isWin) fs.chmodSync(provisionedNode, 0o755);
+    // A relative name: a GNU tar on PATH (Git for Windows') would read "C:\..." as a remote host.
+    execFileSync('tar', ['-xzf', path.join('..', tarball)], { cwd: unpacked, stdio: ['ignore', 2, 'inherit'] });
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(path.join(unpacked, 'package'), dir);
+    if (!isWin) fs.chmodSync(provisionedNodePath(dir, process.platform), 0o755);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  const got = nodeVersionOf(provisionedNode);
-  if (!got) {
-    say(
-      `The Node build in ${provisionDir} does not run on this machine. Install Node ${NODE_LINE} yourself (nvm, fnm, nodesource).`,
-    );
-    process.exit(1);
-  }
-  say(`Node ${got.version} is ready in ${path.relative(root, provisionDir)}`);
 }
 
-/** The Node that runs the project: the machine's when supported, else the provisioned one. */
-function ensureNode() {
+/** The Node that runs the project: the machine's when supported, else the provisioned one (null: --check). */
+function ensureNode(check) {
   if (versionOk(process.version) && !process.env.AGENT_STUDIO_FORCE_LOCAL_NODE) {
     return { bin: process.execPath, version: process.version, modules: process.versions.modules };
   }
-  let got = fs.existsSync(provisionedNode) ? nodeVersionOf(provisionedNode) : null;
-  if (!got || !versionOk(got.version)) {
-    try {
-      provisionNode();
-    } catch (err) {
-      say(
-        `Could not install Node ${NODE_LINE} from the npm registry (${err.message.split('\n')[0]}). ` +
-          `Install Node ${NODE_LINE} yourself (nvm install ${NODE_LINE}, nodesource, Homebrew or nodejs.org) and run this again.`,
-      );
-      process.exit(1);
-    }
-    got = nodeVersionOf(provisionedNode);
+  const dir = path.join(root, '.node', `${process.platform}-${process.arch}`);
+  const bin = provisionedNodePath(dir, process.platform);
+  const have = fs.existsSync(bin) ? nodeVersionOf(bin) : null;
+  if (have && versionOk(have.version)) return { bin, ...have };
+  const why = versionOk(process.version)
+    ? 'AGENT_STUDIO_FORCE_LOCAL_NODE is set'
+    : `Node ${process.version} is older than ${MIN_NODE.join('.')}`;
+  const pkg = nodePackage(process.platform, process.arch, NODE_LINE);
+  if (!pkg.spec) {
+    say(`${why}. ${pkg.message}`);
+    process.exit(1);
   }
-  return { bin: provisionedNode, ...got };
+  if (check) {
+    say(`${why}: would install ${pkg.spec} into .node/`);
+    return null;
+  }
+  say(`${why}: installing ${pkg.spec} from the npm registry`);
+  try {
+    provisionNode(pkg.spec, dir);
+  } catch (err) {
+    say(nodeFetchFailed(process.platform, NODE_LINE, pkg.spec, err.message.split('\n')[0]));
+    process.exit(1);
+  }
+  const got = nodeVersionOf(bin);
+  if (!got) {
+    say(
+      `The Node build in ${dir} does not run on this machine. ${nodeFetchFailed(process.platform, NODE_LINE, pkg.spec, 'it does not start')}`,
+    );
+    process.exit(1);
+  }
+  say(`Node ${got.version} is ready in ${path.relative(root, dir)}`);
+  return { bin, ...got };
 }
 
-/** The Node install prefix whose include/node has the headers native modules build against. */
+/** The Node install prefix whose include/node has the headers native modules build against, or null. */
 function headersDir(nodeBin) {
-  const prefix = isWin ? path.dirname(nodeBin) : path.dirname(path.dirname(nodeBin));
+  const prefix = nodePrefix(nodeBin, process.platform);
   return fs.existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? prefix : null;
 }
 
@@ -197,7 +200,8 @@ function envFor(node) {
   return env;
 }
 
-function ensureNodeModules(node) {
+/** `npm ci` when the lockfile or the Node ABI changed. Returns whether node_modules was already current. */
+function ensureNodeModules(node, facts, installLines, check) {
   const lock = path.join(root, 'package-lock.json');
   const stamp = path.join(root, 'node_modules', '.agent-studio-lock.sha256');
   const want = crypto
@@ -205,28 +209,38 @@ function ensureNodeModules(node) {
     .update(fs.readFileSync(lock))
     .update(`${node.modules}-${process.platform}-${process.arch}`)
     .digest('hex');
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === want) return;
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === want) return true;
+  if (check) {
+    say('package-lock.json changed (or first run): would run npm ci');
+    return false;
+  }
+  const toolchain = toolchainCheck(withToolchainFacts(facts), installLines);
+  if (toolchain.advice) {
+    say(toolchain.advice);
+    if (toolchain.required) process.exit(1);
+  }
   const env = envFor(node);
   if (!env.npm_config_nodedir) {
     say(
-      `The Node at ${node.bin} has no headers (include/node), so native modules (better-sqlite3, keytar) cannot be ` +
-        `built offline. Use an official Node build (nodejs.org, nvm, nodesource, Homebrew) or delete .node/ and retry.`,
+      `The Node at ${node.bin} has no headers (include/node; the registry's Windows build has none), so if keytar ` +
+        'must be built from source, node-gyp downloads them from nodejs.org.',
     );
   }
   say(`package-lock.json changed (or first run): npm ci with Node ${node.version}`);
-  const npm = isWin ? 'npm.cmd' : 'npm';
-  const res = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], {
+  const npm = npmInvocation(['ci', '--no-audit', '--no-fund'], process.platform);
+  const res = spawnSync(npm.file, npm.args, {
     cwd: root,
     // npm's output goes to stderr: stdout belongs to the script run after (`npm run -s mcp` speaks MCP on it).
     stdio: ['ignore', 2, 'inherit'],
     env,
-    shell: isWin,
+    shell: npm.shell,
   });
   if (res.status !== 0) {
-    say('npm ci failed');
+    say(`npm ci failed${toolchain.advice ? `; the likely cause: ${toolchain.advice}` : ''}`);
     process.exit(res.status ?? 1);
   }
   fs.writeFileSync(stamp, `${want}\n`);
+  return true;
 }
 
 function runThen(node, args) {
@@ -242,7 +256,29 @@ function runThen(node, args) {
   });
 }
 
-ensureSystemPackages();
-const node = ensureNode();
-ensureNodeModules(node);
-if (thenArgs) runThen(node, thenArgs);
+export function main(argv) {
+  const args = parseArgs(argv);
+  const facts = readFacts(args.mode);
+  const plan = systemPlan(facts);
+  const systemReady = ensureSystemPackages(plan, facts, args.check);
+  const node = ensureNode(args.check);
+  const installLines = plan.steps.flatMap((s) => s.lines);
+  const modulesReady = node ? ensureNodeModules(node, facts, installLines, args.check) : false;
+  if (args.check) {
+    if (systemReady && node && modulesReady) say('Nothing to do.');
+    process.exit(systemReady && node && modulesReady ? 0 : 1);
+  }
+  if (args.thenArgs) runThen(node, args.thenArgs);
+}
+
+/** Whether this file is the script Node was asked to run (through symlinks too: macOS's /tmp is /private/tmp). */
+function isMainScript() {
+  try {
+    return !!process.argv[1] && fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+// Only when run as a script: the unit tests import this file for its decisions.
+if (isMainScript()) main(process.argv.slice(2));

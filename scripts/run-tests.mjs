@@ -4,12 +4,18 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binCommand } from './bin-path.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const extra = process.argv.slice(2);
 
-function step(title, cmd, args) {
+/** An installed tool with its arguments, as [command, ...args] (scripts/bin-path.mjs: no .cmd shim on Windows). */
+const tool = (name, args) => {
+  const { command, args: entry } = binCommand(name);
+  return [command, ...entry, ...args];
+};
+
+function step(title, [cmd, ...args]) {
   process.stdout.write(`\n=== ${title} ===\n`);
   const started = Date.now();
   const res = spawnSync(cmd, args, {
@@ -25,24 +31,23 @@ function step(title, cmd, args) {
 }
 
 if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
-  step('format (prettier --check)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
-  step('lint (eslint + layer rules)', bin('eslint'), ['.']);
-  step('import cycles (src/, type imports included)', process.execPath, ['scripts/check-cycles.mjs']);
-  step('electron security scan (electronegativity, offline)', process.execPath, ['scripts/electron-scan.mjs']);
-  step('type-check (main, preload, shared, tests)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-  step('type-check (renderer)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
-  step('build (electron-vite: main, preload, renderer)', bin('electron-vite'), ['build']);
-  step('build (typed client: tsc -> out/client)', bin('tsc'), ['-p', 'tsconfig.client.json']);
+  step('format (prettier --check)', tool('prettier', ['--check', '--log-level', 'warn', '.']));
+  step('lint (eslint + layer rules)', tool('eslint', ['.']));
+  step('import cycles (src/, type imports included)', [process.execPath, 'scripts/check-cycles.mjs']);
+  step('electron security scan (electronegativity, offline)', [process.execPath, 'scripts/electron-scan.mjs']);
+  step('type-check (main, preload, shared, tests)', tool('tsc', ['-p', 'tsconfig.json', '--noEmit']));
+  step('type-check (renderer)', tool('tsc', ['-p', 'tsconfig.web.json', '--noEmit']));
+  step('build (electron-vite: main, preload, renderer)', tool('electron-vite', ['build']));
+  step('build (typed client: tsc -> out/client)', tool('tsc', ['-p', 'tsconfig.client.json']));
 }
 // The JSON report (test-results/ is git-ignored) feeds `node scripts/test-timings.mjs`: the slowest files and tests.
-const vitest = [
-  bin('vitest'),
+const vitest = tool('vitest', [
   'run',
   '--reporter=default',
   '--reporter=json',
   '--outputFile.json=test-results/vitest-report.json',
   ...extra,
-];
+]);
 if (process.platform === 'linux')
-  step('tests (vitest, in a throwaway keyring)', path.join(root, 'scripts', 'with-keyring.sh'), vitest);
-else step('tests (vitest)', vitest[0], vitest.slice(1));
+  step('tests (vitest, in a throwaway keyring)', [path.join(root, 'scripts', 'with-keyring.sh'), ...vitest]);
+else step('tests (vitest)', vitest);

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binCommand } from './bin-path.mjs';
 import { runHeadlessServer } from './headless-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,10 +38,8 @@ function run(cmd, cmdArgs) {
 
 const reason = whyNotElectron();
 if (reason === null) {
-  const built = spawnSync(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const viteBuild = binCommand('electron-vite');
+  const built = spawnSync(viteBuild.command, [...viteBuild.args, 'build'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
   run(electronBinary().path, ['.', ...args]);
 } else {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binCommand } from './bin-path.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join('test-results', 'vitest-report.json');
@@ -23,9 +24,13 @@ export function parseRepeatArgs(argv) {
   return { file, runs: Number(count) };
 }
 
-/** The command that runs vitest with `args`: inside a throwaway keyring on Linux. */
+/**
+ * The command that runs vitest with `args`: its JS entry under this Node (scripts/bin-path.mjs: no .cmd shim on
+ * Windows), inside a throwaway keyring on Linux.
+ */
 export function vitestCommand(args, platform = process.platform) {
-  const vitest = [path.join(root, 'node_modules', '.bin', 'vitest'), 'run', ...args];
+  const { command, args: entry } = binCommand('vitest', { platform });
+  const vitest = [command, ...entry, 'run', ...args];
   return platform === 'linux' ? [path.join(root, 'scripts', 'with-keyring.sh'), ...vitest] : vitest;
 }
 

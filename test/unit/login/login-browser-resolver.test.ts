@@ -90,9 +90,38 @@ describe('resolveBrowserExecutable', () => {
     ).toBe(chromeWin);
   });
 
+  it('accepts Brave where it installs itself on each OS (Chromium-based, driven like Chrome)', () => {
+    const linux = '/usr/bin/brave-browser';
+    expect(resolveBrowserExecutable({ fs: fakeFs([linux]), platform: 'linux', env: {}, home: '/h' }).path).toBe(linux);
+    const mac = '/Applications/Brave Browser.app/Contents/MacOS/Brave Browser';
+    expect(resolveBrowserExecutable({ fs: fakeFs([mac]), platform: 'darwin', env: {}, home: '/Users/u' }).path).toBe(
+      mac,
+    );
+    const win = 'C:\\Users\\u\\AppData\\Local\\BraveSoftware\\Brave-Browser\\Application\\brave.exe';
+    expect(
+      resolveBrowserExecutable({
+        fs: fakeFs([win]),
+        platform: 'win32',
+        env: { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' },
+        home: 'C:\\Users\\u',
+      }).path,
+    ).toBe(win);
+    // A Brave beside Chromium does not change which one is used.
+    expect(
+      resolveBrowserExecutable({ fs: fakeFs([linux, '/usr/bin/chromium']), platform: 'linux', env: {}, home: '/h' })
+        .path,
+    ).toBe('/usr/bin/chromium');
+    const edgeX86 = 'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe';
+    const braveSystem = 'C:\\Program Files\\BraveSoftware\\Brave-Browser\\Application\\brave.exe';
+    expect(
+      resolveBrowserExecutable({ fs: fakeFs([braveSystem, edgeX86]), platform: 'win32', env: {}, home: 'C:\\Users\\u' })
+        .path,
+    ).toBe(edgeX86);
+  });
+
   it('throws BrowserNotFoundError with install instructions per OS', () => {
     for (const [platform, hint] of [
-      ['linux', /apt-get install chromium/],
+      ['linux', /Debian: `sudo apt-get install chromium`.*Ubuntu: `sudo snap install chromium`/],
       ['darwin', /brew install --cask chromium/],
       ['win32', /Microsoft Edge/],
     ] as const) {

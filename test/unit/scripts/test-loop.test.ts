@@ -28,15 +28,16 @@ describe('test-loop', () => {
     expect(() => parseRepeatArgs(['src/main/cli.ts', '3'])).toThrow(/not a test file/);
   });
 
-  it('vitest runs inside the throwaway keyring on Linux only', () => {
-    const linux = vitestCommand(['x.test.ts'], 'linux');
-    expect(linux[0]).toBe(path.join(REPO_ROOT, 'scripts', 'with-keyring.sh'));
-    expect(linux.slice(2)).toEqual(['run', 'x.test.ts']);
-    expect(vitestCommand(['x.test.ts'], 'darwin')).toEqual([
-      path.join(REPO_ROOT, 'node_modules', '.bin', 'vitest'),
+  it('vitest runs inside the throwaway keyring on Linux only, as its JS entry under this Node everywhere', () => {
+    const entry = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+    expect(vitestCommand(['x.test.ts'], 'linux')).toEqual([
+      path.join(REPO_ROOT, 'scripts', 'with-keyring.sh'),
+      process.execPath,
+      entry,
       'run',
       'x.test.ts',
     ]);
+    expect(vitestCommand(['x.test.ts'], 'darwin')).toEqual([process.execPath, entry, 'run', 'x.test.ts']);
   });
 
   it('a usage error runs nothing and exits 2', () => {

@@ -37,7 +37,7 @@ const realFs = {
 
 /**
  * Finds a Chromium-family executable: the configured path, then a Playwright-managed Chromium,
- * then a system Chrome/Chromium/Edge. Throws BrowserNotFoundError with install instructions.
+ * then a system Chrome/Chromium/Edge/Brave (snap Chromium included). Throws BrowserNotFoundError with install instructions.
  */
 export function resolveBrowserExecutable(opts: ResolveBrowserOptions = {}): {
   path: string;
@@ -139,6 +139,8 @@ function playwrightCandidates(
   return out;
 }
 
+// scripts/bootstrap/browsers.mjs keeps a copy of these lists (the bootstrap runs before TypeScript can), and
+// test/unit/scripts/bootstrap-platforms.test.ts fails when the two differ: change both.
 function systemCandidates(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform,
@@ -152,9 +154,13 @@ function systemCandidates(
       ['Microsoft Edge.app', 'Microsoft Edge'],
       ['Google Chrome Canary.app', 'Google Chrome Canary'],
     ];
+    // Brave after all the others, so that adding it changed no one's browser.
+    const brave = ['Brave Browser.app', 'Contents', 'MacOS', 'Brave Browser'];
     return [
       ...apps.map(([app, bin]) => p.join('/Applications', app, 'Contents', 'MacOS', bin)),
       ...apps.map(([app, bin]) => p.join(home, 'Applications', app, 'Contents', 'MacOS', bin)),
+      p.join('/Applications', ...brave),
+      p.join(home, 'Applications', ...brave),
     ];
   }
   if (platform === 'win32') {
@@ -168,7 +174,11 @@ function systemCandidates(
       ['Microsoft', 'Edge', 'Application', 'msedge.exe'],
       ['Chromium', 'Application', 'chrome.exe'],
     ];
-    return roots.flatMap((root) => rel.map((r) => p.join(root, ...r)));
+    const brave = ['BraveSoftware', 'Brave-Browser', 'Application', 'brave.exe'];
+    return [
+      ...roots.flatMap((root) => rel.map((r) => p.join(root, ...r))),
+      ...roots.map((root) => p.join(root, ...brave)),
+    ];
   }
   return [
     '/usr/bin/chromium',
@@ -181,6 +191,9 @@ function systemCandidates(
     '/var/lib/snapd/snap/bin/chromium',
     '/opt/google/chrome/chrome',
     '/usr/local/bin/chromium',
+    '/usr/bin/brave-browser',
+    '/usr/bin/brave-browser-stable',
+    '/usr/bin/brave',
   ];
 }
 
@@ -201,7 +214,8 @@ function installHint(platform: NodeJS.Platform): string {
     );
   }
   return (
-    'No Chromium-based browser found. Install Chromium (Debian/Ubuntu: `sudo apt-get install chromium`, ' +
+    'No Chromium-based browser found. Install Chromium (Debian: `sudo apt-get install chromium`, ' +
+    'Ubuntu: `sudo snap install chromium`, ' +
     'Fedora: `sudo dnf install chromium`, Arch: `sudo pacman -S chromium`) or Google Chrome.' +
     common
   );
