@@ -40,6 +40,8 @@ export const CORE_DEPS = {
   'child-process.ts': ['errors.ts', 'ids.ts', 'logger.ts'],
   // V8's heap setting, imported only by the Electron entry (outside the core); imports nothing of the core
   'tune-heap.ts': [],
+  // which signals mean a graceful shutdown, per platform: imported by the entries outside the core; imports nothing
+  'shutdown-signals.ts': [],
 
   // low level
   config: KERNEL,
