@@ -9,7 +9,7 @@
 //    machine it says what to install instead.
 // 3. `npm ci` only when the lockfile or the Node ABI changed, after checking for the native-build toolchain;
 //    native modules build against the headers of the Node that runs them (npm_config_nodedir) where it has them.
-// 4. With --then: runs `node NODE_ARGS...` with that Node (its bin dir first on PATH), relaying signals.
+// 4. With --then: runs `node NODE_ARGS...` with that Node (its bin dir first on PATH); signals: launcher-signals.mjs.
 // --check: says what it would do and changes nothing; exits 0 only when there is nothing to do.
 // The decisions are pure functions in scripts/bootstrap/ (re-exported here for the tests); this file does the I/O.
 // Node built-ins only, and runnable on old Node: this runs before node_modules exists.
@@ -30,6 +30,7 @@ import {
 } from './bootstrap/node-dist.mjs';
 import { describePlan, systemPlan } from './bootstrap/platform.mjs';
 import { toolchainCheck } from './bootstrap/toolchain.mjs';
+import { handleSignalsFor } from './launcher-signals.mjs';
 
 export {
   browserCandidates,
@@ -245,8 +246,7 @@ function ensureNodeModules(node, facts, installLines, check) {
 
 function runThen(node, args) {
   const child = spawn(node.bin, args, { cwd: process.cwd(), stdio: 'inherit', env: envFor(node) });
-  // One Ctrl-C reaches the whole foreground process group; a kill of this process alone is relayed.
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  handleSignalsFor(child);
   child.on('exit', (code, signal) => {
     if (signal) {
       process.removeAllListeners(signal);

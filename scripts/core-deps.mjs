@@ -17,7 +17,7 @@
 // (config, db, secrets, net, tenancy, jobs) and the kernel files at the bottom.
 
 /** Kernel: imported by everything, imports no other unit of the core (only the kernel files before it). */
-const KERNEL = ['lazy-module.ts', 'errors.ts', 'ids.ts', 'logger.ts', 'events.ts', 'child-process.ts'];
+const KERNEL = ['lazy-module.ts', 'errors.ts', 'ids.ts', 'logger.ts', 'events.ts', 'child-process.ts', 'fs'];
 /** Low level: imports the kernel and, where a real dependency exists, each other. */
 const LOW = ['config', 'db', 'secrets', 'net', 'tenancy', 'jobs'];
 /** Leaf files of login's root folder (they import no other part of login but codes): any part of login may use them. */
@@ -38,8 +38,12 @@ export const CORE_DEPS = {
   'logger.ts': ['errors.ts', 'ids.ts'],
   'events.ts': ['errors.ts', 'ids.ts', 'logger.ts'],
   'child-process.ts': ['errors.ts', 'ids.ts', 'logger.ts'],
+  // replacing and moving files with the retry Windows needs while another program holds one (imports nothing)
+  fs: [],
   // V8's heap setting, imported only by the Electron entry (outside the core); imports nothing of the core
   'tune-heap.ts': [],
+  // which signals mean a graceful shutdown, per platform: imported by the entries outside the core; imports nothing
+  'shutdown-signals.ts': [],
 
   // low level
   config: KERNEL,

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { handleSignalsFor } from './launcher-signals.mjs';
 import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,11 +39,11 @@ export function headlessServerArgs(args = []) {
   return [...SERVER_NODE_FLAGS, HEADLESS_BUNDLE, ...args];
 }
 
-/** Builds, then runs the server in the foreground, relaying signals; exits with its code. */
+/** Builds, then runs the server in the foreground (signals: launcher-signals.mjs); exits with its code. */
 export async function runHeadlessServer(args) {
   await buildHeadlessServer();
   const child = spawn(process.execPath, headlessServerArgs(args), { cwd: root, stdio: 'inherit' });
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  handleSignalsFor(child);
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binCommand } from './bin-path.mjs';
 import { runHeadlessServer } from './headless-server.mjs';
+import { handleSignalsFor } from './launcher-signals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -32,7 +33,7 @@ function whyNotElectron() {
 
 function run(cmd, cmdArgs) {
   const child = spawn(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  handleSignalsFor(child);
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore, ensureFirstRun, STARTER_CREDITS, writeFirstRunKeyFile } from './core/create-core.js';
 import { startServer } from './core/run-server.js';
 import { missingSecretsNotice } from './core/secrets/secret-inventory.js';
+import { shutdownSignals } from './core/shutdown-signals.js';
 
 const USAGE = 'usage: npm run -s serve -- [--port P] [--data-dir DIR] [--host 127.0.0.1]';
 
@@ -89,8 +90,9 @@ async function main(): Promise<number> {
   const stopped = new Promise<void>((resolve) => {
     let stoppingSince = 0;
     const stop = (signal: string) => {
-      // Ctrl-C reaches the whole process group, and `npm start`'s launchers relay it as well: the same
-      // press arrives more than once within milliseconds. Only a later, second press forces the exit.
+      // Ctrl-C reaches the whole process group (on Windows: every process of the console), and on POSIX
+      // `npm start`'s launchers relay it as well: the same press may arrive more than once within milliseconds.
+      // Only a later, second press forces the exit.
       if (stoppingSince) {
         if (Date.now() - stoppingSince < 1000) return;
         process.stderr.write('forced exit\n');
@@ -104,8 +106,7 @@ async function main(): Promise<number> {
         resolve();
       });
     };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    for (const signal of shutdownSignals(process.platform)) process.on(signal, () => stop(signal));
   });
   core.log.info({ url: server.url, dataDir: config.dataDir }, 'headless server listening');
   process.stdout.write(`listening ${server.url}\n`);

@@ -10,6 +10,7 @@ import { answerMalformedRequests } from './core/mcp/mcp-request-guard.js';
 import { LinkHost, linkLifetimeNote, SHORT_LIVED_LINKS } from './core/mcp/mcp-link-host.js';
 import { createMcpServer } from './core/mcp/mcp-server.js';
 import { startServer } from './core/run-server.js';
+import { shutdownSignals } from './core/shutdown-signals.js';
 
 const USAGE =
   'usage: AGENT_STUDIO_API_KEY=... npm run -s mcp -- [--data-dir DIR] [--key-env NAME] [--files-dir DIR]\n' +
@@ -121,8 +122,7 @@ async function main(): Promise<number> {
     // The host closes stdin when it is done with the server.
     process.stdin.once('end', () => stop('stdin closed'));
     process.stdin.once('close', () => stop('stdin closed'));
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    for (const signal of shutdownSignals(process.platform)) process.on(signal, () => stop(signal));
   });
   const transport = new StdioServerTransport();
   await server.connect(transport);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { app, BrowserWindow, powerMonitor } from 'electron';
 import type { CoreHost } from '../core/desktop/core-host.js';
+import { shutdownSignals } from '../core/shutdown-signals.js';
 import { resolveResourcesDir } from '../core/video/resources.js';
 import { closeWithin } from './close-within.js';
 import { showMissingToolsNotice } from './dialogs.js';
@@ -52,7 +53,8 @@ export class DesktopShell {
       if (process.platform !== 'darwin') app.quit();
     });
     app.on('before-quit', (event) => this.beforeQuit(event));
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
+    // Through before-quit: the core closes (bounded) before the app exits.
+    for (const signal of shutdownSignals(process.platform)) process.once(signal, () => app.quit());
     // Finder and the Dock start apps with launchd's short PATH, without Homebrew's ffmpeg.
     if (process.platform === 'darwin') process.env.PATH = withPackageManagerPath(process.env.PATH, 'darwin');
   }

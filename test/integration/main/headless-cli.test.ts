@@ -78,17 +78,26 @@ describe('headless server + CLI on one data dir', () => {
     expect(runCli(['keys', 'create', '--org', 'acme', '--scopes', 'root', '--data-dir', dataDir]).status).toBe(1);
   });
 
-  it('SIGTERM shuts down cleanly with exit code 0', async () => {
+  // The clean exit (src/main/core/shutdown-signals.ts): code 0, the listener closed, and server.json, which tells
+  // stdio MCP servers where this server listens, removed by the server itself (run-server.ts).
+  it('SIGTERM shuts down cleanly with exit code 0 and removes its server.json', async () => {
+    const record = path.join(dataDir, 'server.json');
+    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toMatchObject({ url: server.url, pid: server.child.pid });
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+    expect(server.stderr()).toMatch(/shutting down/);
+    expect(fs.existsSync(record)).toBe(false);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
 
-  it('a second start on the same data dir does not create another default key; bad flags exit 2', async () => {
+  it('a second start on the same data dir does not create another default key; SIGINT (Ctrl-C) stops it as cleanly; bad flags exit 2', async () => {
     const again = await spawnServer(['--port', '0', '--data-dir', dataDir]);
     expect(again.stdout()).not.toMatch(/pk_/);
+    const record = path.join(dataDir, 'server.json');
+    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toMatchObject({ url: again.url, pid: again.child.pid });
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
+    expect(fs.existsSync(record)).toBe(false);
     const bad = runCli(['--port', 'x']); // cli ignores --port: unknown option
     expect(bad.status).toBe(2);
   });

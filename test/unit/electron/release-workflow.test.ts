@@ -1,9 +1,11 @@
 // .github/workflows/release.yml, read as GitHub reads it: every job has a time limit, Electron's downloads are
-// cached, and the uploaded artifacts have names without spaces (the installers' own names: electron-builder.yml).
+// cached, the uploaded artifacts have names without spaces (the installers' own names: electron-builder.yml), and
+// each OS job says which signing secrets it lacks (scripts/signing-secrets.mjs) without being given their values.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SIGNING_REQUIREMENTS } from '../../../scripts/signing-secrets.mjs';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
 
 // js-yaml comes with electron-builder (it reads electron-builder.yml with it); it ships no types.
@@ -14,6 +16,7 @@ interface Step {
   uses?: string;
   run?: string;
   with?: Record<string, string>;
+  env?: Record<string, string>;
 }
 interface Job {
   'timeout-minutes'?: number;
@@ -56,5 +59,29 @@ describe('the release workflow', () => {
       expect(readme).toContain(`\`${name}\``);
     }
     expect(workflow.jobs.dist!.steps.some((s) => s.name === 'Installer names have no spaces')).toBe(true);
+  });
+
+  it('says in each OS job which signing secrets are missing, before the build, from their names alone', () => {
+    const steps = workflow.jobs.dist!.steps;
+    const check = steps.findIndex((s) => s.run === 'node scripts/signing-secrets.mjs');
+    const build = steps.findIndex((s) => s.run === 'npm run dist');
+    expect(check).toBeGreaterThanOrEqual(0);
+    // before npm ci and the build: the warning shows even when they fail
+    expect(check).toBeLessThan(steps.findIndex((s) => s.run === 'npm ci'));
+    expect(check).toBeLessThan(build);
+    // no `if:`: every OS job runs it (Linux says it has nothing to sign)
+    expect(Object.keys(steps[check]!)).not.toContain('if');
+
+    // The secrets the build is given are the ones checked, and the ones the script knows for macOS and Windows.
+    const secretsOf = (text: string) => new Set([...text.matchAll(/secrets\.(\w+)/g)].map((m) => m[1]));
+    const built = secretsOf(JSON.stringify(steps[build]!.env));
+    const checked = steps[check]!.env!;
+    expect(new Set(Object.keys(checked))).toEqual(built);
+    const known = Object.values(SIGNING_REQUIREMENTS).flatMap((os) => os.flatMap((step) => Object.keys(step.secrets)));
+    expect(new Set(known)).toEqual(built);
+
+    // Each variable is "set" or empty, computed from its own secret: the step never holds a secret's value.
+    for (const [name, value] of Object.entries(checked))
+      expect(value, name).toBe(`\${{ secrets.${name} != '' && 'set' || '' }}`);
   });
 });

@@ -14,6 +14,7 @@ import {
   writeServerRecord,
   type ServerRecord,
 } from '../../../src/main/core/http/server-record.js';
+import { whileHeldOpen } from '../../helpers/held-open.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const record = (over: Partial<ServerRecord> = {}): ServerRecord => ({
@@ -38,6 +39,20 @@ describe('server.json', () => {
 
     writeServerRecord(dir, record({ url: 'http://127.0.0.1:5000', started_at: 1767225700000 }));
     expect(readServerRecord(dir)).toEqual(record({ url: 'http://127.0.0.1:5000', started_at: 1767225700000 }));
+    expect(fs.readdirSync(dir)).toEqual([SERVER_RECORD_FILE]);
+  });
+
+  it('on Windows, replaces a server.json another program holds open for a moment (the rename is tried again)', async () => {
+    const dir = tempDir();
+    writeServerRecord(dir, record());
+    const next = record({ url: 'http://127.0.0.1:5000' });
+    const { refused } = await whileHeldOpen(
+      (f) => f.endsWith(SERVER_RECORD_FILE),
+      3,
+      () => writeServerRecord(dir, next),
+    );
+    expect(refused).toBe(3);
+    expect(readServerRecord(dir)).toEqual(next);
     expect(fs.readdirSync(dir)).toEqual([SERVER_RECORD_FILE]);
   });
 

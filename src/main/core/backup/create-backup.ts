@@ -7,6 +7,7 @@ import path from 'node:path';
 import { APP_VERSION } from '../../../shared/version.js';
 import type { Db } from '../db/database.js';
 import { schemaVersion } from '../db/database.js';
+import { renameSyncRetrying } from '../fs/replace-file.js';
 import { getMany, type SecretStore } from '../secrets/secret-store.js';
 import { BackupSealer, minPassphraseProblem } from './backup-crypto.js';
 import { entryBytes, MEDIA_DIR, SIDE_FILES, type BackupEntry } from './backup-entries.js';
@@ -106,7 +107,7 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupSum
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = null;
-    fs.renameSync(partial, out);
+    renameSyncRetrying(partial, out);
     return { file: out, files: sized.length, bytes, secrets: secrets.length, media: opts.media };
   } finally {
     if (fd !== null) fs.closeSync(fd);

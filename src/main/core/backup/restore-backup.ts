@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../db/database.js';
 import { MIGRATIONS } from '../db/migrations/index.js';
+import { renameSyncRetrying } from '../fs/replace-file.js';
 import type { InventoriedSecretStore } from '../secrets/secret-inventory.js';
 import type { SecretEntry } from '../secrets/secret-store.js';
 import { BackupDamagedError, BackupOpener, parseHeader, SEALED_CHUNK, type BackupHeader } from './backup-crypto.js';
@@ -190,6 +191,6 @@ function publish(staging: string, dataDir: string): void {
   // agent-studio.db-wal and -shm (longer names) before agent-studio.db itself
   const rank = (n: string) => (n.startsWith('agent-studio.db') ? 1_000 - n.length : 0);
   for (const name of fs.readdirSync(staging).sort((a, b) => rank(a) - rank(b))) {
-    fs.renameSync(path.join(staging, name), path.join(dataDir, name));
+    renameSyncRetrying(path.join(staging, name), path.join(dataDir, name));
   }
 }

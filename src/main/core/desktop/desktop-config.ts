@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { CoreSettings, CoreSettingsPatch } from '../../../shared/desktop-admin.schema.js';
 import type { AppConfig } from '../config/config.schema.js';
 import { ConfigSchema } from '../config/config.schema.js';
+import { replaceFileSync } from '../fs/replace-file.js';
 
 export interface SettingsIssue {
   path: string;
@@ -173,10 +174,11 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-/** Writes config.json whole (temp file + rename), so a crash never leaves half a file. */
+/**
+ * Writes config.json whole (temp file, fsync, rename), so a crash never leaves half a file; while an editor or
+ * antivirus on Windows holds the old one open for a moment, the rename is tried again.
+ */
 export function writeConfigFile(file: string, content: Json): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(temp, `${JSON.stringify(content, null, 2)}\n`);
-  fs.renameSync(temp, file);
+  replaceFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
 }

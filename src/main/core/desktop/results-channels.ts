@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import type { IpcResult } from '../../../shared/errors.js';
 import { IPC_CONTRACT, type Generation, type SavedFile } from '../../../shared/ipc-contract.js';
 import type { Core } from '../create-core.js';
+import { renameRetrying } from '../fs/replace-file.js';
 import { callHttpChannel, fail } from './http-channel.js';
 import type { CoreApi } from '../http/in-process-api.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
@@ -60,7 +61,7 @@ export async function writeAtomic(target: string, source: Readable | string): Pr
     // 0600: an export may hold cookies; only its owner should read it.
     if (typeof source === 'string') await fs.promises.writeFile(part, source, { mode: 0o600 });
     else await pipeline(source, fs.createWriteStream(part, { mode: 0o600 }));
-    await fs.promises.rename(part, target);
+    await renameRetrying(part, target);
   } catch (err) {
     await fs.promises.rm(part, { force: true });
     throw err;

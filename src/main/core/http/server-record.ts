@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { replaceFileSync } from '../fs/replace-file.js';
 import { isLoopbackHost } from './plugins/host-guard.js';
 
 export const SERVER_RECORD_FILE = 'server.json';
@@ -51,17 +52,10 @@ export function readServerRecord(dataDir: string): ServerRecord | null {
 
 /**
  * Writes the record atomically: a new file beside it, created with mode 0600, renamed over the old one, so a
- * reader sees the old record or the new one, never half of one.
+ * reader sees the old record or the new one, never half of one (and retried while Windows holds the old one open).
  */
 export function writeServerRecord(dataDir: string, record: ServerRecord): void {
-  const target = recordPath(dataDir);
-  const temp = `${target}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  try {
-    fs.writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    fs.renameSync(temp, target);
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
+  replaceFileSync(recordPath(dataDir), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** Removes the record only while it is still `own` (same pid and url): a later server's record stays. */

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StorageState } from '../../../shared/login.schema.js';
+import { renameRetrying } from '../fs/replace-file.js';
 import { ApiCallError } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 
@@ -23,7 +24,7 @@ export async function saveStorageState(
   const temp = path.join(dir, `.${path.basename(target)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
   try {
     await fs.promises.writeFile(temp, JSON.stringify(state, null, 2), { mode: 0o600, flag: 'wx' });
-    if (overwrite) await fs.promises.rename(temp, target);
+    if (overwrite) await renameRetrying(temp, target);
     else await fs.promises.link(temp, target);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';

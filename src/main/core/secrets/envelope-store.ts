@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { renameSyncRetrying } from '../fs/replace-file.js';
 import { EncryptedFileSecretStore } from './encrypted-file-store.js';
 import {
   deleteMany,
@@ -148,7 +149,7 @@ export class EnvelopeSecretStore implements SecretStore {
     const { base, file, keyAccount } = this.opts;
     if ((await base.get(keyAccount)) !== null || !hasEntries(file)) return null;
     const aside = `${file}.lost-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    fs.renameSync(file, aside);
+    renameSyncRetrying(file, aside);
     this.sealed = null;
     return aside;
   }

@@ -68,7 +68,9 @@ function breakStale(lockFile: string, staleMs: number): boolean {
   try {
     fs.renameSync(lockFile, aside);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT'; // released meanwhile; else not ours to move
+    // ENOENT: released meanwhile. Else not ours to move now (on Windows: its holder has it open); not retried here
+    // (fs/replace-file.ts) because the caller's wait loop tries the whole lock again anyway.
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
   }
   if (isStale(aside, staleMs)) {
     fs.rmSync(aside, { force: true });

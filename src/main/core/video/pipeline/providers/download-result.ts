@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_VERSION } from '../../../../../shared/version.js';
+import { renameSyncRetrying } from '../../../fs/replace-file.js';
 import { type Got, httpGuard, loadGot } from '../../../net/outbound-http.js';
 import { OutboundPolicy, outboundRefusal } from '../../../net/outbound-policy.js';
 import { SNIFF_BYTES, sniff, sniffAs } from '../../uploads/media-sniffer.js';
@@ -197,6 +198,6 @@ export async function downloadResult(
     );
   }
   const file = path.join(ctx.workDir, `result${EXT[guard.type ?? ''] ?? '.mp4'}`);
-  fs.renameSync(partial, file);
+  renameSyncRetrying(partial, file);
   return file;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { renameRetrying } from '../../../fs/replace-file.js';
 import { tempFileName } from './temp-files.js';
 
 export interface ByteGateOptions {
@@ -136,7 +137,7 @@ export async function writeFileAtomic<T = undefined>(
       size = out.bytesWritten;
     }
     if (check) checked = await check(tmp, size);
-    await fs.promises.rename(tmp, dest);
+    await renameRetrying(tmp, dest);
   } catch (err) {
     await fs.promises.rm(tmp, { force: true });
     throw err;
