@@ -13,6 +13,8 @@ export default defineConfig({
     pool: 'forks',
     // Per-file CPU (own and reaped children's) for scripts/test-timings.mjs.
     setupFiles: ['test/setup/cpu-meter.ts'],
+    // The run's own keychain service, emptied at the end (macOS and Windows have no throwaway keyring).
+    globalSetup: ['test/setup/keychain-service.ts'],
     reporters: ['default'],
   },
 });

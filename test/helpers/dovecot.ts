@@ -13,8 +13,36 @@ import { ImapFlow } from 'imapflow';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { tempDir } from './temp-dir.js';
 
-const DOVECOT = '/usr/sbin/dovecot';
-const DOVEADM = '/usr/bin/doveadm';
+/**
+ * Where a Dovecot program is: on PATH, or in the sbin folders packages put it in (Debian/Fedora /usr/sbin, a source
+ * build /usr/local/sbin, Homebrew /opt/homebrew/sbin and /usr/local/sbin), or null.
+ */
+export function findDovecotProgram(
+  name: 'dovecot' | 'doveadm',
+  env: NodeJS.ProcessEnv = process.env,
+  exists: (file: string) => boolean = fs.existsSync,
+): string | null {
+  const dirs = [
+    ...(env.PATH ?? '').split(path.delimiter).filter(Boolean),
+    '/usr/sbin',
+    '/usr/local/sbin',
+    '/opt/homebrew/sbin',
+    '/usr/bin',
+  ];
+  return dirs.map((dir) => path.join(dir, name)).find((file) => exists(file)) ?? null;
+}
+
+/** The program's path, or an error that says how to get it (a bare spawn ENOENT names nothing). */
+function dovecotProgram(name: 'dovecot' | 'doveadm'): string {
+  const found = findDovecotProgram(name);
+  if (!found)
+    throw new Error(
+      `${name} is not installed (looked on PATH and in /usr/sbin, /usr/local/sbin, /opt/homebrew/sbin): the mailbox ` +
+        'tests need a real Dovecot IMAP server (Debian/Ubuntu: apt install dovecot-imapd; Fedora: dnf install dovecot; ' +
+        '`node scripts/bootstrap.mjs --test` installs it where it may)',
+    );
+  return found;
+}
 const run = promisify(execFile);
 
 /** Masters still running when the test process exits get SIGTERM (a master then stops its own children). */
@@ -224,7 +252,9 @@ export async function startDovecot(opts: { users: DovecotUser[] }): Promise<Dove
 
   const launch = async (onPort: number) => {
     fs.writeFileSync(`${dir}/dovecot.conf`, config(dir, onPort, greeting, who));
-    const proc = spawn(DOVECOT, ['-F', '-c', `${dir}/dovecot.conf`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(dovecotProgram('dovecot'), ['-F', '-c', `${dir}/dovecot.conf`], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     proc.stderr?.on('data', (d) => (stderr += d));
     running.add(proc);
@@ -315,10 +345,10 @@ export async function startDovecot(opts: { users: DovecotUser[] }): Promise<Dove
       await start();
     },
     async kick(user) {
-      await run(DOVEADM, ['-c', `${dir}/dovecot.conf`, 'kick', user]);
+      await run(dovecotProgram('doveadm'), ['-c', `${dir}/dovecot.conf`, 'kick', user]);
     },
     async connections(user) {
-      const { stdout } = await run(DOVEADM, ['-c', `${dir}/dovecot.conf`, 'who', '-1', user]);
+      const { stdout } = await run(dovecotProgram('doveadm'), ['-c', `${dir}/dovecot.conf`, 'who', '-1', user]);
       return stdout.split('\n').filter((l) => new RegExp(`^${user}\\s+imap\\s`).test(l)).length;
     },
     setPassword(user, password) {

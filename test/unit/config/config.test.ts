@@ -28,6 +28,10 @@ describe('config', () => {
     expect(loadConfig({ dataDir: dir }, { AGENT_STUDIO_PORT: '5001' }).server.port).toBe(5001);
     expect(loadConfig({ dataDir: dir, port: 5002 }, { AGENT_STUDIO_PORT: '5001' }).server.port).toBe(5002);
     expect(loadConfig({}, { AGENT_STUDIO_DATA_DIR: dir }).browser.maxContexts).toBe(2);
+    expect(loadConfig({ dataDir: dir }, {}).secrets.service).toBe('agent-studio');
+    expect(loadConfig({ dataDir: dir }, { AGENT_STUDIO_SECRETS_SERVICE: 'agent-studio-dev' }).secrets.service).toBe(
+      'agent-studio-dev',
+    );
   });
 
   it('refuses a non-loopback host, bad numbers and broken JSON with clear messages', () => {

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-store.js';
-import { KeytarSecretStore } from '../../../src/main/core/secrets/keytar-store.js';
+import {
+  keychainItemLimit,
+  KeytarSecretStore,
+  SecretTooLargeError,
+} from '../../../src/main/core/secrets/keytar-store.js';
 import { NamespacedSecretStore } from '../../../src/main/core/secrets/namespaced-store.js';
 import {
   keyLoader,
@@ -24,6 +28,32 @@ describe('keytar secret store (real Secret Service in a throwaway keyring)', () 
     expect(await store.delete('k')).toBe(true);
     expect(await store.get('k')).toBeNull();
   });
+
+  it.runIf(keyringAvailable())(
+    "as Windows' Credential Manager: a value over 2,560 UTF-8 bytes is refused by name, before the keychain is asked",
+    async () => {
+      expect([keychainItemLimit('win32'), keychainItemLimit('darwin'), keychainItemLimit('linux')]).toEqual([
+        2560,
+        null,
+        null,
+      ]);
+      const service = `agent-studio-test-${process.pid}-${Date.now()}`;
+      const asWindows = new KeytarSecretStore(service, undefined, 'win32');
+      const asLinux = new KeytarSecretStore(service, undefined, 'linux');
+      const fits = 'é'.repeat(1280); // 2,560 bytes
+      await asWindows.set('fits', fits);
+      expect(await asWindows.get('fits')).toBe(fits);
+      const over = `${fits}x`; // 2,561 bytes, 1,281 characters
+      const err = await asWindows.set('notes-of-a-login', over).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SecretTooLargeError);
+      expect((err as Error).message).toMatch(/at most 2560 bytes per item and "notes-of-a-login" is 2561 bytes/);
+      expect((err as Error).message).not.toContain('é');
+      expect(await asWindows.get('notes-of-a-login')).toBeNull(); // nothing half-written
+      await asLinux.set('notes-of-a-login', over); // the Secret Service has no such limit
+      expect(await asLinux.get('notes-of-a-login')).toBe(over);
+      await asLinux.deleteMany(['fits', 'notes-of-a-login']);
+    },
+  );
 
   it.runIf(process.platform === 'linux')(
     'without a D-Bus session it fails with an error naming both remedies',

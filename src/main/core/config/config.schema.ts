@@ -51,7 +51,7 @@ export const ConfigSchema = z.object({
        */
       backend: z.enum(['auto', 'keychain', 'file']).default('auto'),
       masterKeyEnv: z.string().default('AGENT_STUDIO_MASTER_KEY'),
-      /** Service name in the OS keychain. */
+      /** Service name in the OS keychain (AGENT_STUDIO_SECRETS_SERVICE). */
       service: z.string().default('agent-studio'),
     })
     .prefault({}),

@@ -42,6 +42,7 @@ function envLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.AGENT_STUDIO_HOST) layer.server.host = env.AGENT_STUDIO_HOST;
   if (env.AGENT_STUDIO_LOG_LEVEL) layer.log.level = env.AGENT_STUDIO_LOG_LEVEL;
   if (env.AGENT_STUDIO_SECRETS_BACKEND) layer.secrets.backend = env.AGENT_STUDIO_SECRETS_BACKEND;
+  if (env.AGENT_STUDIO_SECRETS_SERVICE) layer.secrets.service = env.AGENT_STUDIO_SECRETS_SERVICE;
   if (env.AGENT_STUDIO_BROWSER_PATH) layer.browser.executablePath = env.AGENT_STUDIO_BROWSER_PATH;
   if (env.AGENT_STUDIO_BROWSER_ENDPOINT) layer.browser.connectEndpoint = env.AGENT_STUDIO_BROWSER_ENDPOINT;
   if (env.AGENT_STUDIO_MAX_BROWSER_CONTEXTS) layer.browser.maxContexts = num('AGENT_STUDIO_MAX_BROWSER_CONTEXTS');

@@ -20,6 +20,28 @@ const BATCH_CONCURRENCY = 3;
 /** Listings taken while other processes delete items (see listAccounts). */
 const LIST_ATTEMPTS = 20;
 
+/**
+ * The most bytes one keychain item may hold, where the keychain has a limit: Windows Credential Manager refuses a
+ * credential blob over CRED_MAX_CREDENTIAL_BLOB_SIZE (5 * 512 bytes), and keytar stores the value's UTF-8 bytes.
+ * macOS Keychain and the Secret Service have no limit a secret of ours comes near. Saved logins, whose notes may be
+ * 20,000 characters, never meet it: they are sealed in the vault file and the keychain holds only its 44-byte key
+ * (envelope-store.ts); every other item is a key, a token or a password.
+ */
+export function keychainItemLimit(platform: NodeJS.Platform): number | null {
+  return platform === 'win32' ? 2560 : null;
+}
+
+/** A value larger than the keychain of this platform can hold in one item (keychainItemLimit). */
+export class SecretTooLargeError extends Error {
+  constructor(account: string, bytes: number, limit: number) {
+    super(
+      `The OS keychain holds at most ${limit} bytes per item and "${account}" is ${bytes} bytes; ` +
+        'secrets this large belong in the sealed vault file (envelope-store.ts)',
+    );
+    this.name = 'SecretTooLargeError';
+  }
+}
+
 /** OS keychain through keytar (macOS Keychain, Windows Credential Manager, libsecret on Linux). */
 export class KeytarSecretStore implements SecretStore {
   readonly backend = 'keychain' as const;
@@ -33,6 +55,7 @@ export class KeytarSecretStore implements SecretStore {
   constructor(
     private readonly service: string,
     private readonly lockFile: string = defaultLockFile(service),
+    private readonly platform: NodeJS.Platform = process.platform,
   ) {}
 
   private load(): Keytar {
@@ -62,6 +85,10 @@ export class KeytarSecretStore implements SecretStore {
     return this.call((k) => k.getPassword(this.service, account));
   }
   set(account: string, value: string) {
+    // Checked here rather than left to the keychain: Windows' refusal ("stub received bad data") names nothing.
+    const limit = keychainItemLimit(this.platform);
+    const bytes = Buffer.byteLength(value, 'utf8');
+    if (limit !== null && bytes > limit) return Promise.reject(new SecretTooLargeError(account, bytes, limit));
     return this.call((k) => k.setPassword(this.service, account, value));
   }
   delete(account: string) {

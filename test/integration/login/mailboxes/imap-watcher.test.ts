@@ -91,7 +91,9 @@ const mail = (subject: string, extra: Partial<Parameters<typeof buildMail>[0]> =
   });
 
 describe('MailboxWatchers against Dovecot', () => {
-  it('ignores mail from before the subscription; a new mail arrives within a second, parsed', async () => {
+  // How fast a mail arrives (IDLE, not polling) is a speed target: `npm run bench -- login-codes` measures it (p50 <=
+  // 1 s). Here the bound is only how long to wait before calling it lost: a 1 s bound failed under a loaded machine.
+  it('ignores mail from before the subscription; a new mail arrives, parsed', async () => {
     const env = await setup();
     const box = await env.mailbox();
     await env.dovecot.deliver('ada', await mail('old news'));
@@ -110,7 +112,7 @@ describe('MailboxWatchers against Dovecot', () => {
     });
     const before = Date.now();
     await env.dovecot.deliver('ada', raw);
-    await rec.until(() => rec.messages.length > 0, 'the new message', 1_000);
+    await rec.until(() => rec.messages.length > 0, 'the new message');
 
     expect(rec.subjects()).toEqual(['Your code is 482913']); // not 'old news', which has the lower UID
     const [msg] = rec.messages;
