@@ -20,7 +20,8 @@ export function autostartFilePath(at: { env: NodeJS.ProcessEnv; home: string }):
 /**
  * One argument of an Exec line. Always quoted (the path may hold spaces or other reserved characters); inside the
  * quotes `"`, `` ` ``, `$` and `\` take a backslash; a literal `%` is `%%` (the spec undoes the quoting before it
- * expands field codes, so `%%` is read inside quotes too).
+ * expands field codes, so `%%` is read inside quotes too). GLib (GNOME) looks the program up before it reads `%%`, so
+ * it refuses a path holding `%`; there is no other spelling that both it and the spec read as that path.
  */
 export function quoteExecArgument(arg: string): string {
   return `"${arg.replaceAll('%', '%%').replace(/["`$\\]/g, '\\$&')}"`;
