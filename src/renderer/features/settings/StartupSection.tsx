@@ -85,7 +85,9 @@ export function StartupSection() {
             <label className="checkbox">
               <input
                 type="checkbox"
-                checked={state.on}
+                // While the change is under way the box shows what was asked ("Changing…" beside it), then what
+                // the OS says: no flicker back to the old state in between.
+                checked={busy ? asked : state.on}
                 disabled={busy || state.unavailable !== null}
                 aria-describedby="autostart-how autostart-state"
                 onChange={(e) => void change(e.target.checked)}
