@@ -6,6 +6,7 @@ import { app, dialog, nativeTheme } from 'electron';
 import { CoreHost } from './core/desktop/core-host.js';
 import type { ThemeStore } from './core/desktop/settings-channels.js';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './electron/app-protocol.js';
+import { startedInBackground } from './electron/autostart-os.js';
 import { DesktopShell, useDataDirFromEnv } from './electron/desktop-shell.js';
 import { askPortInUse, askWithoutKeychain } from './electron/dialogs.js';
 import { registerIpc } from './electron/ipc/index.js';
@@ -68,7 +69,9 @@ async function boot(): Promise<void> {
     return;
   }
   registerIpc({ host, theme, isTrusted, mainWindow: () => shell.mainWindow() });
-  shell.start(host, settings);
+  // The agents' API is up before any window: a start at login (the OS's login item, Run key or autostart entry)
+  // opens none until the person asks for it.
+  shell.start(host, settings, { background: startedInBackground() });
   notifyFinishedGenerations({ host, mainWindow: () => shell.mainWindow(), showWindow: () => shell.showWindow() });
   notifyLoginsNeedingPerson({ host, mainWindow: () => shell.mainWindow(), showWindow: () => shell.showWindow() });
 }

@@ -16,6 +16,7 @@ import {
 } from './desktop.schema.js';
 import type { IpcResult } from './errors.js';
 import { PERSON_REASONS } from './person-task.js';
+import { AUTOSTART_CHANNELS } from './ipc-autostart-channels.js';
 import { BACKUP_CHANNELS } from './ipc-backup-channels.js';
 import { CREDENTIALS_CHANNELS } from './ipc-credentials-channels.js';
 import { PROFILES_CHANNELS } from './ipc-profiles-channels.js';
@@ -105,6 +106,9 @@ export const IPC_CONTRACT = {
 
   // Backup: now, on a schedule to a folder, and a restore into a new folder (paths from OS dialogs only).
   ...BACKUP_CHANNELS,
+
+  // Start-up: whether the OS starts the app in the background when the person logs in (read back from the OS).
+  ...AUTOSTART_CHANNELS,
 } as const satisfies Record<string, Channel>;
 
 export type IpcContract = typeof IPC_CONTRACT;

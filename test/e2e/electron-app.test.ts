@@ -2,7 +2,8 @@
 // data folder and a free API port, through Playwright's Electron driver. Skipped, saying why, where no
 // Electron binary is installed (it is downloaded by electron's install script, which may be impossible).
 // Where there is none, the same built main bundle still runs in plain Node over a stand-in `electron` module
-// (support/electron-stand-in.mjs): start, one tray across core restarts, permissions, the app protocol, quit.
+// (support/electron-stand-in.mjs): start, one tray across core restarts, a start at login (--background: the API and
+// the tray, no window), the Linux autostart entry, permissions, the app protocol, quit.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -120,6 +121,8 @@ interface StandInRecord {
   clipboard: string | null;
   schemes: string[];
   errorBoxes: string[];
+  /** Main windows open now. */
+  windows: number;
 }
 
 interface StandInApp {
@@ -137,8 +140,11 @@ interface StandInApp {
 const APP_PAGE = 'app://renderer/index.html';
 const STAND_IN = path.join(import.meta.dirname, 'support', 'electron-stand-in.mjs');
 
-/** The built main bundle in plain Node over the stand-in, in a new data folder on a free port. */
-function launchOverStandIn(): StandInApp {
+/**
+ * The built main bundle in plain Node over the stand-in, in a new data folder on a free port; `args` are the command
+ * line's (after the program), `env` more environment.
+ */
+function launchOverStandIn(opts: { args?: string[]; env?: Record<string, string> } = {}): StandInApp {
   const main = path.join(ROOT, 'out', 'main', 'index.js');
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run npx electron-vite build first (npm test does)`);
   const dataDir = tempDir('agent-studio-stand-in-');
@@ -149,8 +155,8 @@ function launchOverStandIn(): StandInApp {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AGENT_STUDIO_')) env[k] = v;
   delete env.ELECTRON_RENDERER_URL;
-  Object.assign(env, { AGENT_STUDIO_DATA_DIR: dataDir, AGENT_STUDIO_SECRETS_BACKEND: 'file' });
-  const child = fork(main, [], {
+  Object.assign(env, { AGENT_STUDIO_DATA_DIR: dataDir, AGENT_STUDIO_SECRETS_BACKEND: 'file' }, opts.env);
+  const child = fork(main, opts.args ?? [], {
     execArgv: ['--import', STAND_IN],
     env,
     cwd: ROOT,
@@ -235,7 +241,7 @@ describe('the built main bundle over a stand-in electron module (no Electron bin
     });
     expect(info.ok).toBe(true);
     let state = await ask<StandInRecord>('state');
-    expect(state).toMatchObject({ traysMade: 1, traysDestroyed: 0, schemes: ['app'], errorBoxes: [] });
+    expect(state).toMatchObject({ traysMade: 1, traysDestroyed: 0, schemes: ['app'], errorBoxes: [], windows: 1 });
     expect(state.tooltip).toBe(`Agent Studio — API on ${info.value.serverUrl}`);
 
     const seen = [info.value.serverUrl];
@@ -269,6 +275,62 @@ describe('the built main bundle over a stand-in electron module (no Electron bin
       window?: { width: number };
     };
     expect(settings.window?.width).toBeGreaterThan(0);
+  });
+
+  it('a start at login (--background): the API answers and the tray is there, but no window until the tray opens it', async () => {
+    const app = (launched = launchOverStandIn({ args: ['--background'] }));
+    await app.next('tray-made');
+    const info = await app.ask<{ ok: boolean; value: { serverUrl: string } }>('invoke', {
+      channel: 'app:getInfo',
+      senderUrl: APP_PAGE,
+    });
+    // the agents' API listens on its own, over HTTP
+    expect((await fetch(`${info.value.serverUrl}/healthz`)).status).toBe(200);
+    expect(await app.ask<StandInRecord>('state')).toMatchObject({ windows: 0, errorBoxes: [] });
+    // the session starting the app again (its login entry) changes nothing; a launch by the person opens the window
+    await app.ask('appEvent', { event: 'second-instance', args: [['/opt/Agent Studio/agent-studio', '--background']] });
+    expect((await app.ask<StandInRecord>('state')).windows).toBe(0);
+    await app.ask('clickTray', { label: 'Open Agent Studio' });
+    expect((await app.ask<StandInRecord>('state')).windows).toBe(1);
+    await app.ask('clickTray', { label: 'Quit Agent Studio' });
+    expect((await app.exited).code, app.output()).toBe(0);
+  });
+
+  it('a second launch opens the window of an app started at login', async () => {
+    const app = (launched = launchOverStandIn({ args: ['--background'] }));
+    await app.next('tray-made');
+    await app.ask('appEvent', { event: 'second-instance', args: [['/opt/Agent Studio/agent-studio']] });
+    expect((await app.ask<StandInRecord>('state')).windows).toBe(1);
+    await app.ask('clickTray', { label: 'Quit Agent Studio' });
+    expect((await app.exited).code, app.output()).toBe(0);
+  });
+
+  it('Settings → Start-up on Linux writes the autostart entry for the executable the installed app runs as', async () => {
+    const config = tempDir('agent-studio-stand-in-xdg-');
+    try {
+      const app = (launched = launchOverStandIn({ env: { STAND_IN_PACKAGED: '1', XDG_CONFIG_HOME: config } }));
+      await app.next('tray-made');
+      const invoke = (channel: string, args?: unknown) =>
+        app.ask<{ ok: boolean; value: { on: boolean; where: string } }>('invoke', {
+          channel,
+          args,
+          senderUrl: APP_PAGE,
+        });
+      const file = path.join(config, 'autostart', 'agent-studio.desktop');
+      expect(await invoke('autostart:get')).toMatchObject({ ok: true, value: { on: false, where: file } });
+      expect(await invoke('autostart:set', { on: true })).toMatchObject({ ok: true, value: { on: true } });
+      // the stand-in's executable is this Node binary: the one the entry must start, quoted, with --background
+      const exec = /^Exec=(.*)$/m.exec(fs.readFileSync(file, 'utf8'))?.[1];
+      expect(exec).toBe(`"${process.execPath}" --background`);
+      expect(await invoke('autostart:set', { on: false })).toMatchObject({ ok: true, value: { on: false } });
+      expect(fs.existsSync(file)).toBe(false);
+      // Linux has no login items: Electron's were never asked to change
+      expect((await app.ask<{ loginItemSettings: unknown[] }>('state')).loginItemSettings).toEqual([]);
+      await app.ask('clickTray', { label: 'Quit Agent Studio' });
+      expect((await app.exited).code, app.output()).toBe(0);
+    } finally {
+      fs.rmSync(config, { recursive: true, force: true });
+    }
   });
 
   it("allows full screen to the app's own page only; serves the page, and a 404 for a missing file", async () => {

@@ -5,6 +5,7 @@ import { app, BrowserWindow, powerMonitor } from 'electron';
 import type { CoreHost } from '../core/desktop/core-host.js';
 import { shutdownSignals } from '../core/shutdown-signals.js';
 import { resolveResourcesDir } from '../core/video/resources.js';
+import { hasBackgroundArg } from '../core/desktop/autostart.js';
 import { closeWithin } from './close-within.js';
 import { showMissingToolsNotice } from './dialogs.js';
 import type { RunningCore } from './lifecycle.js';
@@ -33,6 +34,10 @@ export class DesktopShell {
   private settings: SettingsStore | null = null;
   /** 'closing' while the core closes after a quit request; 'closed' lets the next quit through. */
   private shutdown: 'no' | 'closing' | 'closed' = 'no';
+  /** A second launch asked for the window while the core started: start() opens it even after a start at login. */
+  private windowAsked = false;
+  /** Waiting for the first window (a start at login opens none until the person asks). */
+  private waitingForWindow: ((win: BrowserWindow) => void)[] = [];
 
   constructor(private readonly opts: { preloadPath: string; rendererUrl: string }) {}
 
@@ -44,8 +49,14 @@ export class DesktopShell {
    */
   install(appId: string): void {
     if (process.platform === 'win32') app.setAppUserModelId(appId);
-    // A second launch (or a click on the Dock icon) brings this window back instead.
-    app.on('second-instance', () => this.showWindow());
+    // A second launch (or a click on the Dock icon) brings this window back instead. One from a login entry (the
+    // session starting an app that already runs) changes nothing. A launch while this one still starts gets the
+    // window even after a start at login; 'activate' then does not count, as macOS may send it with the launch itself.
+    app.on('second-instance', (_event, argv) => {
+      if (hasBackgroundArg(argv)) return;
+      if (!this.host) this.windowAsked = true;
+      this.showWindow();
+    });
     app.on('activate', () => this.showWindow());
     app.on('window-all-closed', () => {
       // With the tray the app and the agents' API keep running; the tray or a new launch reopens the window.
@@ -59,11 +70,14 @@ export class DesktopShell {
     if (process.platform === 'darwin') process.env.PATH = withPackageManagerPath(process.env.PATH, 'darwin');
   }
 
-  /** Once the core runs: the window, the tray, and the one-time notice about missing programs. */
-  start(host: CoreHost<RunningCore>, settings: SettingsStore): void {
+  /**
+   * Once the core runs (the agents' API already listening): the window, the tray, and the one-time notice about
+   * missing programs. A start at login (`background`) opens no window: the tray, the Dock or a launch opens it.
+   */
+  start(host: CoreHost<RunningCore>, settings: SettingsStore, opts: { background: boolean }): void {
     this.host = host;
     this.settings = settings;
-    this.openWindow();
+    if (!opts.background || this.windowAsked) this.openWindow();
     const running = host.current();
     this.showTray(running);
     // A restart (new port, new settings) may change the API address the tray shows and copies.
@@ -119,6 +133,7 @@ export class DesktopShell {
       if (this.window === win) this.window = null;
     });
     this.window = win;
+    for (const resolve of this.waitingForWindow.splice(0)) resolve(win);
   }
 
   private beforeQuit(event: Electron.Event): void {
@@ -153,10 +168,15 @@ export class DesktopShell {
       platform: process.platform,
     });
     const show = isNewNotice(missing, settings.get().missingToolsNoticed);
+    // After a start at login the notice waits for the window: no dialog of its own while the session starts, and
+    // not counted as shown before the person has seen it.
+    const win =
+      show && !this.window
+        ? await new Promise<BrowserWindow>((resolve) => this.waitingForWindow.push(resolve))
+        : this.window;
     // Remember what is missing now: a tool installed later and lost again is noticed again.
     settings.update({ missingToolsNoticed: missing.map((tool) => tool.id) });
     if (!show) return;
-    const win = this.window;
     // Over the window once it is visible: a dialog parented to a hidden window can open behind it.
     if (win && !win.isVisible())
       await new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 // What a second launch of the app does. Electron's single-instance lock (index.ts, per data folder) keeps one app
 // per data folder: the newer process quits at once, and the running one gets 'second-instance' (or, on macOS,
-// 'activate' for a click on the Dock icon) and brings its window back. The second launch's arguments are not used:
-// the app takes none that a running instance could act on. Plain Node (no electron import), so tests run it as is.
+// 'activate' for a click on the Dock icon) and brings its window back; a second launch from a login entry
+// (`--background`, desktop-shell.ts) brings nothing. Plain Node (no electron import), so tests run it as is.
 
 /** What bringing a window back uses of it (Electron's BrowserWindow). */
 export interface ShownWindow {

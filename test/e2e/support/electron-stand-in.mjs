@@ -29,6 +29,7 @@ const record = {
   schemes: [],
   errorBoxes: [],
   notificationsShown: 0,
+  loginItemSettings: [],
 };
 
 class StandInEvent {
@@ -42,7 +43,8 @@ class StandInEvent {
 const paths = { userData: path.join(os.tmpdir(), 'agent-studio-stand-in') };
 let quitting = false;
 class App extends EventEmitter {
-  isPackaged = false;
+  // A test may play the installed app (its executable is then this Node binary: process.execPath).
+  isPackaged = process.env.STAND_IN_PACKAGED === '1';
   #ready = new Promise((resolve) => setImmediate(resolve));
   whenReady() {
     return this.#ready;
@@ -64,6 +66,13 @@ class App extends EventEmitter {
   }
   setAppUserModelId(id) {
     record.appUserModelId = id;
+  }
+  /** As on Linux, where Electron has no login items: nothing set, nothing opened at login. */
+  getLoginItemSettings() {
+    return { openAtLogin: false, wasOpenedAtLogin: false, executableWillLaunchAtLogin: false, launchItems: [] };
+  }
+  setLoginItemSettings(settings) {
+    record.loginItemSettings.push(settings);
   }
   /** As Electron: before-quit (which may be prevented), then the windows close, then will-quit and quit. */
   quit() {
@@ -267,7 +276,17 @@ export const net = {
 
 // ---- orders from the test -----------------------------------------------------------------------------------
 const orders = {
-  state: () => ({ ...record, menu: record.menu.map((item) => item.label ?? item.type), channels: handlers.size }),
+  state: () => ({
+    ...record,
+    menu: record.menu.map((item) => item.label ?? item.type),
+    channels: handlers.size,
+    windows: windows.size,
+  }),
+  /** An app event as the OS would send it, e.g. 'second-instance' with the second launch's argv. */
+  appEvent({ event, args = [] }) {
+    app.emit(event, new StandInEvent(), ...args);
+    return null;
+  },
   async invoke({ channel, args, senderUrl }) {
     const handler = handlers.get(channel);
     if (!handler) throw new Error(`no handler for ${channel}`);

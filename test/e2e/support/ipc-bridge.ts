@@ -15,6 +15,7 @@ import { createIpcDispatcher } from '../../../src/main/core/desktop/ipc-dispatch
 import { fail } from '../../../src/main/core/desktop/http-channel.js';
 import type { LocalHandlers } from '../../../src/main/core/desktop/ipc-dispatcher.js';
 import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js';
+import { autostartChannels, type AutostartOs } from '../../../src/main/core/desktop/autostart-channels.js';
 import { backupChannels } from '../../../src/main/core/desktop/backup-channels.js';
 import { profilesChannels } from '../../../src/main/core/desktop/profiles-channels.js';
 import { browserProfiles } from '../../../src/main/core/login/profiles/index.js';
@@ -53,6 +54,11 @@ export interface IpcBridgeOptions {
   theme?: ThemeStore;
   /** The id of the key `api` presents (keys:list marks it as the window's own). */
   keyId?: string | null;
+  /**
+   * Where Settings → Start-up writes (default: an installed Linux app's XDG autostart entry under a temp
+   * XDG_CONFIG_HOME, on any OS: the one mechanism that is plain files).
+   */
+  autostart?: AutostartOs;
   /** Replaces main-only handlers (e.g. app:apiStatus for an address where nothing listens). */
   local?: Partial<LocalHandlers>;
 }
@@ -131,6 +137,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
   const relaunched: string[] = [];
   const dropDir = tempDir('agent-studio-dropped-');
   const pasteDir = tempDir('agent-studio-pasted-');
+  const xdgConfigDir = tempDir('agent-studio-xdg-config-');
   // Main-only channels a test here does not exercise answer a clear failure instead of hanging.
   const unanswered = Object.fromEntries(
     CHANNEL_NAMES.filter((c) => IPC_CONTRACT[c].kind === 'local').map((c) => [
@@ -184,13 +191,24 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
           relaunchWith: async (dataDir) => void relaunched.push(dataDir),
         },
       }),
+      ...autostartChannels({
+        os: opts.autostart ?? {
+          platform: 'linux',
+          env: { XDG_CONFIG_HOME: xdgConfigDir },
+          execPath: '/opt/Agent Studio/agent-studio',
+          packaged: true,
+          home: xdgConfigDir,
+          loginItems: null,
+        },
+        log: () => opts.core.log,
+      }),
       ...opts.local,
     },
   });
   const stop = forwardCoreEvents(opts.core.events, opts.orgId, emit);
   page.context().once('close', () => {
     stop();
-    for (const dir of [dropDir, pasteDir]) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [dropDir, pasteDir, xdgConfigDir]) fs.rmSync(dir, { recursive: true, force: true });
   });
   await page.exposeBinding('__ipcInvoke', (_source, channel: unknown, args: unknown) => dispatch(channel, args));
   await page.exposeBinding('__ipcDropFile', async (_source, name: string, base64: string) => {

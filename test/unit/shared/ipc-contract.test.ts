@@ -224,6 +224,8 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'backup:inspect': { good: undefined, bad: { file: '/etc/passwd' } },
   'backup:restore': { good: { passphrase: 'a passphrase' }, bad: { passphrase: 'p', dataDir: '/tmp/x' } },
   'backup:openRestored': { good: undefined, bad: { dataDir: '/etc' } },
+  'autostart:get': { good: undefined, bad: { file: '/etc/xdg/autostart/x.desktop' } },
+  'autostart:set': { good: { on: true }, bad: { on: true, exec: '/bin/sh' } },
 };
 
 const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);

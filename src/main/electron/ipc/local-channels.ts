@@ -4,6 +4,7 @@
 // desktop/settings-channels.ts). Everything else goes to the core's HTTP API.
 import path from 'node:path';
 import { app, clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
+import { autostartChannels } from '../../core/desktop/autostart-channels.js';
 import { backupChannels, type BackupOs } from '../../core/desktop/backup-channels.js';
 import { adminChannels } from '../../core/desktop/admin-channels.js';
 import type { CoreHost } from '../../core/desktop/core-host.js';
@@ -17,6 +18,7 @@ import { studioChannels } from '../../core/desktop/studio-channels.js';
 import { vaultChannels } from '../../core/desktop/vault-channels.js';
 import { secretCopier } from '../../core/desktop/secret-clipboard.js';
 import type { UploadKind } from '../../../shared/ipc-contract.js';
+import { autostartOs } from '../autostart-os.js';
 import type { RunningCore } from '../lifecycle.js';
 import { openExternalLink } from '../security.js';
 
@@ -128,6 +130,7 @@ export function localChannels(opts: {
     ...settingsChannels({ host: opts.host, theme: opts.theme }),
     ...studioChannels(opts.host),
     ...backupChannels({ host: opts.host, os: backupOs(opts.mainWindow, os, last) }),
+    ...autostartChannels({ os: autostartOs(), log: () => opts.host.current().core.log }),
     ...resultsChannels({
       api: opts.host.api,
       files: opts.files,

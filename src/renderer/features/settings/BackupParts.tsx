@@ -1,8 +1,6 @@
-// What the three forms of Settings → Backup share: the passphrase typed twice, and the outcome of an action, said
-// where the action was and focused, so it is in view and read out.
-import { useEffect, useRef } from 'react';
+// What the forms of Settings → Backup share: the passphrase typed twice. (The outcome of an action, said where the
+// action was, is components/ActionOutcome.tsx.)
 import { Field } from '../../components/Field';
-import { ErrorBanner, Notice } from '../../components/StatusViews';
 
 /** The shortest backup passphrase the app takes (as `backup create` does). */
 export const MIN_PASSPHRASE = 12;
@@ -47,35 +45,6 @@ export function PassphraseFields(props: {
           autoComplete="new-password"
         />
       </Field>
-    </div>
-  );
-}
-
-export type Outcome = { text: string; bad: boolean } | null;
-
-/** The outcome of the form's last action; it takes the focus each time it changes. */
-export function ActionOutcome({
-  outcome,
-  errorTitle,
-  testId,
-}: {
-  outcome: Outcome;
-  errorTitle: string;
-  testId: string;
-}) {
-  const said = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (outcome) said.current?.focus();
-  }, [outcome]);
-  return (
-    <div ref={said} tabIndex={-1} data-testid={testId}>
-      {outcome ? (
-        outcome.bad ? (
-          <ErrorBanner title={errorTitle} message={outcome.text} />
-        ) : (
-          <Notice tone="success">{outcome.text}</Notice>
-        )
-      ) : null}
     </div>
   );
 }

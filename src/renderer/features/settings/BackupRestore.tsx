@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Field } from '../../components/Field';
 import { errorMessage, invoke } from '../../lib/api';
 import { formatBytes, formatDate } from '../../lib/format';
-import { ActionOutcome, type Outcome } from './BackupParts';
+import { ActionOutcome, type Outcome } from '../../components/ActionOutcome';
 
 interface Inspected {
   name: string | null;

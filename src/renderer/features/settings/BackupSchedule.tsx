@@ -4,7 +4,8 @@ import { ErrorBanner } from '../../components/StatusViews';
 import { Field } from '../../components/Field';
 import { errorMessage, invoke } from '../../lib/api';
 import { formatDate } from '../../lib/format';
-import { ActionOutcome, PassphraseFields, passphraseErrors, type Outcome } from './BackupParts';
+import { ActionOutcome, type Outcome } from '../../components/ActionOutcome';
+import { PassphraseFields, passphraseErrors } from './BackupParts';
 
 /** Scheduled backups to a folder the person picks, sealed with a passphrase the app keeps in the secret store. */
 export function BackupSchedule() {

@@ -3,7 +3,8 @@ import { errorMessage, invoke } from '../../lib/api';
 import { formatBytes } from '../../lib/format';
 import { BackupRestore } from './BackupRestore';
 import { BackupSchedule } from './BackupSchedule';
-import { ActionOutcome, PassphraseFields, passphraseErrors, type Outcome } from './BackupParts';
+import { ActionOutcome, type Outcome } from '../../components/ActionOutcome';
+import { PassphraseFields, passphraseErrors } from './BackupParts';
 import { SettingsSection } from './SettingsSection';
 
 /**

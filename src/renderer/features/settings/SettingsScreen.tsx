@@ -10,11 +10,13 @@ import { LocalApiSection } from './LocalApiSection';
 import { MailboxesSection } from './MailboxesSection';
 import { OrgsSection } from './OrgsSection';
 import { ProvidersSection } from './ProvidersSection';
+import { StartupSection } from './StartupSection';
 import { StorageSection } from './StorageSection';
 import { WebhookSection } from './WebhookSection';
 
 const SECTIONS = [
   ['local-api', 'Local API'],
+  ['startup', 'Start-up'],
   ['keys', 'API keys'],
   ['orgs', 'Organizations and credits'],
   ['mailboxes', 'Mailboxes'],
@@ -44,7 +46,7 @@ export function SettingsScreen() {
     <div className="page settings-page">
       <PageHeader
         title="Settings"
-        description="The local API and its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, and how the app looks."
+        description="The local API, starting it when you log in, its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, and how the app looks."
       />
       <nav className="settings-toc" aria-label="Settings sections">
         {SECTIONS.map(([id, label]) => (
@@ -70,6 +72,7 @@ export function SettingsScreen() {
       ) : settings.status !== 'error' ? (
         <Loading label="Loading settings…" />
       ) : null}
+      <StartupSection />
       <ApiKeysSection />
       <OrgsSection />
       <MailboxesSection />
