@@ -32,8 +32,6 @@ export async function startTestServer(
       ...config,
       dataDir,
       log: { level: 'info', ...(config.log ?? {}) },
-      // The run's own keychain service (test/setup/keychain-service.ts), as the CLI and headless server read it.
-      secrets: { service: process.env.AGENT_STUDIO_SECRETS_SERVICE, ...(config.secrets ?? {}) },
       server: { port: 0, ...(config.server ?? {}) },
       // Rendering is paused unless a test asks for it: most tests look at what generate records.
       jobs: { renderConcurrency: 0, ...(config.jobs ?? {}) },

@@ -2,8 +2,8 @@
 // On Linux `npm test` runs inside scripts/with-keyring.sh, a throwaway Secret Service that vanishes with the run. On
 // macOS and Windows there is no such thing: a test server's `auto` backend reaches the person's real Keychain or
 // Credential Manager, whose `agent-studio` service is where the installed app keeps its items. So the run gets a
-// service of its own (AGENT_STUDIO_SECRETS_SERVICE, which the CLI, the headless server and test/helpers/test-server
-// read), and its items are deleted when the run ends.
+// service of its own (AGENT_STUDIO_SECRETS_SERVICE, the default of `secrets.service` in every config parsed: test
+// servers, cores a test builds itself, the CLI and headless servers it starts), and its items are deleted at the end.
 import { createRequire } from 'node:module';
 
 type Keytar = {

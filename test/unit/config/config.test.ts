@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../../src/main/core/config/app-paths.js';
-import { ConfigError, loadConfig } from '../../../src/main/core/config/load-config.js';
+import { ConfigError, loadConfig, parseConfig } from '../../../src/main/core/config/load-config.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 describe('config', () => {
@@ -28,10 +28,23 @@ describe('config', () => {
     expect(loadConfig({ dataDir: dir }, { AGENT_STUDIO_PORT: '5001' }).server.port).toBe(5001);
     expect(loadConfig({ dataDir: dir, port: 5002 }, { AGENT_STUDIO_PORT: '5001' }).server.port).toBe(5002);
     expect(loadConfig({}, { AGENT_STUDIO_DATA_DIR: dir }).browser.maxContexts).toBe(2);
-    expect(loadConfig({ dataDir: dir }, {}).secrets.service).toBe('agent-studio');
     expect(loadConfig({ dataDir: dir }, { AGENT_STUDIO_SECRETS_SERVICE: 'agent-studio-dev' }).secrets.service).toBe(
       'agent-studio-dev',
     );
+  });
+
+  it('the keychain service: secrets.service, else AGENT_STUDIO_SECRETS_SERVICE, else agent-studio, in every parse', () => {
+    const saved = process.env.AGENT_STUDIO_SECRETS_SERVICE; // the test run's own (test/setup/keychain-service.ts)
+    try {
+      delete process.env.AGENT_STUDIO_SECRETS_SERVICE;
+      expect(parseConfig({ dataDir: tempDir() }).secrets.service).toBe('agent-studio');
+      process.env.AGENT_STUDIO_SECRETS_SERVICE = 'agent-studio-second';
+      expect(parseConfig({ dataDir: tempDir() }).secrets.service).toBe('agent-studio-second');
+      expect(parseConfig({ dataDir: tempDir(), secrets: { service: 'mine' } }).secrets.service).toBe('mine');
+    } finally {
+      if (saved === undefined) delete process.env.AGENT_STUDIO_SECRETS_SERVICE;
+      else process.env.AGENT_STUDIO_SECRETS_SERVICE = saved;
+    }
   });
 
   it('refuses a non-loopback host, bad numbers and broken JSON with clear messages', () => {

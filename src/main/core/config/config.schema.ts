@@ -51,8 +51,12 @@ export const ConfigSchema = z.object({
        */
       backend: z.enum(['auto', 'keychain', 'file']).default('auto'),
       masterKeyEnv: z.string().default('AGENT_STUDIO_MASTER_KEY'),
-      /** Service name in the OS keychain (AGENT_STUDIO_SECRETS_SERVICE). */
-      service: z.string().default('agent-studio'),
+      /**
+       * Service name in the OS keychain. Unset, AGENT_STUDIO_SECRETS_SERVICE, else `agent-studio`: read when a config
+       * is parsed (not only by loadConfig's environment layer), so every core of a process agrees on it, those built
+       * from parseConfig too (the test suite gives its run a service of its own this way).
+       */
+      service: z.string().default(() => process.env.AGENT_STUDIO_SECRETS_SERVICE || 'agent-studio'),
     })
     .prefault({}),
   browser: z
