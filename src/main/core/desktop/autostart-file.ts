@@ -1,8 +1,8 @@
-// The Linux autostart file on disk (its path and text come from desktop-entry.ts). Written whole through a file beside
-// it and a rename, so a session starting at that moment reads the old entry or the new one, never half of one.
-import crypto from 'node:crypto';
+// The Linux autostart file on disk (its path and text come from desktop-entry.ts). Written whole (replace-file.ts), so
+// a session starting at that moment reads the old entry or the new one, never half of one.
 import fs from 'node:fs';
 import path from 'node:path';
+import { replaceFileSync } from '../fs/replace-file.js';
 
 /** The file's text, or null when there is none (nor can be: a file stands where a folder of its path should). */
 export function readAutostartFile(file: string): string | null {
@@ -17,15 +17,9 @@ export function readAutostartFile(file: string): string | null {
 
 export function writeAutostartFile(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  // Ends in .tmp, not .desktop: a session starting meanwhile never runs a temp file left by a crash.
-  const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  try {
-    // 0644 like the entries desktops write; 'wx': never through a file someone put at the temp name.
-    fs.writeFileSync(temp, text, { mode: 0o644, flag: 'wx' });
-    fs.renameSync(temp, file);
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
+  // replace-file.ts: a temp file beside it ending in .tmp, not .desktop (a session starting meanwhile never runs one a
+  // crash left), created exclusively, fsynced, renamed over; 0644 like the entries desktops write.
+  replaceFileSync(file, text, { mode: 0o644 });
 }
 
 /** Turned off: the file goes (a system-wide entry of the same name would show through; the app installs none). */
