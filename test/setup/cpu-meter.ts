@@ -33,13 +33,18 @@ function rusageSeconds(): { self: number; children: number } | null {
 /** A cpuacct cgroup holding this process from now on, or null where one cannot be made (not root, no cgroup v1). */
 function ownCgroup(): string | null {
   const dir = path.join(CGROUP_PARENT, String(process.pid));
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(process.pid));
-    return dir;
-  } catch {
-    return null;
+  // Another file's process sweeps emptied groups when it ends (leaveCgroup): one made here a moment ago and not yet
+  // joined is empty too, so it may go between the mkdir and the join. Made again then, not given up for rusage.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(process.pid));
+      return dir;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null;
+    }
   }
+  return null;
 }
 
 /** Moves this process back to the root group, then removes every emptied group (its own, earlier runs' ones). */
