@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { resolveBrowserExecutable } from '../src/main/core/login/browser-resolver.js';
+import { resolveBrowserExecutable } from '../src/main/core/login/browser/browser-resolver.js';
 import type { LoginRun } from '../src/shared/login.schema.js';
 import { startCaptcha } from '../test/fixtures/sites/captcha.site.js';
 import { startTestServer, type TestServer } from '../test/helpers/test-server.js';

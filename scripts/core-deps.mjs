@@ -23,9 +23,9 @@ const LOW = ['config', 'db', 'secrets', 'net', 'tenancy', 'jobs'];
 /** Leaf files of login's root folder (they import no other part of login but codes): any part of login may use them. */
 const LOGIN_LEAVES = [
   'login/login-types.ts',
-  'login/auth-cookies.ts',
+  'login/sessions/auth-cookies.ts',
   'login/passkeys/passkey-types.ts',
-  'login/browser-resolver.ts',
+  'login/browser/browser-resolver.ts',
 ];
 /** What a feature (login, video) may use outside itself. */
 const FEATURE_BASE = [...KERNEL, ...LOW, 'base-core.ts', 'http'];
@@ -70,9 +70,9 @@ export const CORE_DEPS = {
   'login/passkeys/passkey-types.ts': [],
   // passkeys: the virtual authenticator (CDP WebAuthn) and the page heuristics for passkey controls and settings pages
   'login/passkeys': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
-  'login/auth-cookies.ts': KERNEL,
+  'login/sessions/auth-cookies.ts': KERNEL,
   // where the browser is on this computer: the login feature launches it, Settings says which one it found
-  'login/browser-resolver.ts': KERNEL,
+  'login/browser/browser-resolver.ts': KERNEL,
   'login/codes': [...KERNEL, ...LOW], // never login/mailboxes: the mailboxes feed the codes, not the reverse
   'login/engine': [...KERNEL, ...LOW, ...LOGIN_LEAVES], // never routes, lifecycle, signup, mailboxes
   'login/steps': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/codes', 'login/passkeys'],
@@ -189,7 +189,7 @@ export const CORE_DEPS = {
   // in-process clients of the API: http, the core's types, the low level; never a feature, and no feature imports them
   mcp: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'video/uploads/media-sniffer.ts'],
   // (browser-resolver: Settings says which browser "Find one automatically" finds; a pure function of the disk)
-  desktop: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'login/browser-resolver.ts', 'backup'],
+  desktop: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'login/browser/browser-resolver.ts', 'backup'],
 
   // composition
   'create-core.ts': ['*'],

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { LoginRequestSchema } from '../../src/shared/login.schema.js';
 import { logRequest } from '../../src/main/core/http/build-server.js';
 import { createLogger } from '../../src/main/core/logger.js';
-import { readPayload } from '../../src/main/core/login/session-payload.js';
+import { readPayload } from '../../src/main/core/login/sessions/session-payload.js';
 import { open, seal } from '../../src/main/core/secrets/aead.js';
 import { tempDir } from '../../test/helpers/temp-dir.js';
 import { round } from './stats.js';

@@ -1,5 +1,5 @@
 // Which browsers the app can drive, as the bootstrap sees them. The app's own list is in
-// src/main/core/login/browser-resolver.ts; this script runs before node_modules exists and cannot import
+// src/main/core/login/browser/browser-resolver.ts; this script runs before node_modules exists and cannot import
 // TypeScript, so it keeps a copy, and test/unit/scripts/bootstrap-platforms.test.ts fails when the two differ.
 import path from 'node:path';
 

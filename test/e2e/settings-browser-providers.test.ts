@@ -1,7 +1,7 @@
 // The Settings screen's browser and video providers over the IPC contract and a real core
 // (support/settings-app.ts): the browser found automatically, and a provider token stored and never shown again.
 import { describe, expect, it } from 'vitest';
-import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
+import { resolveBrowserExecutable } from '../../src/main/core/login/browser/browser-resolver.js';
 import { PROVIDER_KEYS } from '../../src/shared/provider.schema.js';
 import { core, openSettings, section, shot, useSettingsApp } from './support/settings-app.js';
 

@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startSite, type FixtureSite, type SiteName, type SiteOptions } from '../fixtures/sites/index.js';
-import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
+import { resolveBrowserExecutable } from '../../src/main/core/login/browser/browser-resolver.js';
 import { applySessionStorage } from '../../src/client/playwright.js';
 import type { StorageState } from '../../src/shared/login.schema.js';
 

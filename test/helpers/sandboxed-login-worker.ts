@@ -6,9 +6,9 @@
  * `close` line on stdin disposes the pool and exits. No launch args are given: what the pool decides is under test.
  */
 import readline from 'node:readline';
-import { BrowserPool } from '../../src/main/core/login/browser-pool.js';
-import { resolveBrowserExecutable } from '../../src/main/core/login/browser-resolver.js';
-import { LoginEngine } from '../../src/main/core/login/login-engine.js';
+import { BrowserPool } from '../../src/main/core/login/browser/browser-pool.js';
+import { resolveBrowserExecutable } from '../../src/main/core/login/browser/browser-resolver.js';
+import { LoginEngine } from '../../src/main/core/login/flow/login-engine.js';
 
 const [url, username, password] = process.argv.slice(2) as [string, string, string];
 const logged: { obj: unknown; msg?: string }[] = [];

@@ -3,7 +3,7 @@
 import { Notification } from 'electron';
 import { PERSON_TASK } from '../../shared/person-task.js';
 import type { BaseCore } from '../core/base-core.js';
-import { resolveBrowserExecutable } from '../core/login/browser-resolver.js';
+import { resolveBrowserExecutable } from '../core/login/browser/browser-resolver.js';
 import { VisibleBrowserFinisher, type InteractiveWindow } from '../core/login/interactive/visible-browser-finisher.js';
 
 export function createDesktopFinisher(base: BaseCore): VisibleBrowserFinisher {

@@ -3,7 +3,7 @@
 // Pure (no electron import), so test/unit/electron/system-tools.test.ts runs it against real directories.
 import fs from 'node:fs';
 import path from 'node:path';
-import { BrowserNotFoundError, resolveBrowserExecutable } from '../core/login/browser-resolver.js';
+import { BrowserNotFoundError, resolveBrowserExecutable } from '../core/login/browser/browser-resolver.js';
 
 export interface MissingTool {
   /** Stable id, remembered so the same notice is shown once: 'chromium' | 'ffmpeg'. */

@@ -1,5 +1,5 @@
 // A real login with Chromium's sandbox on: the BrowserPool decides the sandbox by what the process can do
-// (login/chromium-sandbox.ts), never by an environment variable such as CI. The tests run as root here, where the
+// (login/browser/chromium-sandbox.ts), never by an environment variable such as CI. The tests run as root here, where the
 // sandbox is off by necessity; so this one runs the login as a throwaway non-root user (test/helpers/
 // sandboxed-login-worker.ts), checks the login signed in, and checks the browser it launched: no --no-sandbox, and
 // the zygote of its renderers in a user namespace of its own (what the Linux sandbox does without a setuid helper).
@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveBrowserExecutable } from '../../../src/main/core/login/browser-resolver.js';
-import { decideSandbox, sandboxFacts } from '../../../src/main/core/login/chromium-sandbox.js';
+import { resolveBrowserExecutable } from '../../../src/main/core/login/browser/browser-resolver.js';
+import { decideSandbox, sandboxFacts } from '../../../src/main/core/login/browser/chromium-sandbox.js';
 import { findOnPath } from '../../../src/main/electron/system-tools.js';
 import { startSite, type FixtureSite } from '../../fixtures/sites/index.js';
 import { REPO_ROOT } from '../../helpers/repo-root.js';

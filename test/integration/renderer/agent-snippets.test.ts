@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveBrowserExecutable } from '../../../src/main/core/login/browser-resolver.js';
+import { resolveBrowserExecutable } from '../../../src/main/core/login/browser/browser-resolver.js';
 import { StorageStateSchema } from '../../../src/shared/login.schema.js';
 import { requestFromGeneration } from '../../../src/renderer/lib/regenerate.js';
 import { curlSnippet, playwrightSnippet, storageStateFileName } from '../../../src/renderer/lib/snippets.js';

@@ -14,20 +14,20 @@ const check = (importer: string, source: string) => checkCoreImport(core(importe
 
 describe('core folder allow-list (scripts/core-deps.mjs)', () => {
   it('the message names the importer folder, the imported folder and the allow-list', () => {
-    const message = check('login/login.service.ts', '../video/uploads/uploads.service.js');
+    const message = check('login/sessions/login.service.ts', '../video/uploads/uploads.service.js');
     expect(message).toContain("'login/'");
     expect(message).toContain("'video/uploads/'");
     expect(message).toContain('scripts/core-deps.mjs');
   });
 
   it('features never import each other, nor mcp, desktop or the composition', () => {
-    expect(check('login/login.service.ts', '../video/uploads/uploads.service.js')).toMatch(
+    expect(check('login/sessions/login.service.ts', '../video/uploads/uploads.service.js')).toMatch(
       /'login\/'.*'video\/uploads\/'/,
     );
     expect(check('video/generations/generate.service.ts', '../../login/login.service.js')).toMatch(/'login\/'/);
     expect(check('login/login.feature.ts', '../create-core.js')).toMatch(/'create-core\.ts'/);
     expect(check('video/video.feature.ts', '../routes.js')).toMatch(/'routes\.ts'/);
-    expect(check('login/login.service.ts', '../run-server.js')).toMatch(/'run-server\.ts'/);
+    expect(check('login/sessions/login.service.ts', '../run-server.js')).toMatch(/'run-server\.ts'/);
     expect(check('video/uploads/uploads.service.ts', '../../mcp/mcp-server.js')).toMatch(/'mcp\/'/);
     expect(check('login/signup/index.ts', '../../desktop/core-host.js')).toMatch(/'desktop\/'/);
   });
@@ -38,8 +38,8 @@ describe('core folder allow-list (scripts/core-deps.mjs)', () => {
     expect(check('video/templates/templates.routes.ts', '../../http/route.js')).toBeNull();
     expect(check('login/mailboxes/mailboxes.routes.ts', '../../http/route.js')).toBeNull();
     expect(check('video/generations/generate.service.ts', '../../jobs/job-queue.js')).toBeNull();
-    expect(check('login/session-cache.ts', '../db/database.js')).toBeNull();
-    expect(check('login/session-cache.ts', '../secrets/aead.js')).toBeNull();
+    expect(check('login/sessions/session-cache.ts', '../db/database.js')).toBeNull();
+    expect(check('login/sessions/session-cache.ts', '../secrets/aead.js')).toBeNull();
     expect(check('video/uploads/uploads.service.ts', '../../errors.js')).toBeNull();
   });
 
@@ -130,20 +130,20 @@ describe('core folder allow-list (scripts/core-deps.mjs)', () => {
   });
 
   it('ignores imports that leave the core, packages, and files outside the core', () => {
-    expect(check('login/login.service.ts', '../../../shared/login.schema.js')).toBeNull();
-    expect(check('login/login.service.ts', 'playwright-core')).toBeNull();
+    expect(check('login/sessions/login.service.ts', '../../../shared/login.schema.js')).toBeNull();
+    expect(check('login/sessions/login.service.ts', 'playwright-core')).toBeNull();
     expect(checkCoreImport('/repo/src/main/electron/window.ts', '../core/login/login.service.js')).toBeNull();
   });
 
   it('reports files and folders that the allow-list does not know', () => {
     expect(check('brand-new/thing.ts', '../errors.js')).toMatch(/no folder of the core allow-list/);
-    expect(check('login/login.service.ts', '../brand-new/thing.js')).toMatch(/no folder of the core allow-list/);
+    expect(check('login/sessions/login.service.ts', '../brand-new/thing.js')).toMatch(/no folder of the core allow-list/);
   });
 
   it('a file belongs to the longest key that contains it', () => {
     expect(coreUnitOf('login/engine/form-finder.ts')).toBe('login/engine');
     expect(coreUnitOf('login/login-types.ts')).toBe('login/login-types.ts');
-    expect(coreUnitOf('login/login.service.ts')).toBe('login');
+    expect(coreUnitOf('login/sessions/login.service.ts')).toBe('login');
     expect(coreUnitOf('video/pipeline/providers/fal.provider.ts')).toBe('video/pipeline');
     expect(coreUnitOf('errors.ts')).toBe('errors.ts');
     expect(coreUnitOf('unknown.ts')).toBeNull();
@@ -201,7 +201,7 @@ describe('the ESLint rule layers/core-folders', () => {
     "core folder 'login/' may not import 'video/uploads/' (video/uploads/x.ts): not in the allow-list of 'login/' in scripts/core-deps.mjs";
 
   it('checks imports, type imports, re-exports, import() and import("x").T alike', () => {
-    const file = 'login/login.service.ts';
+    const file = 'login/sessions/login.service.ts';
     expect(lint(file, "import { a } from '../video/uploads/x.js';")).toEqual([FORBIDDEN]);
     expect(lint(file, "import type { A } from '../video/uploads/x.js';")).toEqual([FORBIDDEN]);
     expect(lint(file, "import { type A } from '../video/uploads/x.js';")).toEqual([FORBIDDEN]);

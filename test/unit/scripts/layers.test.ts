@@ -44,7 +44,7 @@ describe('eslint.config.mjs wires both layer rules', () => {
     const eslint = new ESLint({ cwd: REPO_ROOT });
     const rulesFor = async (file: string) =>
       ((await eslint.calculateConfigForFile(path.join(REPO_ROOT, file))) as { rules: Record<string, unknown> }).rules;
-    const coreRules = await rulesFor('src/main/core/login/login.service.ts');
+    const coreRules = await rulesFor('src/main/core/login/sessions/login.service.ts');
     expect(coreRules['layers/boundaries']).toEqual([2]);
     expect(coreRules['layers/core-folders']).toEqual([2]);
     const rendererRules = await rulesFor('src/renderer/App.tsx');

@@ -3,7 +3,7 @@
 // agents' API answers. Plain Node: the Electron layer supplies the host and the theme store.
 import fs from 'node:fs';
 import type { DesktopSettings, Theme } from '../../../shared/desktop-admin.schema.js';
-import { resolveBrowserExecutable } from '../login/browser-resolver.js';
+import { resolveBrowserExecutable } from '../login/browser/browser-resolver.js';
 import { checkApiHealth } from './api-health.js';
 import type { CoreHost, HostedCore } from './core-host.js';
 import {

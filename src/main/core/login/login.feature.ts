@@ -2,21 +2,21 @@ import type { BrowserContext } from 'playwright-core';
 import type { BaseCore } from '../base-core.js';
 import { AppError } from '../errors.js';
 import { outboundRefusal, type OutboundPolicy } from '../net/outbound-policy.js';
-import { BrowserPool, type WithContextOptions } from './browser-pool.js';
+import { BrowserPool, type WithContextOptions } from './browser/browser-pool.js';
 import { InboxHub } from './codes/inbox-hub.js';
-import { resolveBrowserExecutable } from './browser-resolver.js';
+import { resolveBrowserExecutable } from './browser/browser-resolver.js';
 import { createLifecycle, type Lifecycle } from './lifecycle/index.js';
-import { LoginEngine } from './login-engine.js';
+import { LoginEngine } from './flow/login-engine.js';
 import type { InteractiveFinisher } from './interactive/interactive-finisher.js';
-import { LoginService, type ContextProvider } from './login.service.js';
+import { LoginService, type ContextProvider } from './sessions/login.service.js';
 import { createMailboxes, type Mailboxes } from './mailboxes/index.js';
 import { mailboxFeed } from './mailboxes/mailbox-feed.js';
-import { SessionCache } from './session-cache.js';
+import { SessionCache } from './sessions/session-cache.js';
 import { createSignupService, type SignupService } from './signup/index.js';
 import { createVault, type Vault } from './vault/index.js';
 import { adoptStoredCredentials } from './vault/adopt-stored-credentials.js';
-import { LoginBoard } from './login-board.js';
-import { LoginRuns } from './login-runs.js';
+import { LoginBoard } from './runs/login-board.js';
+import { LoginRuns } from './runs/login-runs.js';
 import { TakeoverFinisher } from './takeover/takeover-finisher.js';
 
 /** What the login service's routes use of the core. */

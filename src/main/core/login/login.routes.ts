@@ -1,6 +1,6 @@
 import { notFound } from '../errors.js';
 import type { FeatureRoutes } from '../http/route.js';
-import { loginIdHeader } from './login-id-header.js';
+import { loginIdHeader } from './runs/login-id-header.js';
 import { LOGIN_METHOD_INFO } from './login-methods.js';
 import type { LoginCore } from './login.feature.js';
 

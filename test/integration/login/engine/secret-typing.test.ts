@@ -5,13 +5,13 @@
 // port) or another loopback address. And a passkey answers only on the saved login's origins, not on every origin
 // its RP ID would allow. In each, a recording site proves not one character of a secret arrived.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
-import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
+import { BrowserPool } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
 import {
   LoginEngine,
   type EngineLoginRequest,
   type LoginResult,
-} from '../../../../src/main/core/login/login-engine.js';
+} from '../../../../src/main/core/login/flow/login-engine.js';
 import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
 import { startPasskeySite, type PasskeySite } from '../../../fixtures/sites/passkey.site.js';
 import { focusStealingPage, startRecordingSite } from '../../../helpers/recording-site.js';

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../../src/main/core/config/load-config.js';
 import { createCore } from '../../../../src/main/core/create-core.js';
-import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
 import { CANCEL_LABEL, DONE_LABEL } from '../../../../src/main/core/login/interactive/person-overlay.js';
 import {
   VisibleBrowserFinisher,

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
-import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
+import { BrowserPool } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
 import { clickAt, typeInto } from '../../../../src/main/core/login/engine/direct-input.js';
 import type { DomHelpers } from '../../../../src/main/core/login/engine/dom-helpers.js';
 import { MARK_ATTR, nextScanId, runInFrame } from '../../../../src/main/core/login/engine/page-script.js';

@@ -3,13 +3,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
-import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
+import { BrowserPool } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
 import {
   LoginEngine,
   type EngineLoginRequest,
   type LoginResult,
-} from '../../../../src/main/core/login/login-engine.js';
+} from '../../../../src/main/core/login/flow/login-engine.js';
 
 export const WRONG_PASSWORD = 'Tr0ub4dor&3-wrong';
 let pool: BrowserPool;

@@ -6,9 +6,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
-import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
-import { LoginEngine, type LoginResult } from '../../../../src/main/core/login/login-engine.js';
+import { BrowserPool } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
+import { LoginEngine, type LoginResult } from '../../../../src/main/core/login/flow/login-engine.js';
 import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
 
 let pool: BrowserPool;

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
-import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
+import { BrowserPool } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
 import { NetworkTracker } from '../../../../src/main/core/login/engine/network-tracker.js';
 
 let pool: BrowserPool;

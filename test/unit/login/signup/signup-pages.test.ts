@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../../../src/main/core/login/browser-pool.js';
-import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser-resolver.js';
-import { LoginEngine } from '../../../../src/main/core/login/login-engine.js';
+import { BrowserPool } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
+import { LoginEngine } from '../../../../src/main/core/login/flow/login-engine.js';
 import { SignupRunner } from '../../../../src/main/core/login/signup/signup-flow.js';
 import type { SignupRequest, SignupResult } from '../../../../src/main/core/login/signup/signup-types.js';
 

@@ -1,7 +1,7 @@
 import type { StorageExtra } from '../../../../shared/login.schema.js';
 import type { PersonReason } from '../../../../shared/person-task.js';
 import type { Logger } from '../../logger.js';
-import { PERSON_CAN_FINISH } from '../login-engine.js';
+import { PERSON_CAN_FINISH } from '../flow/login-engine.js';
 import type { LoginFailureReason } from '../../../../shared/errors.js';
 import type { LoginFailure, SessionStorageState } from '../login-types.js';
 

@@ -5,7 +5,7 @@ import { safeUrl, type SessionStorageState } from '../login-types.js';
 import type { FinishRequest, InteractiveFinisher, InteractiveReason } from './interactive-finisher.js';
 import { barScript, newBindingName, type BarAction } from './person-overlay.js';
 import { SignedInCheck } from './signed-in-check.js';
-import { decideSandbox, sandboxFacts } from '../chromium-sandbox.js';
+import { decideSandbox, sandboxFacts } from '../browser/chromium-sandbox.js';
 
 /** A window waiting for a person, as the desktop app (and tests, acting as the person) see it. */
 export interface InteractiveWindow {

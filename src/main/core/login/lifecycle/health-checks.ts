@@ -1,5 +1,5 @@
 import type { Logger } from '../../logger.js';
-import type { SessionCache } from '../session-cache.js';
+import type { SessionCache } from '../sessions/session-cache.js';
 import type { HealthCheckResult, SessionLifecycle } from './session-lifecycle.js';
 
 export type HealthCheckReport = Record<Exclude<HealthCheckResult, 'gone'>, number> & { checked: number };

@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger.js';
 import type { Vault } from '../vault/index.js';
-import type { LoginService } from '../login.service.js';
-import type { SessionCache } from '../session-cache.js';
+import type { LoginService } from '../sessions/login.service.js';
+import type { SessionCache } from '../sessions/session-cache.js';
 import { HealthChecks } from './health-checks.js';
 import { SessionLifecycle } from './session-lifecycle.js';
 import { SessionValidator, type ValidatorBrowsers } from './session-validator.js';

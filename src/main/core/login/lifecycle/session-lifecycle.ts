@@ -7,8 +7,8 @@ import type {
 } from '../../../../shared/login.schema.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { LoginOutcome, LoginRunOptions } from '../login.service.js';
-import type { CacheEntry, LifecyclePatch, SessionCache } from '../session-cache.js';
+import type { LoginOutcome, LoginRunOptions } from '../sessions/login.service.js';
+import type { CacheEntry, LifecyclePatch, SessionCache } from '../sessions/session-cache.js';
 import type { CheckResult, SessionValidator } from './session-validator.js';
 import type { Vault, VaultCaller } from '../vault/index.js';
 

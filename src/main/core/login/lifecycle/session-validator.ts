@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { StorageState } from '../../../../shared/login.schema.js';
-import type { WithContextOptions } from '../browser-pool.js';
+import type { WithContextOptions } from '../browser/browser-pool.js';
 import { FormFinder } from '../engine/form-finder.js';
 import { unreachableCode } from '../engine/net-errors.js';
 import { DOM_WATCH_SCRIPT, pageActivity } from '../engine/page-activity.js';

@@ -8,7 +8,7 @@ import type {
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { SessionLifecycle } from '../lifecycle/session-lifecycle.js';
-import type { CacheIdentity, CredentialHash, SessionCache } from '../session-cache.js';
+import type { CacheIdentity, CredentialHash, SessionCache } from '../sessions/session-cache.js';
 import type { Vault } from '../vault/vault.js';
 import { currentPlatform, type Platform } from './browser-kinds.js';
 import { discoverProfiles, type FoundProfile } from './profile-discovery.js';

@@ -2,7 +2,7 @@
 // first use by the routes, the MCP tools and the CLI.
 import type { BaseCore } from '../../base-core.js';
 import type { SessionLifecycle } from '../lifecycle/session-lifecycle.js';
-import type { SessionCache } from '../session-cache.js';
+import type { SessionCache } from '../sessions/session-cache.js';
 import type { Vault } from '../vault/vault.js';
 import { BrowserProfiles } from './browser-profiles.service.js';
 import { ProfileAccess } from '../../tenancy/profile-readers.js';

@@ -8,7 +8,7 @@ import { OutcomeDetector } from '../engine/outcome-detector.js';
 import { DOM_WATCH_SCRIPT } from '../engine/page-activity.js';
 import { NAVIGATION_WATCH_SCRIPT } from '../engine/page-signals.js';
 import { captureStorageState } from '../engine/storage-capture.js';
-import { blockHeavy, type LoginEngine } from '../login-engine.js';
+import { blockHeavy, type LoginEngine } from '../flow/login-engine.js';
 import { noopLogSink, type LogSink } from '../../logger.js';
 import { LoginFlowError, redact, safeUrl, type SessionStorageState } from '../login-types.js';
 import { VirtualAuthenticator } from '../passkeys/virtual-authenticator.js';

@@ -1,5 +1,5 @@
 import { markedLocator } from '../engine/form-finder.js';
-import type { LoginEngine } from '../login-engine.js';
+import type { LoginEngine } from '../flow/login-engine.js';
 import { safeUrl, type SessionStorageState } from '../login-types.js';
 import { newPasskeyUse } from './signup-passkey.js';
 import { SignupFlowError, type SignupContext } from './signup-types.js';

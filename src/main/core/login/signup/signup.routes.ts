@@ -1,5 +1,5 @@
 import type { FeatureRoutes } from '../../http/route.js';
-import { loginIdHeader } from '../login-id-header.js';
+import { loginIdHeader } from '../runs/login-id-header.js';
 import type { LoginCore } from '../login.feature.js';
 
 /** POST /api/signup: account creation with email verification, with a password or a passkey. */

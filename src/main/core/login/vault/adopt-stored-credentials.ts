@@ -1,7 +1,7 @@
 import type { LoginRequest } from '../../../../shared/login.schema.js';
 import type { Logger } from '../../logger.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
-import type { SessionCache } from '../session-cache.js';
+import type { SessionCache } from '../sessions/session-cache.js';
 import type { Vault } from './vault.js';
 
 /** What `storeCredentials` kept before saved logins existed: one secret-store account per cache identity. */

@@ -1,19 +1,19 @@
 import type { BrowserContext, Dialog, Page } from 'playwright-core';
-import type { Deadline } from './engine/deadline.js';
-import type { PageScan } from './engine/form-finder.js';
-import type { RequestInterceptor } from './engine/request-interceptor.js';
-import type { EgressGuard } from './engine/egress-guard.js';
-import { unreachableCode } from './engine/net-errors.js';
-import { lastActiveAt, pageActivity } from './engine/page-activity.js';
-import type { SessionStoredIn } from './engine/outcome-detector.js';
-import { NetworkTracker } from './engine/network-tracker.js';
-import type { IndexedDBWriteLog } from './engine/storage-watch.js';
-import type { LogSink } from '../logger.js';
-import { LoginFlowError, safeUrl, type EngineLoginRequest, type SessionStorageState } from './login-types.js';
-import { httpAuthStep } from './steps/http-auth.step.js';
-import { codeStep } from './steps/code.step.js';
-import { identifierStep } from './steps/identifier.step.js';
-import { linkStep } from './steps/link.step.js';
+import type { Deadline } from '../engine/deadline.js';
+import type { PageScan } from '../engine/form-finder.js';
+import type { RequestInterceptor } from '../engine/request-interceptor.js';
+import type { EgressGuard } from '../engine/egress-guard.js';
+import { unreachableCode } from '../engine/net-errors.js';
+import { lastActiveAt, pageActivity } from '../engine/page-activity.js';
+import type { SessionStoredIn } from '../engine/outcome-detector.js';
+import { NetworkTracker } from '../engine/network-tracker.js';
+import type { IndexedDBWriteLog } from '../engine/storage-watch.js';
+import type { LogSink } from '../../logger.js';
+import { LoginFlowError, safeUrl, type EngineLoginRequest, type SessionStorageState } from '../login-types.js';
+import { httpAuthStep } from '../steps/http-auth.step.js';
+import { codeStep } from '../steps/code.step.js';
+import { identifierStep } from '../steps/identifier.step.js';
+import { linkStep } from '../steps/link.step.js';
 import {
   idpButtonStep,
   noteOauthPage,
@@ -22,13 +22,13 @@ import {
   returnedFromProviderStep,
   unexpectedInPopupStep,
   unexpectedProviderStep,
-} from './steps/oauth.steps.js';
-import { passkeySteps, type PasskeyLogin } from './steps/passkey.step.js';
-import { passwordStep } from './steps/password.step.js';
-import { followedSignInLinks, signInLinkStep } from './steps/sign-in-link.step.js';
-import { StaleFormError, StepContext, type LoginStep } from './steps/step-context.js';
+} from '../steps/oauth.steps.js';
+import { passkeySteps, type PasskeyLogin } from '../steps/passkey.step.js';
+import { passwordStep } from '../steps/password.step.js';
+import { followedSignInLinks, signInLinkStep } from '../steps/sign-in-link.step.js';
+import { StaleFormError, StepContext, type LoginStep } from '../steps/step-context.js';
 
-export { unreachableCode } from './engine/net-errors.js';
+export { unreachableCode } from '../engine/net-errors.js';
 
 const MAX_STEPS = 10;
 /** How long the network and the DOM must stay unchanged before a page without a login UI counts as settled. */

@@ -1,5 +1,5 @@
 // The rows of table login_sessions as the session cache reads them (session-cache.ts owns the table).
-import type { SessionStatus } from '../../../shared/login.schema.js';
+import type { SessionStatus } from '../../../../shared/login.schema.js';
 
 export interface Row {
   id: string;

@@ -1,6 +1,6 @@
-import type { LoginRun, StorageState } from '../../../shared/login.schema.js';
-import { toAppError, renderError } from '../http/plugins/errors.js';
-import { isPersonReason } from '../../../shared/person-task.js';
+import type { LoginRun, StorageState } from '../../../../shared/login.schema.js';
+import { toAppError, renderError } from '../../http/plugins/errors.js';
+import { isPersonReason } from '../../../../shared/person-task.js';
 
 /** How long a finished login stays on the board (and an async login's state waits to be taken). */
 export const FINISHED_KEPT_MS = 10 * 60_000;

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import type { SessionStatus, SessionSummary, StorageExtra, StorageState } from '../../../shared/login.schema.js';
-import { KeptRows } from '../db/change-stamp.js';
-import type { Db } from '../db/database.js';
-import { newId } from '../ids.js';
-import { open, seal } from '../secrets/aead.js';
-import type { SecretStore } from '../secrets/secret-store.js';
+import type { SessionStatus, SessionSummary, StorageExtra, StorageState } from '../../../../shared/login.schema.js';
+import { KeptRows } from '../../db/change-stamp.js';
+import type { Db } from '../../db/database.js';
+import { newId } from '../../ids.js';
+import { open, seal } from '../../secrets/aead.js';
+import type { SecretStore } from '../../secrets/secret-store.js';
 import {
   loadCacheKeys,
   readPayload,

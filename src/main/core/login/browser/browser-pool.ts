@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
-import type { OutboundPolicy } from '../net/outbound-policy.js';
-import { startOutboundProxy, type OutboundProxy } from '../net/outbound-proxy.js';
-import { noopLogSink, type LogSink } from '../logger.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
+import { startOutboundProxy, type OutboundProxy } from '../../net/outbound-proxy.js';
+import { noopLogSink, type LogSink } from '../../logger.js';
 import { BrowserPriority, browserChildren } from './browser-priority.js';
 import { decideSandbox, sandboxFacts } from './chromium-sandbox.js';
 

@@ -3,7 +3,7 @@ import {
   type IndexedDBDatabase,
   type StorageExtra,
   type StorageState,
-} from '../../../shared/login.schema.js';
+} from '../../../../shared/login.schema.js';
 
 type NameValue = { name: string; value: string };
 type IndexedDBStore = IndexedDBDatabase['stores'][number];

@@ -1,12 +1,12 @@
-import { API_ROUTES, routeUrl } from '../../../shared/api/index.js';
-import type { LoginRequestBody, StorageState } from '../../../shared/login.schema.js';
-import { AppError, notFound } from '../errors.js';
-import type { CoreEventBus } from '../events.js';
-import { newId } from '../ids.js';
-import { toAppError } from '../http/plugins/errors.js';
-import type { Logger } from '../logger.js';
+import { API_ROUTES, routeUrl } from '../../../../shared/api/index.js';
+import type { LoginRequestBody, StorageState } from '../../../../shared/login.schema.js';
+import { AppError, notFound } from '../../errors.js';
+import type { CoreEventBus } from '../../events.js';
+import { newId } from '../../ids.js';
+import { toAppError } from '../../http/plugins/errors.js';
+import type { Logger } from '../../logger.js';
 import type { LoginBoard } from './login-board.js';
-import type { LoginOutcome, LoginRunOptions } from './login.service.js';
+import type { LoginOutcome, LoginRunOptions } from '../sessions/login.service.js';
 
 /** Who asks: an API key of an organization (the vault's VaultCaller). */
 type VaultCaller = { orgId: string; keyId: string | null };

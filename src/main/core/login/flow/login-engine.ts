@@ -1,25 +1,25 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
-import { Deadline, LoginTimeoutError } from './engine/deadline.js';
-import { DOM_WATCH_SCRIPT } from './engine/page-activity.js';
-import { RequestInterceptor } from './engine/request-interceptor.js';
-import { EgressGuard, watchOtherPages } from './engine/egress-guard.js';
+import { Deadline, LoginTimeoutError } from '../engine/deadline.js';
+import { DOM_WATCH_SCRIPT } from '../engine/page-activity.js';
+import { RequestInterceptor } from '../engine/request-interceptor.js';
+import { EgressGuard, watchOtherPages } from '../engine/egress-guard.js';
 import { LoginFlow, unreachableCode } from './login-flow.js';
-import { attachPasskeys, type PasskeyLogin } from './steps/passkey.step.js';
-import { NAVIGATION_WATCH_SCRIPT } from './engine/page-signals.js';
-import { IndexedDBWriteLog, STORAGE_WATCH_SCRIPT } from './engine/storage-watch.js';
-import { captureStorageState } from './engine/storage-capture.js';
-import type { LoginFailureReason } from '../../../shared/errors.js';
-import { PERSON_REASONS } from '../../../shared/person-task.js';
-import { noopLogSink, type LogSink } from '../logger.js';
+import { attachPasskeys, type PasskeyLogin } from '../steps/passkey.step.js';
+import { NAVIGATION_WATCH_SCRIPT } from '../engine/page-signals.js';
+import { IndexedDBWriteLog, STORAGE_WATCH_SCRIPT } from '../engine/storage-watch.js';
+import { captureStorageState } from '../engine/storage-capture.js';
+import type { LoginFailureReason } from '../../../../shared/errors.js';
+import { PERSON_REASONS } from '../../../../shared/person-task.js';
+import { noopLogSink, type LogSink } from '../../logger.js';
 import {
   LoginFlowError,
   originMismatchMessage,
   safeUrl,
   type EngineLoginRequest,
   type LoginResult,
-} from './login-types.js';
+} from '../login-types.js';
 
-export type { EngineLoginRequest, LoginResult } from './login-types.js';
+export type { EngineLoginRequest, LoginResult } from '../login-types.js';
 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 60_000;
 /** Stops a person can get past in a visible browser window (interactive logins). */

@@ -1,8 +1,8 @@
 // The session cache's pure parts: its keys (loaded once from the secret store), the encrypted payload's
 // shape, and when a cached state stops being usable. The table itself is session-cache.ts's alone.
 import crypto from 'node:crypto';
-import type { StorageExtra, StorageState } from '../../../shared/login.schema.js';
-import { readOrCreateKey, SecretsMissingError, type SecretStore } from '../secrets/secret-store.js';
+import type { StorageExtra, StorageState } from '../../../../shared/login.schema.js';
+import { readOrCreateKey, SecretsMissingError, type SecretStore } from '../../secrets/secret-store.js';
 import { isAuthCookie } from './auth-cookies.js';
 
 /** Keyed hash of an identity's credentials (see `SessionCache.credentialHash`). */

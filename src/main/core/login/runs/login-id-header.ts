@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { LoginIdSchema } from '../../../shared/login.schema.js';
+import { LoginIdSchema } from '../../../../shared/login.schema.js';
 
 /**
  * The caller-chosen login id of a request (header X-Login-Id): the login's steps go out as login.step events under
