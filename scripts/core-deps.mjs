@@ -10,7 +10,7 @@
 // Imports from outside the core (src/shared, npm packages) are the business of `layers/boundaries`, not of this table.
 //
 // Besides the table: a route module (`*.routes.ts`) is imported only by the route list, ROUTE_LIST (routes.ts), and
-// may itself import all of its feature (ROUTE_MODULE_MAY_ALSO_IMPORT, at the end of this file).
+// may also import the HTTP layer (ROUTE_MODULE_MAY_ALSO_IMPORT, at the end of this file), nothing more of its feature.
 //
 // The table describes the target (docs/architecture.md): composition at the top (create-core.ts, routes.ts,
 // run-server.ts), then the in-process clients (mcp, desktop), the features (login, video), http, the low level
@@ -65,72 +65,110 @@ export const CORE_DEPS = {
   // the HTTP server and its plugins: never a feature, never the composition (create-core.ts, routes.ts)
   http: [...KERNEL, 'base-core.ts', 'config', 'secrets', 'tenancy'],
 
-  // login: never video, mcp, desktop, create-core.ts, routes.ts, run-server.ts
+  // login: never video, mcp, desktop, create-core.ts, routes.ts, run-server.ts. The rooms in the order a login walks
+  // through them (docs/architecture.md): each imports only rooms below it, so no circle can form.
   'login/login-types.ts': [...KERNEL, 'login/codes', 'login/passkeys/passkey-types.ts'],
+  'login/login-methods.ts': [...KERNEL, 'login/codes'],
   'login/passkeys/passkey-types.ts': [],
   // passkeys: the virtual authenticator (CDP WebAuthn) and the page heuristics for passkey controls and settings pages
   'login/passkeys': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
   'login/sessions/auth-cookies.ts': KERNEL,
   // where the browser is on this computer: the login feature launches it, Settings says which one it found
   'login/browser/browser-resolver.ts': KERNEL,
+  // the browser: the pool of isolated contexts, its priority and sandbox, the lazy start, the outbound URL check
+  'login/browser': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
   'login/codes': [...KERNEL, ...LOW], // never login/mailboxes: the mailboxes feed the codes, not the reverse
-  'login/engine': [...KERNEL, ...LOW, ...LOGIN_LEAVES], // never routes, lifecycle, signup, mailboxes
+  // what a page is: forms, signals, storage, egress (used by the steps, the flow and every later check of a page)
+  'login/engine': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
   'login/steps': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/codes', 'login/passkeys'],
-  login: [
-    // the login service, engine runner, browser pool, session cache and the login route modules
+  // the login engine: one browser context's login (LoginEngine) and its step loop (LoginFlow)
+  'login/flow': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/steps', 'login/codes', 'login/passkeys'],
+  // a person finishes a stopped login (the desktop window; the live page in takeover builds on it)
+  'login/interactive': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/browser', 'login/engine', 'login/flow'],
+  // a person finishes a stuck login from any browser: the live view's server side, and its page (pure strings)
+  'login/takeover': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login/engine', 'login/interactive', 'login/takeover/live-page'],
+  'login/takeover/live-page': [],
+  // a session: the encrypted cache of storage states, and the login service (a cache hit or a fresh login)
+  'login/sessions': [
+    ...KERNEL,
+    ...LOW,
+    ...LOGIN_LEAVES,
+    'login/login-methods.ts',
+    'login/browser',
+    'login/codes',
+    'login/interactive',
+  ],
+  'login/mailboxes': [...FEATURE_BASE, 'login/codes'],
+  // saved logins: the vault owns a site's credentials; the export parsers are pure (no core at all)
+  'login/vault': [
     ...FEATURE_BASE,
     ...LOGIN_LEAVES,
-    'login/engine',
-    'login/steps',
+    'login/login-methods.ts',
+    'login/browser',
     'login/codes',
-    'login/interactive', // interactive also imports login-engine.ts: a folder-level circle (no file cycle)
+    'login/flow',
+    'login/passkeys',
+    'login/sessions',
+    'login/vault/import',
   ],
-  'login/interactive': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login'],
-  'login/mailboxes': [...FEATURE_BASE, 'login/codes'],
-  'login/lifecycle': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login', 'login/vault'],
-  // saved logins: the vault owns a site's credentials; the export parsers are pure (no core at all)
-  'login/vault': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/codes', 'login/vault/import', 'login/passkeys'],
   'login/vault/import': [],
+  // session validation, refresh with saved logins, background health checks
+  'login/lifecycle': [
+    ...FEATURE_BASE,
+    ...LOGIN_LEAVES,
+    'login/browser',
+    'login/engine',
+    'login/sessions',
+    'login/vault',
+  ],
+  // logins with an id: POST /api/login as a whole, the board (GET /api/login/{id}), async logins, cancel
+  'login/runs': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login/lifecycle', 'login/sessions', 'login/vault'],
   // sessions from the person's own browsers: profiles read from a copy into the session cache, checked by lifecycle,
   // filed under a saved login (the vault) when the person names the account
-  'login/profiles': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login', 'login/lifecycle', 'login/vault'],
-  // a person finishes a stuck login from any browser: the live view's server side, and its page (pure strings)
-  'login/takeover': [
-    ...KERNEL,
-    ...LOW,
-    ...LOGIN_LEAVES,
-    'login/engine',
-    'login/interactive',
-    'login/takeover/live-page',
-  ],
-  'login/takeover/live-page': [],
-  // login events POSTed to the organization's login webhook URL (it listens to the bus, imports no other part of login)
-  'login/webhooks': [...FEATURE_BASE, 'webhooks'],
+  'login/profiles': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login/lifecycle', 'login/sessions', 'login/vault'],
   'login/signup': [
-    ...KERNEL,
-    ...LOW,
+    ...FEATURE_BASE,
     ...LOGIN_LEAVES,
+    'login/browser',
     'login/engine',
     'login/steps',
+    'login/flow',
     'login/codes',
-    'login',
+    'login/runs',
+    'login/sessions',
     'login/vault',
     // a passkey sign-up: the virtual authenticator, the passkey controls and the "create a passkey" pages
     'login/passkeys',
   ],
+  // login events POSTed to the organization's login webhook URL (it listens to the bus, imports no other part of login)
+  'login/webhooks': [...FEATURE_BASE, 'webhooks'],
+  // login.routes.ts: POST /api/login, the sessions, the inbox, cancel
+  login: [
+    ...FEATURE_BASE,
+    ...LOGIN_LEAVES,
+    'login/login-methods.ts',
+    'login/codes',
+    'login/lifecycle',
+    'login/runs',
+    'login/sessions',
+    'login/takeover',
+  ],
+  // the composition of the feature: builds every room (its only importer is create-core.ts)
   'login/login.feature.ts': [
     ...FEATURE_BASE,
-    'login',
     ...LOGIN_LEAVES,
-    'login/engine',
-    'login/steps',
+    'login/login-methods.ts',
+    'login/browser',
     'login/codes',
+    'login/flow',
     'login/interactive',
-    'login/mailboxes',
     'login/lifecycle',
+    'login/mailboxes',
+    'login/runs',
+    'login/sessions',
     'login/signup',
-    'login/vault',
     'login/takeover',
+    'login/vault',
   ],
 
   // video: never login, mcp, desktop, create-core.ts, routes.ts, run-server.ts
@@ -201,8 +239,7 @@ export const CORE_DEPS = {
 export const ROUTE_LIST = 'routes.ts';
 export const ROUTE_MODULE = /\.routes\.[cm]?[jt]sx?$/;
 /**
- * A route module sits on top of its feature, right under the route list (`loginRoutes(core: LoginCore)`): besides the
- * allow-list of its own unit it may import every unit of its feature (the first folder of its path, e.g. all of
- * login/ for login/lifecycle/lifecycle.routes.ts, login.feature.ts included) and these.
+ * A route module sits right under the route list and takes the parts of its feature it uses as arguments
+ * (`lifecycleRoutes(core.login.lifecycle)`): it imports what its own folder's allow-list names, plus these.
  */
 export const ROUTE_MODULE_MAY_ALSO_IMPORT = ['http', 'base-core.ts'];

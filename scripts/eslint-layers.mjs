@@ -116,12 +116,9 @@ function checkCore(importer, source, table = CORE_DEPS) {
     return `src/main/core/${to} belongs to no folder of the core allow-list (${ALLOW_LIST_FILE}): add its folder there before importing it`;
   if (fromUnit !== toUnit) {
     const allowed = new Set(table[fromUnit]);
-    if (ROUTE_MODULE.test(from)) {
-      // a route module may import all of its feature (scripts/core-deps.mjs, ROUTE_MODULE_MAY_ALSO_IMPORT)
-      const feature = from.split('/')[0];
-      for (const key of Object.keys(table)) if (key === feature || key.startsWith(`${feature}/`)) allowed.add(key);
-      for (const key of ROUTE_MODULE_MAY_ALSO_IMPORT) allowed.add(key);
-    }
+    // a route module may also import the HTTP layer (scripts/core-deps.mjs, ROUTE_MODULE_MAY_ALSO_IMPORT), never more
+    // of its feature than its own folder may: it takes the parts it uses as arguments, so it never points back up
+    if (ROUTE_MODULE.test(from)) for (const key of ROUTE_MODULE_MAY_ALSO_IMPORT) allowed.add(key);
     if (!allowed.has('*') && !allowed.has(toUnit))
       return `core folder '${label(fromUnit)}' may not import '${label(toUnit)}' (${to}): not in the allow-list of '${label(fromUnit)}' in ${ALLOW_LIST_FILE}`;
   }

@@ -14,20 +14,22 @@ const check = (importer: string, source: string) => checkCoreImport(core(importe
 
 describe('core folder allow-list (scripts/core-deps.mjs)', () => {
   it('the message names the importer folder, the imported folder and the allow-list', () => {
-    const message = check('login/sessions/login.service.ts', '../video/uploads/uploads.service.js');
+    const message = check('login/login.routes.ts', '../video/uploads/uploads.service.js');
     expect(message).toContain("'login/'");
     expect(message).toContain("'video/uploads/'");
     expect(message).toContain('scripts/core-deps.mjs');
   });
 
   it('features never import each other, nor mcp, desktop or the composition', () => {
-    expect(check('login/sessions/login.service.ts', '../video/uploads/uploads.service.js')).toMatch(
+    expect(check('login/login.routes.ts', '../video/uploads/uploads.service.js')).toMatch(
       /'login\/'.*'video\/uploads\/'/,
     );
-    expect(check('video/generations/generate.service.ts', '../../login/login.service.js')).toMatch(/'login\/'/);
+    expect(check('video/generations/generate.service.ts', '../../login/sessions/login.service.js')).toMatch(
+      /'login\/sessions\/'/,
+    );
     expect(check('login/login.feature.ts', '../create-core.js')).toMatch(/'create-core\.ts'/);
     expect(check('video/video.feature.ts', '../routes.js')).toMatch(/'routes\.ts'/);
-    expect(check('login/sessions/login.service.ts', '../run-server.js')).toMatch(/'run-server\.ts'/);
+    expect(check('login/login.routes.ts', '../run-server.js')).toMatch(/'run-server\.ts'/);
     expect(check('video/uploads/uploads.service.ts', '../../mcp/mcp-server.js')).toMatch(/'mcp\/'/);
     expect(check('login/signup/index.ts', '../../desktop/core-host.js')).toMatch(/'desktop\/'/);
   });
@@ -38,8 +40,8 @@ describe('core folder allow-list (scripts/core-deps.mjs)', () => {
     expect(check('video/templates/templates.routes.ts', '../../http/route.js')).toBeNull();
     expect(check('login/mailboxes/mailboxes.routes.ts', '../../http/route.js')).toBeNull();
     expect(check('video/generations/generate.service.ts', '../../jobs/job-queue.js')).toBeNull();
-    expect(check('login/sessions/session-cache.ts', '../db/database.js')).toBeNull();
-    expect(check('login/sessions/session-cache.ts', '../secrets/aead.js')).toBeNull();
+    expect(check('login/sessions/session-cache.ts', '../../db/database.js')).toBeNull();
+    expect(check('login/sessions/session-cache.ts', '../../secrets/aead.js')).toBeNull();
     expect(check('video/uploads/uploads.service.ts', '../../errors.js')).toBeNull();
   });
 
@@ -61,7 +63,7 @@ describe('core folder allow-list (scripts/core-deps.mjs)', () => {
     expect(check('errors.ts', './logger.js')).toMatch(/'errors\.ts' may not import 'logger\.ts'/);
     expect(check('db/database.ts', '../http/route.js')).toMatch(/'db\/' may not import 'http\/'/);
     expect(check('config/load-config.ts', '../db/database.js')).toMatch(/'config\/' may not import 'db\/'/);
-    expect(check('tenancy/orgs.service.ts', '../login/login.service.js')).toMatch(/'login\/'/);
+    expect(check('tenancy/orgs.service.ts', '../login/sessions/login.service.js')).toMatch(/'login\/sessions\/'/);
     expect(check('jobs/job-queue.ts', '../base-core.js')).toMatch(/'base-core\.ts'/);
     expect(check('secrets/create-secret-store.ts', '../db/settings.repo.js')).toBeNull();
     expect(check('net/outbound-policy.ts', '../config/config.schema.js')).toBeNull();
@@ -95,24 +97,29 @@ describe('core folder allow-list (scripts/core-deps.mjs)', () => {
     expect(check('login/lifecycle/index.ts', '../login.feature.js')).toMatch(/'login\/login\.feature\.ts'/);
   });
 
-  it('a route module sits on top of its feature: it may import all of it, http and base-core.ts', () => {
-    expect(check('login/lifecycle/lifecycle.routes.ts', '../login.feature.js')).toBeNull();
+  it('a route module takes the parts it uses: its folder allow-list, http and base-core.ts, never the feature assembly', () => {
     expect(check('login/lifecycle/lifecycle.routes.ts', '../../http/route.js')).toBeNull();
-    expect(check('login/signup/signup.routes.ts', '../mailboxes/index.js')).toBeNull();
-    expect(check('video/uploads/uploads.routes.ts', '../video.feature.js')).toBeNull();
+    expect(check('login/lifecycle/lifecycle.routes.ts', './index.js')).toBeNull();
     expect(check('video/credits.routes.ts', '../base-core.js')).toBeNull();
-    // but not another feature, nor the composition, nor another route module
+    // the dependency back up to the feature's assembly (a route module importing LoginCore) is refused
+    expect(check('login/lifecycle/lifecycle.routes.ts', '../login.feature.js')).toMatch(
+      /'login\/lifecycle\/' may not import 'login\/login\.feature\.ts'/,
+    );
+    expect(check('video/uploads/uploads.routes.ts', '../video.feature.js')).toMatch(
+      /'video\/uploads\/' may not import 'video\/'/,
+    );
+    // nor a room its own folder may not import
+    expect(check('login/signup/signup.routes.ts', '../mailboxes/index.js')).toMatch(/'login\/mailboxes\/'/);
+    // nor another feature, nor the composition, nor another route module
     expect(check('login/lifecycle/lifecycle.routes.ts', '../../video/video.feature.js')).toMatch(/'video\/'/);
     expect(check('video/uploads/uploads.routes.ts', '../../create-core.js')).toMatch(/'create-core\.ts'/);
-    expect(check('login/lifecycle/lifecycle.routes.ts', '../login.routes.js')).toMatch(/only the route list/);
-    // the feature's other files still may not import its assembly
-    expect(check('login/lifecycle/index.ts', '../login.feature.js')).toMatch(/'login\/lifecycle\/'/);
+    expect(check('login/lifecycle/lifecycle.routes.ts', '../login.routes.js')).toMatch(/'login\/'/);
   });
 
   it('only the route list imports route modules', () => {
     expect(check('routes.ts', './login/login.routes.js')).toBeNull();
     expect(check('routes.ts', './video/uploads/uploads.routes.js')).toBeNull();
-    expect(check('login/login.feature.ts', './login.routes.js')).toMatch(/route module login\/login\.routes\.ts/);
+    expect(check('video/video.feature.ts', './credits.routes.js')).toMatch(/route module video\/credits\.routes\.ts/);
     expect(check('video/pipeline/render-job.ts', '../generations/generate.routes.js')).toMatch(/'video\/pipeline\/'/);
     expect(check('http/build-server.ts', './modules/system/system.routes.js')).toMatch(/only the route list/);
     expect(check('create-core.ts', './login/login.routes.js')).toMatch(/only the route list/);
@@ -130,20 +137,21 @@ describe('core folder allow-list (scripts/core-deps.mjs)', () => {
   });
 
   it('ignores imports that leave the core, packages, and files outside the core', () => {
-    expect(check('login/sessions/login.service.ts', '../../../shared/login.schema.js')).toBeNull();
-    expect(check('login/sessions/login.service.ts', 'playwright-core')).toBeNull();
-    expect(checkCoreImport('/repo/src/main/electron/window.ts', '../core/login/login.service.js')).toBeNull();
+    expect(check('login/login.routes.ts', '../../../shared/login.schema.js')).toBeNull();
+    expect(check('login/login.routes.ts', 'playwright-core')).toBeNull();
+    expect(checkCoreImport('/repo/src/main/electron/window.ts', '../core/login/sessions/login.service.js')).toBeNull();
   });
 
   it('reports files and folders that the allow-list does not know', () => {
     expect(check('brand-new/thing.ts', '../errors.js')).toMatch(/no folder of the core allow-list/);
-    expect(check('login/sessions/login.service.ts', '../brand-new/thing.js')).toMatch(/no folder of the core allow-list/);
+    expect(check('login/login.routes.ts', '../brand-new/thing.js')).toMatch(/no folder of the core allow-list/);
   });
 
   it('a file belongs to the longest key that contains it', () => {
     expect(coreUnitOf('login/engine/form-finder.ts')).toBe('login/engine');
     expect(coreUnitOf('login/login-types.ts')).toBe('login/login-types.ts');
-    expect(coreUnitOf('login/sessions/login.service.ts')).toBe('login');
+    expect(coreUnitOf('login/login.routes.ts')).toBe('login');
+    expect(coreUnitOf('login/sessions/login.service.ts')).toBe('login/sessions');
     expect(coreUnitOf('video/pipeline/providers/fal.provider.ts')).toBe('video/pipeline');
     expect(coreUnitOf('errors.ts')).toBe('errors.ts');
     expect(coreUnitOf('unknown.ts')).toBeNull();
@@ -155,7 +163,7 @@ describe('core folder allow-list (scripts/core-deps.mjs)', () => {
       for (const dep of allowed) expect(dep === '*' || keys.has(dep), `${unit} -> ${dep}`).toBe(true);
   });
 
-  it('the allow-list has no circles but the documented login <-> login/interactive', () => {
+  it('the allow-list has no circles', () => {
     const circles: string[] = [];
     const seen = new Set<string>();
     const walk = (unit: string, trail: string[]) => {
@@ -168,7 +176,7 @@ describe('core folder allow-list (scripts/core-deps.mjs)', () => {
       seen.add(unit);
     };
     for (const unit of Object.keys(CORE_DEPS)) walk(unit, []);
-    expect(circles).toEqual(['login -> login/interactive -> login']);
+    expect(circles).toEqual([]);
   });
 
   it('every file of src/main/core belongs to a unit of the table', () => {
@@ -201,7 +209,7 @@ describe('the ESLint rule layers/core-folders', () => {
     "core folder 'login/' may not import 'video/uploads/' (video/uploads/x.ts): not in the allow-list of 'login/' in scripts/core-deps.mjs";
 
   it('checks imports, type imports, re-exports, import() and import("x").T alike', () => {
-    const file = 'login/sessions/login.service.ts';
+    const file = 'login/login.routes.ts';
     expect(lint(file, "import { a } from '../video/uploads/x.js';")).toEqual([FORBIDDEN]);
     expect(lint(file, "import type { A } from '../video/uploads/x.js';")).toEqual([FORBIDDEN]);
     expect(lint(file, "import { type A } from '../video/uploads/x.js';")).toEqual([FORBIDDEN]);

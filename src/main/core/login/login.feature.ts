@@ -1,14 +1,12 @@
-import type { BrowserContext } from 'playwright-core';
 import type { BaseCore } from '../base-core.js';
-import { AppError } from '../errors.js';
-import { outboundRefusal, type OutboundPolicy } from '../net/outbound-policy.js';
-import { BrowserPool, type WithContextOptions } from './browser/browser-pool.js';
+import { BrowserPool } from './browser/browser-pool.js';
+import { LazyBrowserPool } from './browser/lazy-browser-pool.js';
 import { InboxHub } from './codes/inbox-hub.js';
 import { resolveBrowserExecutable } from './browser/browser-resolver.js';
 import { createLifecycle, type Lifecycle } from './lifecycle/index.js';
 import { LoginEngine } from './flow/login-engine.js';
 import type { InteractiveFinisher } from './interactive/interactive-finisher.js';
-import { LoginService, type ContextProvider } from './sessions/login.service.js';
+import { LoginService } from './sessions/login.service.js';
 import { createMailboxes, type Mailboxes } from './mailboxes/index.js';
 import { mailboxFeed } from './mailboxes/mailbox-feed.js';
 import { SessionCache } from './sessions/session-cache.js';
@@ -17,12 +15,8 @@ import { createVault, type Vault } from './vault/index.js';
 import { adoptStoredCredentials } from './vault/adopt-stored-credentials.js';
 import { LoginBoard } from './runs/login-board.js';
 import { LoginRuns } from './runs/login-runs.js';
+import { RunningLogins } from './runs/running-logins.js';
 import { TakeoverFinisher } from './takeover/takeover-finisher.js';
-
-/** What the login service's routes use of the core. */
-export interface LoginCore {
-  login: LoginFeature;
-}
 
 /** The login service's parts, built by the composition root. */
 export interface LoginFeature {
@@ -44,57 +38,6 @@ export interface LoginFeature {
   /** The live pages where a person finishes a stopped login (with the desktop's own window as its fallback). */
   takeover: TakeoverFinisher;
   dispose(): Promise<void>;
-}
-
-/**
- * Creates the browser pool on first use, so the app starts (and the video API works) on a machine
- * with no browser; a login there answers 503 BROWSER_NOT_FOUND saying what to install.
- */
-export class LazyBrowserPool implements ContextProvider {
-  private pool: BrowserPool | null = null;
-  /** `outbound`: the policy a URL a key names must pass before a page opens it (checkUrl). */
-  constructor(
-    private readonly make: () => BrowserPool,
-    private readonly outbound?: OutboundPolicy,
-  ) {}
-  /**
-   * The early, clear answer for a login, sign-up or session check: a 400 when the outbound policy refuses
-   * the host of the URL a key named (resolved, every address checked), before any browser opens it. The
-   * browser's proxy (browser-pool.ts) is the real guard; this only says why up front. A name that does not
-   * resolve is left to the browser, which reports it as an unreachable site, as before.
-   */
-  async checkUrl(url: string, field: string): Promise<void> {
-    if (!this.outbound) return;
-    let host: string;
-    try {
-      host = new URL(url).hostname;
-    } catch {
-      return; // the flows answer an invalid URL themselves
-    }
-    const refused = await this.outbound.resolve(host).then(
-      () => null,
-      (err: unknown) => outboundRefusal(err),
-    );
-    if (!refused) return;
-    // The reason names the setting when the mode refuses; link-local and metadata are refused in every mode.
-    const why = /network\.outbound/.test(refused.reason)
-      ? refused.reason
-      : `${refused.reason}, in any network.outbound mode`;
-    throw new AppError(400, 'validation_error', `${field}: the login browser may not open ${host}: ${why}.`, {
-      field,
-      setting: 'network.outbound',
-    });
-  }
-  withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: WithContextOptions): Promise<T> {
-    this.pool ??= this.make();
-    return this.pool.withContext(fn, opts);
-  }
-  stats() {
-    return this.pool?.stats() ?? { running: 0, queued: 0, launched: false };
-  }
-  async dispose(): Promise<void> {
-    await this.pool?.dispose();
-  }
 }
 
 /**
@@ -129,6 +72,7 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     outbound,
   });
   const board = new LoginBoard();
+  const running = new RunningLogins();
   // A stopped login gets a live page any browser (and the desktop window) can open; the desktop's own browser
   // window is the fallback while the server does not listen.
   const takeover = new TakeoverFinisher({
@@ -149,7 +93,7 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
     events: base.events,
     mailboxes: mailboxFeed(mailboxes.service, mailboxes.watchers),
     interactive: takeover,
-    board,
+    tracking: { board, running },
   });
   const vault = createVault({
     db: base.db,
@@ -197,7 +141,8 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
   };
   const runs = new LoginRuns({
     board,
-    run: (who, body, runOpts) => lifecycle.sessions.login(who, body, runOpts),
+    running,
+    lifecycle,
     events: base.events,
     log: log.child({ component: 'login' }),
   });

@@ -2,19 +2,32 @@ import { notFound } from '../errors.js';
 import type { FeatureRoutes } from '../http/route.js';
 import { loginIdHeader } from './runs/login-id-header.js';
 import { LOGIN_METHOD_INFO } from './login-methods.js';
-import type { LoginCore } from './login.feature.js';
+import type { InboxHub } from './codes/inbox-hub.js';
+import type { Lifecycle } from './lifecycle/index.js';
+import type { LoginRuns } from './runs/login-runs.js';
+import type { SessionCache } from './sessions/session-cache.js';
+import type { TakeoverFinisher } from './takeover/takeover-finisher.js';
+
+/** The parts of the login feature these routes use (routes.ts passes LoginFeature, which has them all). */
+export interface LoginRouteParts {
+  runs: LoginRuns;
+  cache: SessionCache;
+  lifecycle: Pick<Lifecycle, 'sessions'>;
+  inbox: InboxHub;
+  takeover: TakeoverFinisher;
+}
 
 /** Logins, the login methods, cached sessions, the inbox for codes and links, and cancelling a login. */
-export function loginRoutes(core: LoginCore) {
+export function loginRoutes(login: LoginRouteParts) {
   return {
     login: async ({ body, auth, reply, req }) => {
       const loginId = loginIdHeader(req);
       if (body.async || /\brespond-async\b/i.test(String(req.headers.prefer ?? ''))) {
-        const accepted = core.login.runs.start(auth, body, loginId);
+        const accepted = login.runs.start(auth, body, loginId);
         reply.header('Preference-Applied', 'respond-async').header('Location', accepted.status_url);
         return reply.status(202).send(accepted);
       }
-      const outcome = await core.login.runs.run(auth, body, loginId);
+      const outcome = await login.runs.run(auth, body, loginId);
       reply.header('X-Session-Cache', outcome.cached ? 'hit' : 'miss');
       reply.header('X-Session-Id', outcome.sessionId);
       reply.header('Cache-Control', 'no-store');
@@ -22,21 +35,21 @@ export function loginRoutes(core: LoginCore) {
     },
     loginMethods: () => ({ data: [...LOGIN_METHOD_INFO] }),
     // The takeover_url only for the key that started the login (README "Security").
-    loginStatus: ({ params, auth }) => core.login.runs.status(auth.orgId, params.id, auth.keyId),
+    loginStatus: ({ params, auth }) => login.runs.status(auth.orgId, params.id, auth.keyId),
     loginState: ({ params, auth, reply }) => {
       reply.header('Cache-Control', 'no-store');
-      return core.login.runs.state(auth.orgId, params.id);
+      return login.runs.state(auth.orgId, params.id);
     },
-    listSessions: async ({ auth }) => ({ data: await core.login.cache.list(auth.orgId) }),
+    listSessions: async ({ auth }) => ({ data: await login.cache.list(auth.orgId) }),
     deleteSession: async ({ params, auth, reply }) => {
       // The lifecycle also forgets credentials stored for the session.
-      if (!(await core.login.lifecycle.sessions.deleteSession(auth.orgId, params.id)))
+      if (!(await login.lifecycle.sessions.deleteSession(auth.orgId, params.id)))
         throw notFound(`No cached session ${params.id}`);
       return reply.status(204).send();
     },
     deliverToInbox: ({ body, auth, reply }) => {
       const to = (Array.isArray(body.to) ? body.to : [body.to]).map((t) => t.toLowerCase());
-      const delivered = core.login.inbox.deliver(auth.orgId, {
+      const delivered = login.inbox.deliver(auth.orgId, {
         to,
         from: body.from,
         subject: body.subject,
@@ -49,11 +62,11 @@ export function loginRoutes(core: LoginCore) {
       return { delivered };
     },
     typeLoginCode: async ({ params, auth, body, reply }) => {
-      const typed = await core.login.takeover.typeCode(params.id, auth.orgId, body.code);
+      const typed = await login.takeover.typeCode(params.id, auth.orgId, body.code);
       return reply.status(202).send({ typed: true, field: typed.field });
     },
     cancelLogin: ({ params, auth, reply }) => {
-      if (!core.login.service.cancel(auth.orgId, params.id)) throw notFound(`No running login ${params.id}`);
+      if (!login.runs.cancel(auth.orgId, params.id)) throw notFound(`No running login ${params.id}`);
       return reply.status(204).send();
     },
   } satisfies FeatureRoutes;

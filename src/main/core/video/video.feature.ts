@@ -14,12 +14,6 @@ import { createWebhooks, type Webhooks } from './webhooks/webhooks.feature.js';
  * generations come from GenerationParts; the pipeline's render job and the webhook deliveries run on
  * the core's job queue.
  */
-/** What the video service's routes use of the core. */
-export interface VideoCore {
-  video: VideoFeature;
-  log: BaseCore['log'];
-}
-
 export interface VideoFeature extends GenerationParts {
   /** Where uploaded and generated media live (local disk or S3). */
   blobs: BlobStore;

@@ -1,10 +1,10 @@
 import { notFound } from '../../errors.js';
 import type { FeatureRoutes } from '../../http/route.js';
-import type { LoginCore } from '../login.feature.js';
+import type { Mailboxes } from './index.js';
 
 /** Mailboxes of the caller's organization (login service: otp_email and magic_link read codes and links there). */
-export function mailboxesRoutes(core: LoginCore) {
-  const mailboxes = core.login.mailboxes.service;
+export function mailboxesRoutes(parts: Pick<Mailboxes, 'service'>) {
+  const mailboxes = parts.service;
   return {
     createMailbox: async ({ body, auth, reply }) => reply.status(201).send(await mailboxes.create(auth.orgId, body)),
     listMailboxes: ({ auth }) => ({ data: mailboxes.list(auth.orgId) }),

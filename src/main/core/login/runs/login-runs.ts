@@ -5,14 +5,11 @@ import type { CoreEventBus } from '../../events.js';
 import { newId } from '../../ids.js';
 import { toAppError } from '../../http/plugins/errors.js';
 import type { Logger } from '../../logger.js';
+import type { Lifecycle } from '../lifecycle/index.js';
+import type { LoginOutcome } from '../sessions/login.service.js';
+import type { VaultCaller } from '../vault/index.js';
 import type { LoginBoard } from './login-board.js';
-import type { LoginOutcome, LoginRunOptions } from '../sessions/login.service.js';
-
-/** Who asks: an API key of an organization (the vault's VaultCaller). */
-type VaultCaller = { orgId: string; keyId: string | null };
-
-/** The login as the lifecycle runs it (saved logins, lifecycle options): SessionLifecycle.login. */
-type RunLogin = (who: VaultCaller, body: LoginRequestBody, opts: LoginRunOptions) => Promise<LoginOutcome>;
+import type { RunningLogins } from './running-logins.js';
 
 /**
  * POST /api/login as a whole: a login that has an id (X-Login-Id, or one made for an async or interactive
@@ -20,13 +17,28 @@ type RunLogin = (who: VaultCaller, body: LoginRequestBody, opts: LoginRunOptions
  * state for GET /api/login/{id}/state; a failure carries details.login_id. Events login.finished.
  */
 export class LoginRuns {
-  constructor(private readonly deps: { board: LoginBoard; run: RunLogin; events: CoreEventBus; log: Logger }) {}
+  constructor(
+    private readonly deps: {
+      board: LoginBoard;
+      /** The fresh logins with an id that run now (the login service registers each): what a cancel aborts. */
+      running: RunningLogins;
+      /** Runs the login: saved logins and the lifecycle's options, then the cache or a fresh login. */
+      lifecycle: Pick<Lifecycle, 'sessions'>;
+      events: CoreEventBus;
+      log: Logger;
+    },
+  ) {}
+
+  /** POST /api/login/{id}/cancel: false when no fresh login with this id runs in the organization. */
+  cancel(orgId: string, loginId: string): boolean {
+    return this.deps.running.cancel(orgId, loginId);
+  }
 
   /** The login, answered when it ends (waiting for a person too, with `interactive`). */
   async run(who: VaultCaller, body: LoginRequestBody, loginId?: string): Promise<LoginOutcome> {
     // A person may be sent to a live page named by the login: an interactive login always has an id.
     const id = loginId ?? (body.interactive ? newId('login', 20) : undefined);
-    if (!id) return this.deps.run(who, body, {});
+    if (!id) return this.deps.lifecycle.sessions.login(who, body, {});
     this.refuseRunning(who.orgId, id);
     return this.tracked(who, body, id, false);
   }
@@ -80,7 +92,7 @@ export class LoginRuns {
     const { board, events } = this.deps;
     board.start(who.orgId, id, who.keyId);
     try {
-      const outcome = await this.deps.run(who, body, { loginId: id });
+      const outcome = await this.deps.lifecycle.sessions.login(who, body, { loginId: id });
       board.succeeded(who.orgId, id, outcome.sessionId, keep ? outcome.state : undefined);
       events.emit('login.finished', {
         orgId: who.orgId,

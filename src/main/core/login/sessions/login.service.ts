@@ -1,4 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
+import type { ContextProvider } from '../browser/lazy-browser-pool.js';
 import { LOGIN_FAILURE_STATUS } from '../../../../shared/errors.js';
 import type { LoginRequest, StorageState } from '../../../../shared/login.schema.js';
 import { AppError } from '../../errors.js';
@@ -7,19 +8,28 @@ import { CodeSourceInputError, openCodeSources, type MailboxFeed } from '../code
 import type { InboxHub } from '../codes/inbox-hub.js';
 import { checkLoginInput } from '../login-methods.js';
 import { askPerson, type InteractiveFinisher } from '../interactive/interactive-finisher.js';
-import { RunningLogins } from '../runs/running-logins.js';
 import type { CoreEventBus } from '../../events.js';
 import { redact, type EngineLoginRequest, type LoginResult } from '../login-types.js';
-import type { LoginBoard } from '../runs/login-board.js';
 import type { PasskeyUse } from '../passkeys/passkey-types.js';
 import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
 import { normalizeInclude, normalizeState } from './storage-state.js';
 
-export interface ContextProvider {
-  withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: { signal?: AbortSignal }): Promise<T>;
-  /** A 400 when the outbound policy refuses the URL's host (LazyBrowserPool.checkUrl); before a page opens it. */
-  checkUrl?(url: string, field: string): Promise<void>;
+/**
+ * Where a login with an id reports and is cancelled: runs/ (LoginBoard, RunningLogins) provides both, and this
+ * room imports nothing of runs/, which sits above it (routes -> runs -> lifecycle -> sessions).
+ */
+export interface LoginTracking {
+  /** GET /api/login/{id}: each step as it happens, and the live page's URL when a person is asked. */
+  board?: {
+    step(orgId: string, loginId: string, line: string): void;
+    needsPerson(orgId: string, loginId: string, takeoverUrl: string, reason: string): void;
+  };
+  /** POST /api/login/{id}/cancel: a fresh login registers; the signal aborts when it is cancelled. */
+  running: {
+    start(orgId: string, loginId: string): { signal: AbortSignal; release: () => void };
+  };
 }
+
 export interface LoginRunner {
   login(ctx: BrowserContext, req: EngineLoginRequest, signal?: AbortSignal): Promise<LoginResult>;
 }
@@ -54,7 +64,6 @@ type BuiltMethod = NonNullable<EngineLoginRequest['method']>;
 export class LoginService {
   /** In-flight fresh logins by everything that makes two requests identical (credentials only hashed). */
   private readonly inflight = new Map<string, Promise<LoginOutcome>>();
-  private readonly running = new RunningLogins();
 
   constructor(
     private readonly deps: {
@@ -73,8 +82,8 @@ export class LoginService {
       mailboxes?: MailboxFeed;
       /** Shows a login stopped at a CAPTCHA or second factor to a person (a live page, or the desktop's window). */
       interactive?: InteractiveFinisher;
-      /** Where logins with an id stand (GET /api/login/{id}): steps and the live page's URL go there. */
-      board?: LoginBoard;
+      /** Logins with an id: their steps, live page and cancel (runs/). */
+      tracking: LoginTracking;
     },
   ) {}
 
@@ -128,11 +137,6 @@ export class LoginService {
     return flight;
   }
 
-  /** Cancels a running fresh login started with this id (X-Login-Id); false when none runs. */
-  cancel(orgId: string, loginId: string): boolean {
-    return this.running.cancel(orgId, loginId);
-  }
-
   private async fresh(
     identity: CacheIdentity,
     credentials: CredentialHash,
@@ -145,7 +149,7 @@ export class LoginService {
     // Each step as it happens, for the desktop window's live trace (secret-free lines, ids only).
     const onStep = loginId
       ? (step: string) => {
-          this.deps.board?.step(identity.orgId, loginId, step);
+          this.deps.tracking.board?.step(identity.orgId, loginId, step);
           this.deps.events?.emit('login.step', {
             orgId: identity.orgId,
             loginId,
@@ -170,7 +174,7 @@ export class LoginService {
       throw err;
     }
     // Registered until the answer, the wait for a person included: a cancel ends either.
-    const run = loginId ? this.running.start(identity.orgId, loginId) : undefined;
+    const run = loginId ? this.deps.tracking.running.start(identity.orgId, loginId) : undefined;
     try {
       return await this.freshInContext(identity, credentials, req, {
         started,
@@ -253,7 +257,7 @@ export class LoginService {
             onTakeover: (url) => {
               if (!loginId) return;
               if (result.ok) return;
-              this.deps.board?.needsPerson(identity.orgId, loginId, url, result.reason);
+              this.deps.tracking.board?.needsPerson(identity.orgId, loginId, url, result.reason);
               this.deps.events?.emit('login.needs_person', {
                 orgId: identity.orgId,
                 loginId,

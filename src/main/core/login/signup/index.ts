@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.js';
 import type { MailboxFeed } from '../codes/code-sources.js';
 import type { InboxHub } from '../codes/inbox-hub.js';
 import { LoginEngine } from '../flow/login-engine.js';
-import type { ContextProvider } from '../sessions/login.service.js';
+import type { ContextProvider } from '../browser/lazy-browser-pool.js';
 import type { SessionCache } from '../sessions/session-cache.js';
 import type { Vault } from '../vault/index.js';
 import { SignupRunner } from './signup-flow.js';

@@ -7,7 +7,7 @@ import type { CoreEventBus } from '../../events.js';
 import type { Logger } from '../../logger.js';
 import { CodeSourceInputError, openCodeSources, type CodeSources, type MailboxFeed } from '../codes/code-sources.js';
 import type { InboxHub } from '../codes/inbox-hub.js';
-import type { ContextProvider } from '../sessions/login.service.js';
+import type { ContextProvider } from '../browser/lazy-browser-pool.js';
 import type { SessionCache } from '../sessions/session-cache.js';
 import type { Vault, VaultCaller } from '../vault/index.js';
 import type { StoredSavedLogin } from '../vault/saved-logins.repo.js';

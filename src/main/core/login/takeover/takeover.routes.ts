@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound, AppError } from '../../errors.js';
 import type { FeatureRoutes } from '../../http/route.js';
-import type { LoginCore } from '../login.feature.js';
 import { livePageHtml } from './live-page/live-page.html.js';
 import { TAKEOVER_CSS } from './live-page/takeover.css.js';
 import { TAKEOVER_JS } from './live-page/takeover.client.js.js';
+import type { TakeoverFinisher } from './takeover-finisher.js';
 import type { TakeoverEvent, TakeoverSession } from './takeover-session.js';
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
@@ -13,9 +13,9 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 };
 
 /** The live page's routes: the page and its files (no secret in them), then everything else by the login's token. */
-export function takeoverRoutes(core: LoginCore) {
+export function takeoverRoutes(takeover: TakeoverFinisher) {
   const session = (req: FastifyRequest, id: string): TakeoverSession => {
-    const found = core.login.takeover.find(id, header(req, 'x-takeover-token'));
+    const found = takeover.find(id, header(req, 'x-takeover-token'));
     // One answer for a wrong token, an unknown login and one that is over: the URL is the only key.
     if (!found) throw notFound('This live page is not valid: the login it belongs to is over, or the link is wrong.');
     return found;
@@ -27,7 +27,7 @@ export function takeoverRoutes(core: LoginCore) {
   const page = (reply: FastifyReply, type: string, body: string) =>
     reply
       .type(type)
-      .header('Content-Security-Policy', core.login.takeover.csp)
+      .header('Content-Security-Policy', takeover.csp)
       .header('Referrer-Policy', 'no-referrer')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'no-store')
@@ -71,12 +71,12 @@ export function takeoverRoutes(core: LoginCore) {
     },
     liveDone: ({ params, req, reply }) => {
       session(req, params.id);
-      core.login.takeover.act(params.id, header(req, 'x-takeover-token'), 'done');
+      takeover.act(params.id, header(req, 'x-takeover-token'), 'done');
       return reply.status(204).send();
     },
     liveCancel: ({ params, req, reply }) => {
       session(req, params.id);
-      core.login.takeover.act(params.id, header(req, 'x-takeover-token'), 'cancel');
+      takeover.act(params.id, header(req, 'x-takeover-token'), 'cancel');
       return reply.status(204).send();
     },
   } satisfies FeatureRoutes;

@@ -1,14 +1,14 @@
 import { notFound } from '../../errors.js';
 import type { FeatureRoutes } from '../../http/route.js';
-import type { LoginCore } from '../login.feature.js';
+import type { ContextProvider } from '../browser/lazy-browser-pool.js';
+import type { Vault } from './vault.js';
 import { PasskeyCreator } from './passkey-creator.js';
 import { publicSavedLogin } from './saved-logins.service.js';
 
 /** Saved logins of the caller's organization (README "Saved logins"): metadata in, metadata out, secrets write-only. */
-export function credentialsRoutes(core: LoginCore) {
-  const vault = core.login.vault;
+export function credentialsRoutes({ vault, browsers }: { vault: Vault; browsers: ContextProvider }) {
   const saved = vault.savedLogins;
-  const passkeys = new PasskeyCreator({ browsers: core.login.browsers, vault });
+  const passkeys = new PasskeyCreator({ browsers, vault });
   return {
     listCredentials: ({ auth }) => ({ data: saved.list(auth.orgId) }),
     getCredential: ({ params, auth }) => publicSavedLogin(saved.get(auth.orgId, params.id)),

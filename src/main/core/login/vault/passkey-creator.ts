@@ -2,7 +2,7 @@ import { LOGIN_FAILURE_STATUS } from '../../../../shared/errors.js';
 import { AppError } from '../../errors.js';
 import { noopLogSink, type LogSink } from '../../logger.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS, LoginEngine } from '../flow/login-engine.js';
-import type { ContextProvider } from '../sessions/login.service.js';
+import type { ContextProvider } from '../browser/lazy-browser-pool.js';
 import type { Vault, VaultCaller } from './vault.js';
 import { createPasskeyOnSite } from '../passkeys/passkey-on-site.js';
 import { rpIdFitsOrigins } from '../passkeys/passkey-types.js';

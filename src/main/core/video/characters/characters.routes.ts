@@ -1,9 +1,8 @@
 import type { FeatureRoutes } from '../../http/route.js';
-import type { VideoCore } from '../video.feature.js';
+import type { CharactersService } from './characters.service.js';
 
 /** GET /api/characters, POST /api/characters, PATCH and DELETE /api/characters/:id. */
-export function charactersRoutes(core: VideoCore) {
-  const { characters } = core.video;
+export function charactersRoutes({ characters }: { characters: CharactersService }) {
   const baseUrl = (host: string | undefined) => (host ? `http://${host}` : undefined);
   return {
     listCharacters: async ({ query, auth, req }) => {

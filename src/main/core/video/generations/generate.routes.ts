@@ -1,5 +1,8 @@
 import type { FeatureRoutes } from '../../http/route.js';
-import type { VideoCore } from '../video.feature.js';
+import type { Logger } from '../../logger.js';
+import type { MediaIngestService } from '../uploads/media-ingest.service.js';
+import type { TemplatesService } from '../templates/templates.service.js';
+import type { GenerateService } from './generate.service.js';
 import { modelGeneration } from './create-generation.js';
 import { generationFailure, idempotencyKeyOf, readGenerateBody } from './generate-request.js';
 
@@ -7,8 +10,14 @@ import { generationFailure, idempotencyKeyOf, readGenerateBody } from './generat
  * POST /api/templates/:id/generate (JSON or multipart/form-data), POST /api/generations (Create Generation) and
  * their quotes (the same bodies, nothing charged or kept).
  */
-export function generateRoutes(core: VideoCore) {
-  const { templates, generate, ingest } = core.video;
+export function generateRoutes(
+  {
+    templates,
+    generate,
+    ingest,
+  }: { templates: TemplatesService; generate: GenerateService; ingest: MediaIngestService },
+  log: Logger,
+) {
   return {
     generate: async ({ params, auth, req, reply }) => {
       const idempotencyKey = idempotencyKeyOf(req);
@@ -22,7 +31,7 @@ export function generateRoutes(core: VideoCore) {
       const result = await generate
         .generate({ orgId: auth.orgId, template, input, requestHash: hash, idempotencyKey, keyId: auth.keyId })
         .catch((err: unknown) => {
-          throw generationFailure(err, core.log, template.id);
+          throw generationFailure(err, log, template.id);
         });
       if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       reply.status(result.status);

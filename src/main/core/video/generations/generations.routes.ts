@@ -1,9 +1,8 @@
 import type { FeatureRoutes } from '../../http/route.js';
-import type { VideoCore } from '../video.feature.js';
+import type { GenerationsService } from './generations.service.js';
 
 /** GET /api/generations, GET /api/generations/:id, POST /api/generations/:id/cancel, POST /api/batches/:id/cancel. */
-export function generationsRoutes(core: VideoCore) {
-  const { generations } = core.video;
+export function generationsRoutes({ generations }: { generations: GenerationsService }) {
   const baseUrl = (host: string | undefined) => (host ? `http://${host}` : undefined);
   return {
     listGenerations: ({ query, auth, req }) =>

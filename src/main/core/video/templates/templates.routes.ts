@@ -1,10 +1,9 @@
 import type { FeatureRoutes } from '../../http/route.js';
 import { pricingDocument } from '../generations/pricing.js';
-import type { VideoCore } from '../video.feature.js';
+import type { TemplatesService } from './templates.service.js';
 
 /** GET/POST /api/templates, GET/PATCH/PUT/DELETE /api/templates/:id, GET /api/pricing. */
-export function templatesRoutes(core: VideoCore) {
-  const { templates } = core.video;
+export function templatesRoutes({ templates }: { templates: TemplatesService }) {
   return {
     listTemplates: ({ query, auth, reply }) => {
       reply.type('application/json; charset=utf-8');

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { API_ROUTES } from '../../../../shared/api/index.js';
 import type { FeatureRoutes } from '../../http/route.js';
-import type { VideoCore } from '../video.feature.js';
+import type { BlobStore } from './storage/blob-store.js';
+import type { UploadsService } from './uploads.service.js';
 import { receiveLocalPut, sendLocalFile } from './local-store-http.js';
 
 /**
  * POST /api/s3/presign-upload, the local store's signed PUT /api/uploads/* and GET /api/files/*, and the
  * organization's stored files: GET /api/uploads, DELETE /api/uploads/:key.
  */
-export function uploadsRoutes(core: VideoCore, app: FastifyInstance) {
-  const { uploads, blobs } = core.video;
+export function uploadsRoutes({ uploads, blobs }: { uploads: UploadsService; blobs: BlobStore }, app: FastifyInstance) {
   // The local store's URLs name the address the server really listens on.
   app.addHook('onListen', async function () {
     const address = app.server.address();
