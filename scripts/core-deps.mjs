@@ -21,12 +21,7 @@ const KERNEL = ['lazy-module.ts', 'errors.ts', 'ids.ts', 'logger.ts', 'events.ts
 /** Low level: imports the kernel and, where a real dependency exists, each other. */
 const LOW = ['config', 'db', 'secrets', 'net', 'tenancy', 'jobs'];
 /** Leaf files of login's root folder (they import no other part of login but codes): any part of login may use them. */
-const LOGIN_LEAVES = [
-  'login/login-types.ts',
-  'login/sessions/auth-cookies.ts',
-  'login/passkeys/passkey-types.ts',
-  'login/browser/browser-resolver.ts',
-];
+const LOGIN_LEAVES = ['login/login-types.ts', 'login/passkeys/passkey-types.ts', 'login/browser/browser-resolver.ts'];
 /** What a feature (login, video) may use outside itself. */
 const FEATURE_BASE = [...KERNEL, ...LOW, 'base-core.ts', 'http'];
 
@@ -72,7 +67,6 @@ export const CORE_DEPS = {
   'login/passkeys/passkey-types.ts': [],
   // passkeys: the virtual authenticator (CDP WebAuthn) and the page heuristics for passkey controls and settings pages
   'login/passkeys': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
-  'login/sessions/auth-cookies.ts': KERNEL,
   // where the browser is on this computer: the login feature launches it, Settings says which one it found
   'login/browser/browser-resolver.ts': KERNEL,
   // the browser: the pool of isolated contexts, its priority and sandbox, the lazy start, the outbound URL check
@@ -96,6 +90,7 @@ export const CORE_DEPS = {
     'login/login-methods.ts',
     'login/browser',
     'login/codes',
+    'login/engine', // the auth-cookie rule: which cookies a session is kept in
     'login/interactive',
   ],
   'login/mailboxes': [...FEATURE_BASE, 'login/codes'],
@@ -172,19 +167,16 @@ export const CORE_DEPS = {
   ],
 
   // video: never login, mcp, desktop, create-core.ts, routes.ts, run-server.ts
+  // the video root's leaves (the folders below use them) and its composition (video.feature.ts, create-pipeline.ts)
   'video/resources.ts': KERNEL,
-  'video/generations/pricing.ts': KERNEL,
+  // what a generation costs: GET /api/pricing (templates) and every quote and charge (generations)
+  'video/pricing.ts': KERNEL,
   // what renders a template or generation (local renderer or hosted provider), as templates and generations show it
-  'video/generations/renderer.ts': KERNEL,
+  'video/renderer.ts': KERNEL,
   // what a file is, from its first bytes: the API's uploads and MCP's upload_file detect types alike
   'video/uploads/media-sniffer.ts': KERNEL,
   'video/webhooks': [...FEATURE_BASE, 'webhooks', 'video/resources.ts'],
-  'video/templates': [
-    ...FEATURE_BASE,
-    'video/resources.ts',
-    'video/generations/pricing.ts',
-    'video/generations/renderer.ts',
-  ],
+  'video/templates': [...FEATURE_BASE, 'video/resources.ts', 'video/pricing.ts', 'video/renderer.ts'],
   'video/uploads': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads/media-sniffer.ts'],
   // no route modules, no http
   'video/pipeline': [...KERNEL, ...LOW, 'video/resources.ts', 'video/uploads', 'video/uploads/media-sniffer.ts'],
@@ -193,15 +185,16 @@ export const CORE_DEPS = {
     ...FEATURE_BASE,
     'webhooks',
     'video/resources.ts',
-    'video/generations/pricing.ts',
-    'video/generations/renderer.ts',
+    'video/pricing.ts',
+    'video/renderer.ts',
     'video/characters',
     'video/pipeline',
     'video/templates',
     'video/uploads',
     'video/webhooks',
   ],
-  'video/pipeline/create-pipeline.ts': [
+  // the pipeline as the feature builds it: the render and provider jobs, settled through the generations service
+  'video/create-pipeline.ts': [
     ...KERNEL,
     ...LOW,
     'base-core.ts',
@@ -214,11 +207,11 @@ export const CORE_DEPS = {
     // video.feature.ts: assembles the video feature
     ...FEATURE_BASE,
     'video/resources.ts',
-    'video/generations/pricing.ts',
+    'video/pricing.ts',
     'video/characters',
     'video/generations',
     'video/pipeline',
-    'video/pipeline/create-pipeline.ts',
+    'video/create-pipeline.ts',
     'video/templates',
     'video/uploads',
     'video/webhooks',

@@ -1,7 +1,7 @@
 import type { TemplateCategory, VariableSlot } from '../../src/shared/video.schema.js';
 import type { ProviderJob, ProviderMedia } from '../../src/main/core/video/pipeline/video-provider.js';
 import { resolutionSize } from '../../src/main/core/video/pipeline/resolutions.js';
-import { PRICING_TABLE } from '../../src/main/core/video/generations/pricing.js';
+import { PRICING_TABLE } from '../../src/main/core/video/pricing.js';
 import { readJsonResources, resolveResourcesDir } from '../../src/main/core/video/resources.js';
 import { renderPrompt } from '../../src/main/core/video/templates/template-validation.js';
 

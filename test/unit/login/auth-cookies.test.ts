@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StorageState } from '../../../src/shared/login.schema.js';
 import { openDatabase } from '../../../src/main/core/db/database.js';
-import { isAuthCookie, isCsrfCookie } from '../../../src/main/core/login/sessions/auth-cookies.js';
+import { isAuthCookie, isCsrfCookie } from '../../../src/main/core/login/engine/auth-cookies.js';
 import { changedAuthCookies, cookieMap } from '../../../src/main/core/login/engine/outcome-detector.js';
 import { SessionCache, sessionExpiry, type CacheIdentity } from '../../../src/main/core/login/sessions/session-cache.js';
 import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-store.js';
@@ -58,7 +58,7 @@ const SESSION_COOKIES = [
   'auth0',
 ];
 
-describe('the auth-cookie rule (login/sessions/auth-cookies.ts)', () => {
+describe('the auth-cookie rule (login/engine/auth-cookies.ts)', () => {
   it('never counts an anti-CSRF cookie, whatever else its name says and even when HttpOnly', () => {
     for (const name of CSRF_COOKIES) {
       expect(isCsrfCookie(name), name).toBe(true);

@@ -6,7 +6,7 @@ import type { BlobStore } from './uploads/storage/blob-store.js';
 import { createBlobStore } from './uploads/storage/create-blob-store.js';
 import { UploadsRepo } from './uploads/uploads.repo.js';
 import { UploadsService } from './uploads/uploads.service.js';
-import { createPipeline } from './pipeline/create-pipeline.js';
+import { createPipeline } from './create-pipeline.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.feature.js';
 
 /**

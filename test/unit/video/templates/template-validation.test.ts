@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceFor, PRICING_TABLE } from '../../../../src/main/core/video/generations/pricing.js';
+import { priceFor, PRICING_TABLE } from '../../../../src/main/core/video/pricing.js';
 import { readJsonResources, resolveResourcesDir } from '../../../../src/main/core/video/resources.js';
 import { promptTokens } from '../../../../src/shared/template-rules.js';
 import { renderPrompt, validateTemplate } from '../../../../src/main/core/video/templates/template-validation.js';

@@ -1,5 +1,5 @@
 import type { BrowserContext, Cookie, Page } from 'playwright-core';
-import { isAuthCookie } from '../sessions/auth-cookies.js';
+import { isAuthCookie } from './auth-cookies.js';
 import { scanPageSignals, type PageSignals, type SignalArgs } from './page-signals.js';
 import { nextScanId, runInFrame } from './page-script.js';
 import type { IndexedDBWriteLog } from './storage-watch.js';

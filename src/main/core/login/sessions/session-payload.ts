@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { StorageExtra, StorageState } from '../../../../shared/login.schema.js';
 import { readOrCreateKey, SecretsMissingError, type SecretStore } from '../../secrets/secret-store.js';
-import { isAuthCookie } from './auth-cookies.js';
+import { isAuthCookie } from '../engine/auth-cookies.js';
 
 /** Keyed hash of an identity's credentials (see `SessionCache.credentialHash`). */
 export type CredentialHash = Buffer & { readonly __credentialHash: true };

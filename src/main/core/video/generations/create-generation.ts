@@ -1,7 +1,7 @@
 import type { CreateGenerationRequest } from '../../../../shared/create-generation.schema.js';
 import type { TemplateCategory, TemplateWrite } from '../../../../shared/video.schema.js';
 import { requestHash, type GenerateInput } from './generate-input.js';
-import { DEFAULT_RESOLUTION, priceFor } from './pricing.js';
+import { DEFAULT_RESOLUTION, priceFor } from '../pricing.js';
 import type { UsableTemplate } from '../templates/templates.service.js';
 
 type Variable = TemplateWrite['input_variables'][number];

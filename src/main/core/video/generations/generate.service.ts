@@ -18,7 +18,7 @@ import { renderPrompt } from '../templates/template-validation.js';
 import type { UsableTemplate } from '../templates/templates.service.js';
 import { DEADLINE_JOB_KIND } from './deadline.job.js';
 import { DraftLimiter, inRow, mediaShapeProblem, optionProblems, rowInputs } from './generate-options.js';
-import { requestPrice } from './pricing.js';
+import { requestPrice } from '../pricing.js';
 import {
   DRAFT_RESOLUTION,
   nonEmpty,
@@ -27,7 +27,7 @@ import {
   requestedOutputs,
   type GenerateInput,
 } from './generate-input.js';
-import { rendererOf } from './renderer.js';
+import { rendererOf } from '../renderer.js';
 import { resolveInputs, type PlannedRow, type ResolvedRow } from './resolve-inputs.js';
 
 export interface GenerateContext {

@@ -20,7 +20,7 @@ import {
   WEBHOOK_EVENT_NAMES,
   type WebhookEventName,
 } from '../../../../shared/webhooks.schema.js';
-import { rendererOf } from './renderer.js';
+import { rendererOf } from '../renderer.js';
 import { DRAFT_RESOLUTION } from './generate-input.js';
 
 /** The webhook events a generation's receiver asked for (the default ones when it did not say). */

@@ -1,5 +1,5 @@
 import type { FeatureRoutes } from '../../http/route.js';
-import { pricingDocument } from '../generations/pricing.js';
+import { pricingDocument } from '../pricing.js';
 import type { TemplatesService } from './templates.service.js';
 
 /** GET/POST /api/templates, GET/PATCH/PUT/DELETE /api/templates/:id, GET /api/pricing. */

@@ -1,5 +1,5 @@
-import { PRICING_FORMULA } from '../../../../shared/video.schema.js';
-import { AppError } from '../../errors.js';
+import { PRICING_FORMULA } from '../../../shared/video.schema.js';
+import { AppError } from '../errors.js';
 
 /** Price of a model at each resolution, per second of video. */
 export interface ModelPricing {

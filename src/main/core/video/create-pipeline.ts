@@ -1,14 +1,14 @@
 import path from 'node:path';
-import type { BaseCore } from '../../base-core.js';
-import type { GenerationsService } from '../generations/generations.service.js';
-import type { BlobStore } from '../uploads/storage/blob-store.js';
-import { sweepRenderLeftovers } from './leftovers.js';
-import { createProviderRegistry } from './providers/provider-registry.js';
-import { LocalRenderer } from './renderers/ffmpeg/local-renderer.js';
-import { makeOutputs } from './output-files.js';
-import { burnCaptions } from './renderers/ffmpeg/burn-captions.js';
-import { extractThumbnail } from './renderers/ffmpeg/thumbnail.js';
-import { createRenderJobHandler, RENDER_JOB_KIND } from './render-job.js';
+import type { BaseCore } from '../base-core.js';
+import type { GenerationsService } from './generations/generations.service.js';
+import type { BlobStore } from './uploads/storage/blob-store.js';
+import { sweepRenderLeftovers } from './pipeline/leftovers.js';
+import { createProviderRegistry } from './pipeline/providers/provider-registry.js';
+import { LocalRenderer } from './pipeline/renderers/ffmpeg/local-renderer.js';
+import { makeOutputs } from './pipeline/output-files.js';
+import { burnCaptions } from './pipeline/renderers/ffmpeg/burn-captions.js';
+import { extractThumbnail } from './pipeline/renderers/ffmpeg/thumbnail.js';
+import { createRenderJobHandler, RENDER_JOB_KIND } from './pipeline/render-job.js';
 
 const RETENTION_SWEEP_MS = 60 * 60_000;
 

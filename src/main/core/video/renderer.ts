@@ -1,4 +1,4 @@
-import { LOCAL_RENDERER_LABEL, type Renderer } from '../../../../shared/video.schema.js';
+import { LOCAL_RENDERER_LABEL, type Renderer } from '../../../shared/video.schema.js';
 
 const HOSTED_NAMES: Record<string, string> = { fal: 'fal', replicate: 'Replicate', comfyui: 'ComfyUI' };
 
