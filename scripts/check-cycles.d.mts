@@ -11,3 +11,7 @@ export function importGraph(roots: string[], options?: { baseDir?: string }): Pr
 export function stronglyConnected(graph: ImportGraph): string[][];
 export function findCycles(graph: ImportGraph): Cycle[];
 export function formatCycles(cycles: Cycle[], graph: ImportGraph): string;
+/** unit -> (imported unit -> whether every import behind it is type-only); `unitOf` null leaves a file out. */
+export function unitGraph(graph: ImportGraph, unitOf: (file: string) => string | null): ImportGraph;
+/** The graph of src/main/core's allow-list units (scripts/core-deps.mjs), from a file graph made at the repository. */
+export function coreUnitGraph(graph: ImportGraph): Promise<ImportGraph>;

@@ -127,6 +127,28 @@ export function findCycles(graph) {
   });
 }
 
+/**
+ * The graph of the units the files belong to (`unitOf(file)`: a folder of the core allow-list, scripts/core-deps.mjs):
+ * unit -> (imported unit -> whether every import behind it is type-only). Imports inside a unit, and files no unit
+ * holds, are left out. A circle here is two folders importing each other with no file cycle needed: a room that
+ * imports the room above it back.
+ */
+export function unitGraph(graph, unitOf) {
+  const units = new Map();
+  for (const [file, deps] of graph) {
+    const from = unitOf(file);
+    if (!from) continue;
+    if (!units.has(from)) units.set(from, new Map());
+    const out = units.get(from);
+    for (const [dep, typeOnly] of deps) {
+      const to = unitOf(dep);
+      if (!to || to === from) continue;
+      out.set(to, out.has(to) ? out.get(to) && typeOnly : typeOnly);
+    }
+  }
+  return units;
+}
+
 /** The text `check-cycles` prints for the cycles found (the `graph` marks type-only imports). */
 export function formatCycles(cycles, graph) {
   const lines = [];
@@ -144,13 +166,34 @@ export function formatCycles(cycles, graph) {
   return lines.join('\n');
 }
 
+/** The core's file graph as units of the allow-list (scripts/core-deps.mjs), by path relative to the repository. */
+export async function coreUnitGraph(graph) {
+  const { coreUnitOf } = await import('./eslint-layers.mjs');
+  const CORE = 'src/main/core/';
+  return unitGraph(graph, (file) => (file.startsWith(CORE) ? coreUnitOf(file.slice(CORE.length)) : null));
+}
+
 async function main() {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const roots = process.argv.slice(2);
   const graph = await importGraph(roots.length ? roots : ['src'], { baseDir: root });
   const cycles = findCycles(graph);
+  // Folder level too: two rooms of the core that import each other, file cycle or not (docs/architecture.md).
+  const units = await coreUnitGraph(graph);
+  const unitCycles = findCycles(units);
+  if (unitCycles.length) {
+    process.stdout.write(formatCycles(unitCycles, units).replace(/ files?$/gm, (m) => m.replace('file', 'folder')));
+    process.stdout.write(
+      `\n${unitCycles.length} folder cycle${unitCycles.length === 1 ? '' : 's'} in src/main/core: a folder imports ` +
+        'one that imports it back; pass the part it needs as an argument, or move it down\n',
+    );
+    process.exitCode = 1;
+  }
   if (!cycles.length) {
-    process.stdout.write(`no import cycles among ${graph.size} files (type-only imports included)\n`);
+    process.stdout.write(
+      `no import cycles among ${graph.size} files (type-only imports included)` +
+        `${unitCycles.length || !units.size ? '' : `, nor among the ${units.size} folders of src/main/core`}\n`,
+    );
     return;
   }
   process.stdout.write(formatCycles(cycles, graph));

@@ -4,7 +4,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findCycles, formatCycles, importGraph, stronglyConnected } from '../../../scripts/check-cycles.mjs';
+import {
+  coreUnitGraph,
+  findCycles,
+  formatCycles,
+  importGraph,
+  stronglyConnected,
+  unitGraph,
+} from '../../../scripts/check-cycles.mjs';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -126,5 +133,42 @@ describe('check-cycles', () => {
     expect(good.stderr).toBe('');
     expect(good.status).toBe(0);
     expect(good.stdout).toContain('no import cycles among 2 files');
+  });
+
+  it('finds a folder cycle that has no file cycle: a room importing the room above it back', async () => {
+    const { graph, cycles } = await cyclesOf({
+      'src/feature/feature.ts': "import { part } from './room/part.js';\nexport type Core = { part: typeof part };\n",
+      'src/feature/room/part.ts': 'export const part = 1;\n',
+      'src/feature/room/part.routes.ts':
+        "import type { Core } from '../feature.js';\nexport const r = (c: Core) => c;\n",
+    });
+    expect(cycles).toEqual([]);
+    const folderOf = (file: string) => path.dirname(file);
+    const folders = unitGraph(graph, folderOf);
+    expect(findCycles(folders).map((c) => c.files)).toEqual([['src/feature', 'src/feature/room']]);
+    // the same tree with the route module taking its part as an argument instead
+    const fixed = await cyclesOf({
+      'src/feature/feature.ts': "import { part } from './room/part.js';\nexport const f = part;\n",
+      'src/feature/room/part.ts': 'export const part = 1;\n',
+      'src/feature/room/part.routes.ts':
+        "import type { part } from './part.js';\nexport const r = (p: typeof part) => p;\n",
+    });
+    expect(findCycles(unitGraph(fixed.graph, folderOf))).toEqual([]);
+  });
+});
+
+describe('the folders of src/main/core (units of scripts/core-deps.mjs), from the real imports', () => {
+  it('have no cycle, and one import back up to a feature assembly would make one', async () => {
+    const graph = await importGraph(['src/main/core'], { baseDir: REPO_ROOT });
+    const units = await coreUnitGraph(graph);
+    expect(units.size).toBeGreaterThan(40);
+    expect(findCycles(units)).toEqual([]);
+    // what the route modules did before they took their parts as arguments
+    const back = new Map(graph);
+    const routes = 'src/main/core/login/lifecycle/lifecycle.routes.ts';
+    back.set(routes, new Map([...graph.get(routes)!, ['src/main/core/login/login.feature.ts', true]]));
+    const found = findCycles(await coreUnitGraph(back));
+    expect(found).toHaveLength(1);
+    expect(found[0].files).toEqual(expect.arrayContaining(['login/lifecycle', 'login/login.feature.ts']));
   });
 });
