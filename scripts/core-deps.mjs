@@ -20,18 +20,25 @@
 const KERNEL = ['lazy-module.ts', 'errors.ts', 'ids.ts', 'logger.ts', 'events.ts', 'child-process.ts', 'fs'];
 /** Low level: imports the kernel and, where a real dependency exists, each other. */
 const LOW = ['config', 'db', 'secrets', 'net', 'tenancy', 'jobs'];
-/** Leaf files of login's root folder (they import no other part of login but codes): any part of login may use them. */
+/** Leaf files of login (they import no other part of login but codes): any part of login may use them. */
 const LOGIN_LEAVES = ['login/login-types.ts', 'login/passkeys/passkey-types.ts', 'login/browser/browser-resolver.ts'];
 /** What a feature (login, video) may use outside itself. */
 const FEATURE_BASE = [...KERNEL, ...LOW, 'base-core.ts', 'http'];
+/** The named groups above, as docs/architecture.md's generated table abbreviates them (largest first). */
+export const UNIT_GROUPS = { FEATURE_BASE, KERNEL, LOW, 'login leaves': LOGIN_LEAVES };
 
 export const CORE_DEPS = {
-  // kernel, in order: each may import only the ones above it here
+  // § kernel, in order: each may import only the ones above it here
   'lazy-module.ts': [], // optional libraries loaded on first use (imports no other part of the core)
+  // AppError and its shorthands
   'errors.ts': [],
+  // random base62 ids
   'ids.ts': ['errors.ts'],
+  // pino to the data dir, redaction, LogSink
   'logger.ts': ['errors.ts', 'ids.ts'],
+  // the core's event bus
   'events.ts': ['errors.ts', 'ids.ts', 'logger.ts'],
+  // how child processes are started
   'child-process.ts': ['errors.ts', 'ids.ts', 'logger.ts'],
   // replacing and moving files with the retry Windows needs while another program holds one (imports nothing)
   fs: [],
@@ -40,12 +47,17 @@ export const CORE_DEPS = {
   // which signals mean a graceful shutdown, per platform: imported by the entries outside the core; imports nothing
   'shutdown-signals.ts': [],
 
-  // low level
+  // § low level: storage, secrets, the network policy, organizations and keys, the job queue
   config: KERNEL,
+  // SQLite and the migrations
   db: KERNEL,
+  // the OS keychain or the encrypted file, the vault file
   secrets: [...KERNEL, 'config', 'db'],
+  // where the server may connect (the outbound policy), its HTTP client and proxy
   net: [...KERNEL, 'config'],
+  // organizations, API keys, credits
   tenancy: [...KERNEL, 'db'],
+  // the persistent job queue
   jobs: [...KERNEL, 'db'],
 
   // backup and restore of a whole data dir with its secrets (the CLI builds the core; this never imports it)
@@ -60,10 +72,12 @@ export const CORE_DEPS = {
   // the HTTP server and its plugins: never a feature, never the composition (create-core.ts, routes.ts)
   http: [...KERNEL, 'base-core.ts', 'config', 'secrets', 'tenancy'],
 
-  // login: never video, mcp, desktop, create-core.ts, routes.ts, run-server.ts. The rooms in the order a login walks
-  // through them (docs/architecture.md): each imports only rooms below it, so no circle can form.
+  // § login: never video, mcp, desktop or the composition; rooms bottom up, each imports only rooms above it
+  // the login's public types (requests, results, failures) and redaction
   'login/login-types.ts': [...KERNEL, 'login/codes', 'login/passkeys/passkey-types.ts'],
+  // the login methods (LOGIN_METHODS) and what each needs
   'login/login-methods.ts': [...KERNEL, 'login/codes'],
+  // a saved login's passkeys as the engine uses them
   'login/passkeys/passkey-types.ts': [],
   // passkeys: the virtual authenticator (CDP WebAuthn) and the page heuristics for passkey controls and settings pages
   'login/passkeys': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
@@ -74,6 +88,7 @@ export const CORE_DEPS = {
   'login/codes': [...KERNEL, ...LOW], // never login/mailboxes: the mailboxes feed the codes, not the reverse
   // what a page is: forms, signals, storage, egress (used by the steps, the flow and every later check of a page)
   'login/engine': [...KERNEL, ...LOW, ...LOGIN_LEAVES],
+  // one step of a login per file: identifier, password, code, link, OAuth, passkey, …
   'login/steps': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/codes', 'login/passkeys'],
   // the login engine: one browser context's login (LoginEngine) and its step loop (LoginFlow)
   'login/flow': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/engine', 'login/steps', 'login/codes', 'login/passkeys'],
@@ -81,6 +96,7 @@ export const CORE_DEPS = {
   'login/interactive': [...KERNEL, ...LOW, ...LOGIN_LEAVES, 'login/browser', 'login/engine', 'login/flow'],
   // a person finishes a stuck login from any browser: the live view's server side, and its page (pure strings)
   'login/takeover': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login/engine', 'login/interactive', 'login/takeover/live-page'],
+  // the live page's HTML, CSS and script
   'login/takeover/live-page': [],
   // a session: the encrypted cache of storage states, and the login service (a cache hit or a fresh login)
   'login/sessions': [
@@ -93,6 +109,7 @@ export const CORE_DEPS = {
     'login/engine', // the auth-cookie rule: which cookies a session is kept in
     'login/interactive',
   ],
+  // IMAP mailboxes that otp_email and magic_link logins read codes and links from
   'login/mailboxes': [...FEATURE_BASE, 'login/codes'],
   // saved logins: the vault owns a site's credentials; the export parsers are pure (no core at all)
   'login/vault': [
@@ -106,6 +123,7 @@ export const CORE_DEPS = {
     'login/sessions',
     'login/vault/import',
   ],
+  // the password managers' export parsers and the import plan
   'login/vault/import': [],
   // session validation, refresh with saved logins, background health checks
   'login/lifecycle': [
@@ -121,6 +139,7 @@ export const CORE_DEPS = {
   // sessions from the person's own browsers: profiles read from a copy into the session cache, checked by lifecycle,
   // filed under a saved login (the vault) when the person names the account
   'login/profiles': [...FEATURE_BASE, ...LOGIN_LEAVES, 'login/lifecycle', 'login/sessions', 'login/vault'],
+  // POST /api/signup: account creation with email verification
   'login/signup': [
     ...FEATURE_BASE,
     ...LOGIN_LEAVES,
@@ -166,8 +185,8 @@ export const CORE_DEPS = {
     'login/vault',
   ],
 
-  // video: never login, mcp, desktop, create-core.ts, routes.ts, run-server.ts
-  // the video root's leaves (the folders below use them) and its composition (video.feature.ts, create-pipeline.ts)
+  // § video: never login, mcp, desktop or the composition
+  // the shipped templates and characters (the resources folder)
   'video/resources.ts': KERNEL,
   // what a generation costs: GET /api/pricing (templates) and every quote and charge (generations)
   'video/pricing.ts': KERNEL,
@@ -175,12 +194,17 @@ export const CORE_DEPS = {
   'video/renderer.ts': KERNEL,
   // what a file is, from its first bytes: the API's uploads and MCP's upload_file detect types alike
   'video/uploads/media-sniffer.ts': KERNEL,
+  // signed callbacks of finished generations: deliveries, log, replay
   'video/webhooks': [...FEATURE_BASE, 'webhooks', 'video/resources.ts'],
+  // templates with typed variables; GET /api/pricing
   'video/templates': [...FEATURE_BASE, 'video/resources.ts', 'video/pricing.ts', 'video/renderer.ts'],
+  // presigned uploads, media ingest and probing, the blob stores
   'video/uploads': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads/media-sniffer.ts'],
-  // no route modules, no http
+  // the render and provider jobs, the local renderer and the hosted providers (no route modules, no http)
   'video/pipeline': [...KERNEL, ...LOW, 'video/resources.ts', 'video/uploads', 'video/uploads/media-sniffer.ts'],
+  // characters: a name, a portrait, a voice
   'video/characters': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads'],
+  // generate and quote, generation records, cancel, deadlines, idempotency
   'video/generations': [
     ...FEATURE_BASE,
     'webhooks',
@@ -203,6 +227,7 @@ export const CORE_DEPS = {
     'video/generations',
     'video/uploads',
   ],
+  // video.feature.ts (the composition of the feature) and credits.routes.ts
   video: [
     // video.feature.ts: assembles the video feature
     ...FEATURE_BASE,
@@ -217,14 +242,17 @@ export const CORE_DEPS = {
     'video/webhooks',
   ],
 
-  // in-process clients of the API: http, the core's types, the low level; never a feature, and no feature imports them
+  // § in-process clients of the API: http, the core's types, the low level; never a feature, none imported by one
+  // MCP: the tools over stdio and POST /mcp, each calling a route in process
   mcp: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'video/uploads/media-sniffer.ts'],
-  // (browser-resolver: Settings says which browser "Find one automatically" finds; a pure function of the disk)
+  // what the Electron layer needs, in plain Node (browser-resolver: Settings says which browser it found)
   desktop: [...KERNEL, ...LOW, 'base-core.ts', 'create-core.ts', 'http', 'login/browser/browser-resolver.ts', 'backup'],
 
-  // composition
+  // § composition: builds the core, lists the routes, runs the server
   'create-core.ts': ['*'],
+  // the route list
   'routes.ts': ['*'],
+  // listen, record the address, shut down
   'run-server.ts': ['*'],
 };
 

@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decideSandbox, sandboxFacts, type SandboxFacts } from '../../../src/main/core/login/browser/chromium-sandbox.js';
+import {
+  decideSandbox,
+  sandboxFacts,
+  type SandboxFacts,
+} from '../../../src/main/core/login/browser/chromium-sandbox.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** A non-root Linux user on a kernel with user namespaces (Debian 12's defaults), no setuid helper. */

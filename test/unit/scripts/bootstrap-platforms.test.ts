@@ -19,7 +19,10 @@ import {
   type Facts,
   type Mode,
 } from '../../../scripts/bootstrap.mjs';
-import { BrowserNotFoundError, resolveBrowserExecutable } from '../../../src/main/core/login/browser/browser-resolver.js';
+import {
+  BrowserNotFoundError,
+  resolveBrowserExecutable,
+} from '../../../src/main/core/login/browser/browser-resolver.js';
 import { CAPTION_FONTS } from '../../../src/main/core/video/pipeline/renderers/ffmpeg/captions.js';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
 
