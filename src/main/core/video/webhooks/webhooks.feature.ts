@@ -1,6 +1,6 @@
 import type { JobHandler } from '../../jobs/job-types.js';
-import { WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
-import { createWebhookDeliveryHandler } from './webhook-delivery.job.js';
+import { WebhookDeliveriesRepo } from '../../webhooks/webhook-deliveries.repo.js';
+import { createWebhookDeliveryHandler } from '../../webhooks/webhook-delivery.job.js';
 import { WebhookSecrets } from '../../webhooks/webhook-secrets.js';
 import { WEBHOOK_JOB_KIND, type WebhooksDeps } from './webhook-types.js';
 import { WebhooksService } from './webhooks.service.js';

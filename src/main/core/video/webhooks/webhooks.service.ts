@@ -10,7 +10,7 @@ import {
 } from '../../../../shared/webhooks.schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { AttemptRow, DeliveryRow, WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
+import type { AttemptRow, DeliveryRow, WebhookDeliveriesRepo } from '../../webhooks/webhook-deliveries.repo.js';
 import type { WebhookSecrets } from '../../webhooks/webhook-secrets.js';
 import { WEBHOOK_JOB_KIND, type WebhookGeneration, type WebhooksDeps } from './webhook-types.js';
 

@@ -1,11 +1,11 @@
-import type { WebhookEvent } from '../../../../shared/webhooks.schema.js';
-import type { Job, JobContext, JobHandler, JobOutcome } from '../../jobs/job-types.js';
-import { judgeAttempt } from '../../webhooks/webhook-retry.js';
+import type { WebhookEvent } from '../../../shared/webhooks.schema.js';
+import type { Job, JobContext, JobHandler, JobOutcome } from '../jobs/job-types.js';
+import { judgeAttempt } from './webhook-retry.js';
 import type { DeliveryRow, WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
-import type { WebhookSecrets } from '../../webhooks/webhook-secrets.js';
-import { sendWebhook, type SendResult } from '../../webhooks/webhook-sender.js';
-import { signWebhook } from '../../webhooks/webhook-signer.js';
-import type { WebhooksDeps } from './webhook-types.js';
+import type { WebhookSecrets } from './webhook-secrets.js';
+import { sendWebhook, type SendResult } from './webhook-sender.js';
+import { signWebhook } from './webhook-signer.js';
+import type { WebhooksDeps } from '../video/webhooks/webhook-types.js';
 
 /** A job woken this much before its delivery is due (clock skew of the queue's timer) still runs. */
 const EARLY_SLACK_MS = 25;

@@ -1,6 +1,6 @@
-import type { WebhookDeliveryStatus, WebhookEventName, WebhookTrigger } from '../../../../shared/webhooks.schema.js';
-import type { Db } from '../../db/database.js';
-import type { AttemptVerdict } from '../../webhooks/webhook-retry.js';
+import type { WebhookDeliveryStatus, WebhookEventName, WebhookTrigger } from '../../../shared/webhooks.schema.js';
+import type { Db } from '../db/database.js';
+import type { AttemptVerdict } from './webhook-retry.js';
 
 export interface DeliveryRow {
   id: string;
