@@ -1,15 +1,22 @@
-import type { WebhookDeliveryStatus, WebhookEventName, WebhookTrigger } from '../../../shared/webhooks.schema.js';
+import type { WebhookDeliveryStatus, WebhookTrigger } from '../../../shared/webhooks.schema.js';
 import type { Db } from '../db/database.js';
 import type { AttemptVerdict } from './webhook-retry.js';
 
+/** One delivery of any kind of event (migration 0023 made one table of the generation and login ones). */
 export interface DeliveryRow {
+  /** The Standard Webhooks message id (webhook-id header): the same for every attempt of the delivery. */
   id: string;
-  generation_id: string;
+  /** Whose event it is (WebhookKind.name): 'generation' or 'login'. */
+  kind: string;
   org_id: string;
+  /** What the event is about: a generation's id, a login's id. */
+  subject_id: string;
+  /** The event's name within its kind ('completed', 'login.finished', ...). */
+  event: string;
   trigger: WebhookTrigger;
-  /** What the callback reports (migration 0018; older rows: their status). */
-  event: WebhookEventName;
-  /** JSON of the callback body with video_url null (it is signed fresh at each attempt). */
+  /** Set on a delivery that is made at most once (a generation's automatic `completed`); unique when set. */
+  once_key: string | null;
+  /** What the kind stored to build the body from (its WebhookKind.body reads it). */
   payload: string;
   status: WebhookDeliveryStatus;
   attempts: number;
@@ -21,6 +28,11 @@ export interface DeliveryRow {
   finished_at: number | null;
 }
 
+export type NewDelivery = Pick<
+  DeliveryRow,
+  'id' | 'kind' | 'org_id' | 'subject_id' | 'event' | 'trigger' | 'once_key' | 'payload'
+>;
+
 export interface AttemptRow {
   delivery_id: string;
   attempt: number;
@@ -30,26 +42,43 @@ export interface AttemptRow {
   error: string | null;
 }
 
-/** The webhook tables (migration 0008). Only the webhooks feature uses it. */
+/** Deliveries with their attempts, as the delivery logs read them. */
+export interface DeliveriesWithAttempts {
+  deliveries: DeliveryRow[];
+  attempts: AttemptRow[];
+}
+
+/** The webhook delivery tables (migration 0023), for every kind of event. Only core/webhooks uses it. */
 export class WebhookDeliveriesRepo {
   private readonly stmts;
 
   constructor(private readonly db: Db) {
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO webhook_deliveries (id, generation_id, org_id, trigger, event, payload, status, attempts, next_attempt_at, created_at, updated_at)
-         VALUES (@id, @generation_id, @org_id, @trigger, @event, @payload, 'pending', 0, @now, @now, @now)`,
+        `INSERT INTO webhook_deliveries (id, kind, org_id, subject_id, event, trigger, once_key, payload, status, attempts,
+           next_attempt_at, created_at, updated_at)
+         VALUES (@id, @kind, @org_id, @subject_id, @event, @trigger, @once_key, @payload, 'pending', 0, @now, @now, @now)`,
+      ),
+      prune: db.prepare(
+        'DELETE FROM webhook_deliveries WHERE org_id = ? AND kind = ? AND finished_at IS NOT NULL AND finished_at < ?',
       ),
       get: db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
-      automaticOf: db.prepare(
-        "SELECT * FROM webhook_deliveries WHERE generation_id = ? AND event = ? AND trigger = 'automatic' ORDER BY created_at DESC, rowid DESC LIMIT 1",
+      latestAutomatic: db.prepare(
+        `SELECT * FROM webhook_deliveries WHERE kind = ? AND subject_id = ? AND event = ? AND trigger = 'automatic'
+         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
       ),
-      ofGeneration: db.prepare(
-        'SELECT * FROM webhook_deliveries WHERE generation_id = ? AND org_id = ? ORDER BY created_at, rowid',
+      ofSubject: db.prepare(
+        'SELECT * FROM webhook_deliveries WHERE kind = ? AND subject_id = ? AND org_id = ? ORDER BY created_at, rowid',
       ),
-      attemptsOf: db.prepare(
+      attemptsOfSubject: db.prepare(
         `SELECT a.* FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-         WHERE d.generation_id = ? AND d.org_id = ? ORDER BY a.delivery_id, a.attempt`,
+         WHERE d.kind = ? AND d.subject_id = ? AND d.org_id = ? ORDER BY a.delivery_id, a.attempt`,
+      ),
+      latestOfOrg: db.prepare(
+        'SELECT * FROM webhook_deliveries WHERE org_id = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
+      ),
+      pendingOfOrg: db.prepare(
+        "SELECT id FROM webhook_deliveries WHERE org_id = ? AND kind = ? AND status = 'pending'",
       ),
       insertAttempt: db.prepare(
         `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
@@ -64,27 +93,21 @@ export class WebhookDeliveriesRepo {
         `UPDATE webhook_deliveries SET status = 'failed', error = @error, next_attempt_at = NULL, updated_at = @now, finished_at = @now
          WHERE id = @id AND status = 'pending'`,
       ),
-      pending: db.prepare("SELECT * FROM webhook_deliveries WHERE status = 'pending' ORDER BY next_attempt_at, rowid"),
     };
   }
 
-  /** A new pending delivery, due now. Returns false when the generation already has an automatic one of this event. */
-  insert(
-    row: {
-      id: string;
-      generation_id: string;
-      org_id: string;
-      trigger: WebhookTrigger;
-      event: WebhookEventName;
-      payload: string;
-    },
-    now: number,
-  ): boolean {
+  /**
+   * A new pending delivery, due now. Returns false when one with its once_key exists already. With keepFinishedMs,
+   * the organization's finished deliveries of this kind older than that go first (kinds whose deliveries belong to
+   * nothing else that goes away, as a login's, would otherwise grow without end).
+   */
+  insert(row: NewDelivery, now: number, keepFinishedMs?: number): boolean {
+    if (keepFinishedMs !== undefined) this.stmts.prune.run(row.org_id, row.kind, now - keepFinishedMs);
     try {
       this.stmts.insert.run({ ...row, now });
       return true;
     } catch (err) {
-      if (row.trigger === 'automatic' && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
+      if (row.once_key !== null && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
       throw err;
     }
   }
@@ -93,17 +116,35 @@ export class WebhookDeliveriesRepo {
     return this.stmts.get.get(id) as DeliveryRow | undefined;
   }
 
-  /** The generation's automatic delivery of this event (the latest one, for progress). */
-  automaticOf(generationId: string, event: WebhookEventName): DeliveryRow | undefined {
-    return this.stmts.automaticOf.get(generationId, event) as DeliveryRow | undefined;
+  /** The subject's latest automatic delivery of this event (for once-only events and for thinning out progress). */
+  latestAutomatic(kind: string, subjectId: string, event: string): DeliveryRow | undefined {
+    return this.stmts.latestAutomatic.get(kind, subjectId, event) as DeliveryRow | undefined;
   }
 
-  /** The organization's deliveries of a generation, oldest first, with their attempts. */
-  ofGeneration(orgId: string, generationId: string): { deliveries: DeliveryRow[]; attempts: AttemptRow[] } {
+  /** The organization's deliveries about one subject, oldest first, with their attempts. */
+  ofSubject(kind: string, orgId: string, subjectId: string): DeliveriesWithAttempts {
     return {
-      deliveries: this.stmts.ofGeneration.all(generationId, orgId) as DeliveryRow[],
-      attempts: this.stmts.attemptsOf.all(generationId, orgId) as AttemptRow[],
+      deliveries: this.stmts.ofSubject.all(kind, subjectId, orgId) as DeliveryRow[],
+      attempts: this.stmts.attemptsOfSubject.all(kind, subjectId, orgId) as AttemptRow[],
     };
+  }
+
+  /** The organization's newest deliveries of a kind, newest first, with their attempts. */
+  latestOfOrg(kind: string, orgId: string, limit: number): DeliveriesWithAttempts {
+    const deliveries = this.stmts.latestOfOrg.all(orgId, kind, limit) as DeliveryRow[];
+    if (!deliveries.length) return { deliveries, attempts: [] };
+    const attempts = this.db
+      .prepare(
+        `SELECT * FROM webhook_attempts WHERE delivery_id IN (${deliveries.map(() => '?').join(', ')})
+         ORDER BY delivery_id, attempt`,
+      )
+      .all(...deliveries.map((d) => d.id)) as AttemptRow[];
+    return { deliveries, attempts };
+  }
+
+  /** Ids of the organization's pending deliveries of a kind. */
+  pendingOfOrg(kind: string, orgId: string): string[] {
+    return (this.stmts.pendingOfOrg.all(orgId, kind) as { id: string }[]).map((r) => r.id);
   }
 
   /** Records an attempt and the delivery's new state in one transaction; false if it was no longer pending. */
@@ -125,13 +166,8 @@ export class WebhookDeliveriesRepo {
     })();
   }
 
-  /** pending -> failed without an attempt (the job was canceled, timed out, or the URL is gone). */
+  /** pending -> failed without an attempt (the job was canceled or timed out, the URL is gone or was removed). */
   fail(id: string, error: string, now: number): boolean {
     return this.stmts.fail.run({ id, error, now }).changes === 1;
-  }
-
-  /** Every pending delivery, soonest due first. */
-  pending(): DeliveryRow[] {
-    return this.stmts.pending.all() as DeliveryRow[];
   }
 }

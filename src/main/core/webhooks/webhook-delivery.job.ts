@@ -1,87 +1,63 @@
-import type { WebhookEvent } from '../../../shared/webhooks.schema.js';
+import type { AppConfig } from '../config/config.schema.js';
 import type { Job, JobContext, JobHandler, JobOutcome } from '../jobs/job-types.js';
-import { judgeAttempt } from './webhook-retry.js';
+import type { Logger } from '../logger.js';
+import type { OutboundPolicy } from '../net/outbound-policy.js';
 import type { DeliveryRow, WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
+import type { AttemptReport, WebhookKind } from './webhook-kind.js';
+import { judgeAttempt } from './webhook-retry.js';
 import type { WebhookSecrets } from './webhook-secrets.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
 import { signWebhook } from './webhook-signer.js';
-import type { WebhooksDeps } from '../video/webhooks/webhook-types.js';
 
 /** A job woken this much before its delivery is due (clock skew of the queue's timer) still runs. */
 const EARLY_SLACK_MS = 25;
 
-type HandlerDeps = Pick<WebhooksDeps, 'log' | 'config' | 'events' | 'getWebhookUrl' | 'getVideoUrl' | 'outbound'> & {
+export interface DeliveryHandlerDeps {
   repo: WebhookDeliveriesRepo;
+  kind: WebhookKind;
+  /** The organization's signing secrets (one set for every kind). */
   secrets: WebhookSecrets;
-};
-
-/** The stored body with a fresh video_url: the event name, then the spec's fields in its order, then ours. */
-async function bodyOf(d: DeliveryRow, deps: HandlerDeps): Promise<string> {
-  const stored = JSON.parse(d.payload) as Partial<WebhookEvent>;
-  const videoUrl = stored.status === 'completed' ? await deps.getVideoUrl(d.generation_id) : null;
-  const event: WebhookEvent = {
-    event: stored.event ?? d.event,
-    generation_id: stored.generation_id ?? d.generation_id,
-    status: stored.status ?? 'failed',
-    template_id: stored.template_id ?? '',
-    video_url: videoUrl ?? null,
-    error: stored.error ?? null,
-    ...(stored.progress !== undefined ? { progress: stored.progress } : {}),
-    // Deliveries stored before these fields existed: not a draft, their own batch.
-    draft: stored.draft ?? false,
-    batch_id: stored.batch_id ?? '',
-    batch_index: stored.batch_index ?? null,
-  };
-  return JSON.stringify(event);
+  log: Logger;
+  config: AppConfig['webhooks'];
+  /** Where receivers may be (core/net); default: the default policy. */
+  outbound?: OutboundPolicy;
 }
 
 /**
- * The `webhook_delivery` job: each run is ONE signed POST of one delivery. The delivery row (not the
- * job) is the source of truth for the attempt number and the next due time, so a run after a crash
- * or an early wake-up does the right thing. Outcomes: 2xx -> done; time-out, connection error, 408,
- * 429, 5xx -> retry on the schedule (or Retry-After, when longer) until it runs out; 410, a redirect
- * (never followed) or another 4xx -> failed at once. POST …/replay makes a new delivery.
+ * The delivery job of one kind (registered under kind.jobKind): each run is ONE signed POST of one delivery. The
+ * delivery row (not the job) is the source of truth for the attempt number and the next due time, so a run after a
+ * crash or an early wake-up does the right thing. Outcomes: 2xx -> done; time-out, connection error, 408, 429, 5xx ->
+ * retry on webhooks.retryScheduleSec (or Retry-After, when longer) until it runs out; 410, a redirect (never
+ * followed) or another 4xx -> failed at once. A replay is a new delivery, not a re-run of this one.
  */
-export function createWebhookDeliveryHandler(deps: HandlerDeps): JobHandler {
-  const { repo, log, events } = deps;
+export function createWebhookDeliveryHandler(deps: DeliveryHandlerDeps): JobHandler {
+  const { repo, kind, log } = deps;
 
-  const report = (d: DeliveryRow, attempt: number, send: SendResult, outcome: 'delivered' | 'retrying' | 'failed') => {
-    events.emit('webhook.attempt', {
-      orgId: d.org_id,
-      generationId: d.generation_id,
-      deliveryId: d.id,
-      attempt,
-      statusCode: send.statusCode,
-      outcome,
-      error: send.error,
-    });
+  const report = (d: DeliveryRow, send: SendResult, r: AttemptReport) => {
+    kind.attempted?.(d, r);
     // Ids, status and timing only: never the URL, the body or a signature.
     const line = {
       deliveryId: d.id,
-      generationId: d.generation_id,
-      attempt,
+      ...kind.logFields(d),
+      attempt: r.attempt,
       statusCode: send.statusCode,
       ms: send.durationMs,
-      outcome,
+      outcome: r.outcome,
       error: send.error,
       ...(send.logDetail ? { detail: send.logDetail } : {}),
     };
-    if (outcome === 'delivered') log.info(line, 'webhook delivered');
-    else log.warn(line, outcome === 'retrying' ? 'webhook attempt failed; will retry' : 'webhook delivery failed');
+    if (r.outcome === 'delivered') log.info(line, `${kind.noun} delivered`);
+    else
+      log.warn(
+        line,
+        r.outcome === 'retrying' ? `${kind.noun} attempt failed; will retry` : `${kind.noun} delivery failed`,
+      );
   };
 
   const failWithoutAttempt = (d: DeliveryRow, error: string): JobOutcome => {
     if (repo.fail(d.id, error, Date.now())) {
-      events.emit('webhook.attempt', {
-        orgId: d.org_id,
-        generationId: d.generation_id,
-        deliveryId: d.id,
-        attempt: d.attempts,
-        statusCode: null,
-        outcome: 'failed',
-        error,
-      });
-      log.warn({ deliveryId: d.id, generationId: d.generation_id, error }, 'webhook delivery failed');
+      kind.attempted?.(d, { attempt: d.attempts, statusCode: null, outcome: 'failed', error });
+      log.warn({ deliveryId: d.id, ...kind.logFields(d), error }, `${kind.noun} delivery failed`);
     }
     return { status: 'failed', error };
   };
@@ -94,26 +70,26 @@ export function createWebhookDeliveryHandler(deps: HandlerDeps): JobHandler {
     retryAfterMs: null,
   });
 
-  /** Reads the URL, builds and signs the body, POSTs it. Null when the generation has no URL (any more). */
+  /** Reads the URL, makes and signs the body, POSTs it. Null when there is no receiver URL (any more). */
   async function attemptOnce(d: DeliveryRow, signal: AbortSignal): Promise<SendResult | null> {
     let url: string | null;
     try {
-      url = await deps.getWebhookUrl(d.generation_id);
+      url = await kind.receiverUrl(d);
     } catch (err) {
       // Cannot be opened now (e.g. the secret store is away): a failed attempt, tried again later.
-      log.error({ deliveryId: d.id, err: (err as Error).name }, 'webhook URL could not be read');
-      return notPrepared('could not read the webhook URL (secret store unavailable?)');
+      log.error({ deliveryId: d.id, err: (err as Error).name }, `${kind.noun} URL could not be read`);
+      return notPrepared(kind.unprepared.url);
     }
     if (!url) return null;
     let body: string;
     let signature: string;
     const msgTimestamp = Math.floor(Date.now() / 1000);
     try {
-      body = await bodyOf(d, deps);
+      body = await kind.body(d);
       signature = signWebhook(d.id, msgTimestamp, body, await deps.secrets.signing(d.org_id));
     } catch (err) {
-      log.error({ deliveryId: d.id, err: (err as Error).name }, 'webhook could not be prepared');
-      return notPrepared('could not sign the callback (secret store unavailable?)');
+      log.error({ deliveryId: d.id, err: (err as Error).name }, `${kind.noun} could not be prepared`);
+      return notPrepared(kind.unprepared.body);
     }
     return sendWebhook({
       url,
@@ -127,16 +103,16 @@ export function createWebhookDeliveryHandler(deps: HandlerDeps): JobHandler {
 
   async function run(job: Job, ctx: JobContext): Promise<JobOutcome> {
     const d = repo.get(job.refId);
-    if (!d) return { status: 'failed', error: 'webhook delivery not found' };
+    if (!d) return { status: 'failed', error: `${kind.noun} delivery not found` };
     if (d.status === 'delivered') return { status: 'done' };
-    if (d.status === 'failed') return { status: 'failed', error: d.error ?? 'webhook delivery failed' };
+    if (d.status === 'failed') return { status: 'failed', error: d.error ?? `${kind.noun} delivery failed` };
     const wait = (d.next_attempt_at ?? 0) - Date.now();
     if (wait > EARLY_SLACK_MS) return { status: 'retry', runAfterMs: wait };
 
     const attempt = d.attempts + 1;
     const startedAt = Date.now();
     const send = await attemptOnce(d, ctx.signal);
-    if (!send) return failWithoutAttempt(d, 'the generation has no webhook URL');
+    if (!send) return failWithoutAttempt(d, kind.noReceiver);
     // Shut down or canceled mid-attempt: not an attempt; the queue re-runs it or calls onFinal.
     if (ctx.signal.aborted) return { status: 'retry', runAfterMs: 0 };
 
@@ -153,13 +129,13 @@ export function createWebhookDeliveryHandler(deps: HandlerDeps): JobHandler {
       verdict,
       Date.now(),
     );
-    if (!recorded) return { status: 'done' }; // settled elsewhere meanwhile (canceled)
-    report(
-      d,
+    if (!recorded) return { status: 'done' }; // settled elsewhere meanwhile (canceled, the URL removed)
+    report(d, send, {
       attempt,
-      send,
-      verdict.status === 'delivered' ? 'delivered' : verdict.status === 'pending' ? 'retrying' : 'failed',
-    );
+      statusCode: send.statusCode,
+      outcome: verdict.status === 'delivered' ? 'delivered' : verdict.status === 'pending' ? 'retrying' : 'failed',
+      error: send.error,
+    });
     return outcome;
   }
 
