@@ -66,8 +66,9 @@ export const CORE_DEPS = {
   // the BaseCore type the features are built on: the kernel and the low level, never a feature
   'base-core.ts': [...KERNEL, ...LOW],
 
-  // Standard Webhooks as both features send them: signing secrets, signing, one POST, the retry rule, URL masking
-  webhooks: [...KERNEL, 'secrets', 'net', 'jobs'],
+  // Standard Webhooks as both features send them: one deliveries table and one delivery job for every kind of event
+  // (a feature supplies its kind: receiver, body, names), signing secrets, signing, one POST, the retry rule, URL masking
+  webhooks: [...KERNEL, 'config', 'db', 'secrets', 'net', 'jobs'],
 
   // the HTTP server and its plugins: never a feature, never the composition (create-core.ts, routes.ts)
   http: [...KERNEL, 'base-core.ts', 'config', 'secrets', 'tenancy'],

@@ -2,7 +2,7 @@
 // receiver gets for login.needs_person and login.finished, and the delivery log. Pure: imports only zod and shared.
 import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
-import { WEBHOOK_DELIVERY_STATUSES, WebhookAttemptSchema } from './webhooks.schema.js';
+import { WEBHOOK_DELIVERY_STATE_FIELDS, WebhookDeliveryIdSchema } from './webhooks.schema.js';
 
 export const LOGIN_WEBHOOK_EVENTS = ['login.needs_person', 'login.finished'] as const;
 export type LoginWebhookEventType = (typeof LOGIN_WEBHOOK_EVENTS)[number];
@@ -54,15 +54,10 @@ export type LoginWebhookEvent = z.infer<typeof LoginWebhookEventSchema>;
 
 export const LoginWebhookDeliverySchema = z
   .object({
-    id: z.string().describe('The webhook-id header: the same for every attempt of this delivery'),
+    id: WebhookDeliveryIdSchema,
     event: z.enum(LOGIN_WEBHOOK_EVENTS),
     login_id: z.string(),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-    next_attempt_at: z.number().nullable().describe('When the next attempt is due, while pending'),
-    error: z.string().nullable().describe('Why it failed for good, when failed'),
-    created_at: z.number(),
-    finished_at: z.number().nullable(),
-    attempts: z.array(WebhookAttemptSchema),
+    ...WEBHOOK_DELIVERY_STATE_FIELDS,
   })
   .meta({ id: 'LoginWebhookDelivery' });
 export type LoginWebhookDelivery = z.infer<typeof LoginWebhookDeliverySchema>;

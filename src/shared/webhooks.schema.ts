@@ -67,18 +67,28 @@ export const WebhookAttemptSchema = z
   .meta({ id: 'WebhookAttempt' });
 export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
 
+/** A delivery's id, as every kind of delivery log shows it (generation callbacks, login events). */
+export const WebhookDeliveryIdSchema = z
+  .string()
+  .describe('The webhook-id header: the same for every attempt of this delivery');
+
+/** A delivery's state, as every kind of delivery log shows it after what names the delivery (one delivery mechanism). */
+export const WEBHOOK_DELIVERY_STATE_FIELDS = {
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  next_attempt_at: z.number().nullable().describe('When the next attempt is due, while pending'),
+  error: z.string().nullable().describe('Why it failed for good, when failed'),
+  created_at: z.number(),
+  finished_at: z.number().nullable(),
+  attempts: z.array(WebhookAttemptSchema),
+};
+
 export const WebhookDeliverySchema = z
   .object({
-    id: z.string().describe('The webhook-id header: the same for every attempt of this delivery'),
+    id: WebhookDeliveryIdSchema,
     generation_id: z.string(),
     trigger: z.enum(WEBHOOK_TRIGGERS).describe('automatic (the generation finished) or replay (POST …/replay)'),
     event: z.enum(WEBHOOK_EVENT_NAMES).describe('The event the callback reports'),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-    next_attempt_at: z.number().nullable().describe('When the next attempt is due, while pending'),
-    error: z.string().nullable().describe('Why it failed for good, when failed'),
-    created_at: z.number(),
-    finished_at: z.number().nullable(),
-    attempts: z.array(WebhookAttemptSchema),
+    ...WEBHOOK_DELIVERY_STATE_FIELDS,
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;

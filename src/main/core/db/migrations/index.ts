@@ -20,6 +20,7 @@ import { m0019 } from './0019-video-formats.js';
 import { m0020 } from './0020-caption-uploads.js';
 import { m0021 } from './0021-scratch-templates.js';
 import { m0022 } from './0022-secret-inventory.js';
+import { m0023 } from './0023-webhook-deliveries.js';
 
 import type { Migration } from './migration.js';
 
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0020,
   m0021,
   m0022,
+  m0023,
 ];

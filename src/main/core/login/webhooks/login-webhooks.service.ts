@@ -2,57 +2,43 @@ import type {
   LoginWebhookDelivery,
   LoginWebhookDeliveryList,
   LoginWebhookEvent,
+  LoginWebhookEventType,
   LoginWebhookSetting,
 } from '../../../../shared/login-webhooks.schema.js';
 import { WEBHOOK_ID_PREFIX } from '../../../../shared/webhooks.schema.js';
-import type { Db } from '../../db/database.js';
 import { badRequest } from '../../errors.js';
 import type { CoreEvents } from '../../events.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { outboundRefusal, type OutboundPolicy } from '../../net/outbound-policy.js';
+import type { AttemptRow, DeliveryRow } from '../../webhooks/webhook-deliveries.repo.js';
+import { deliveryState, type WebhookDeliveries } from '../../webhooks/webhook-deliveries.js';
 import { maskWebhookUrl } from '../../webhooks/webhook-url.js';
 import { UnreadableSealedValueError } from '../../secrets/at-rest-sealer.js';
 import { LoginWebhookSealer, payloadAad, urlAad } from './login-webhook-sealer.js';
-import type { LoginAttemptRow, LoginDeliveryRow, LoginWebhooksRepo } from './login-webhooks.repo.js';
+import type { LoginWebhooksRepo } from './login-webhooks.repo.js';
 
-/** The job kind of one login webhook delivery (its `refId` is the delivery id, which is the webhook-id). */
-export const LOGIN_WEBHOOK_JOB_KIND = 'login_webhook_delivery';
-
-/** The part of the job queue login webhooks use (core/jobs JobQueue satisfies it). */
+/** The part of the job queue login webhooks use besides queueing (core/jobs JobQueue satisfies it). */
 export interface LoginWebhookJobs {
-  enqueue(job: { kind: string; refId: string; orgId: string | null }): string;
-  kick(): void;
   cancelByRef(refId: string, kind: string): boolean;
 }
 
 export interface LoginWebhooksServiceDeps {
-  db: Db;
   log: Logger;
   jobs: LoginWebhookJobs;
   outbound: OutboundPolicy;
   repo: LoginWebhooksRepo;
   sealer: LoginWebhookSealer;
+  /** Deliveries of the login kind (login-webhook-kind.ts). */
+  deliveries: WebhookDeliveries;
 }
 
-function view(d: LoginDeliveryRow, attempts: LoginAttemptRow[]): LoginWebhookDelivery {
-  // Never the body: the log says what happened, the receiver alone gets what was sent.
+function view(d: DeliveryRow, attempts: AttemptRow[]): LoginWebhookDelivery {
   return {
     id: d.id,
-    event: d.event,
-    login_id: d.login_id,
-    status: d.status,
-    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
-    error: d.status === 'failed' ? d.error : null,
-    created_at: d.created_at,
-    finished_at: d.finished_at,
-    attempts: attempts.map((a) => ({
-      attempt: a.attempt,
-      started_at: a.started_at,
-      duration_ms: a.duration_ms,
-      status_code: a.status_code,
-      error: a.error,
-    })),
+    event: d.event as LoginWebhookEventType,
+    login_id: d.subject_id,
+    ...deliveryState(d, attempts),
   };
 }
 
@@ -94,11 +80,9 @@ export class LoginWebhooksService {
   /** Removes the URL; pending deliveries fail at once (their jobs are canceled), as nothing would take them. */
   remove(orgId: string): void {
     const removed = this.deps.repo.deleteEndpoint(orgId);
-    const now = Date.now();
-    for (const id of this.deps.repo.pendingOf(orgId)) {
-      if (this.deps.repo.fail(id, 'the login webhook URL was removed', now))
-        this.deps.jobs.cancelByRef(id, LOGIN_WEBHOOK_JOB_KIND);
-    }
+    const { deliveries } = this.deps;
+    for (const id of deliveries.failPending(orgId, 'the login webhook URL was removed'))
+      this.deps.jobs.cancelByRef(id, deliveries.kind.jobKind);
     if (removed) this.deps.log.info({ orgId }, 'login webhook removed');
   }
 
@@ -109,15 +93,7 @@ export class LoginWebhooksService {
   }
 
   deliveries(orgId: string, limit: number): LoginWebhookDeliveryList {
-    const { deliveries, attempts } = this.deps.repo.latest(orgId, limit);
-    return {
-      data: deliveries.map((d) =>
-        view(
-          d,
-          attempts.filter((a) => a.delivery_id === d.id),
-        ),
-      ),
-    };
+    return { data: this.deps.deliveries.latestOfOrg(orgId, limit, view) };
   }
 
   /**
@@ -165,11 +141,9 @@ export class LoginWebhooksService {
     const payload = await this.deps.sealer.seal(JSON.stringify(event), payloadAad(id));
     // Removed meanwhile: nothing to deliver to.
     if (!this.deps.repo.hasEndpoint(orgId)) return;
-    this.deps.db.transaction(() => {
-      this.deps.repo.insert({ id, org_id: orgId, login_id: loginId, event: event.type, payload }, Date.now());
-      this.deps.jobs.enqueue({ kind: LOGIN_WEBHOOK_JOB_KIND, refId: id, orgId });
-    })();
-    this.deps.jobs.kick();
+    // Any number of each event per login (a login may need a person more than once): no once_key.
+    const row = { id, org_id: orgId, subject_id: loginId, event: event.type, trigger: 'automatic' as const };
+    this.deps.deliveries.queue({ ...row, once_key: null, payload });
     this.deps.log.info({ deliveryId: id, orgId, loginId, event: event.type }, 'login webhook queued');
   }
 

@@ -1,7 +1,7 @@
 import type { JobHandler } from '../../jobs/job-types.js';
-import { WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
-import { createWebhookDeliveryHandler } from './webhook-delivery.job.js';
+import { WebhookDeliveries } from '../../webhooks/webhook-deliveries.js';
 import { WebhookSecrets } from '../../webhooks/webhook-secrets.js';
+import { generationWebhookKind } from './generation-webhook-kind.js';
 import { WEBHOOK_JOB_KIND, type WebhooksDeps } from './webhook-types.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -19,15 +19,15 @@ export interface Webhooks {
 }
 
 /**
- * Signed webhook callbacks (Standard Webhooks) of generations, delivered as persistent jobs.
+ * Signed webhook callbacks (Standard Webhooks) of generations: one kind of core/webhooks' deliveries.
  * The composition root registers `handler` with the queue, calls `enqueueFor` when a generation
  * finishes, and registers the routes with `registerWebhookRoutes(app, registry, webhooks.service)`.
  */
 export function createWebhooks(deps: WebhooksDeps): Webhooks {
-  const repo = new WebhookDeliveriesRepo(deps.db);
   const secrets = new WebhookSecrets({ secrets: deps.secrets, now: deps.now });
-  const service = new WebhooksService({ ...deps, repo, secrets });
-  const handler = createWebhookDeliveryHandler({ ...deps, repo, secrets });
+  const deliveries = new WebhookDeliveries(generationWebhookKind(deps), { ...deps, secrets });
+  const service = new WebhooksService({ ...deps, deliveries, secrets });
+  const handler = deliveries.handler();
   // Began rendering, aborted, canceled (and completed/failed, which the pipeline also reports): each event the
   // receiver asked for is queued once; progress reports are thinned out by the service.
   const guarded = (what: string, enqueue: () => unknown) => {

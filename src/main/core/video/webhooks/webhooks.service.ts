@@ -10,12 +10,14 @@ import {
 } from '../../../../shared/webhooks.schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { AttemptRow, DeliveryRow, WebhookDeliveriesRepo } from './webhook-deliveries.repo.js';
+import type { AttemptRow, DeliveryRow } from '../../webhooks/webhook-deliveries.repo.js';
+import { deliveryState, type WebhookDeliveries } from '../../webhooks/webhook-deliveries.js';
 import type { WebhookSecrets } from '../../webhooks/webhook-secrets.js';
-import { WEBHOOK_JOB_KIND, type WebhookGeneration, type WebhooksDeps } from './webhook-types.js';
+import type { WebhookGeneration, WebhooksDeps } from './webhook-types.js';
 
-type ServiceDeps = Pick<WebhooksDeps, 'db' | 'log' | 'jobs' | 'generation'> & {
-  repo: WebhookDeliveriesRepo;
+type ServiceDeps = Pick<WebhooksDeps, 'log' | 'generation'> & {
+  /** Deliveries of the generation kind (generation-webhook-kind.ts). */
+  deliveries: WebhookDeliveries;
   secrets: WebhookSecrets;
 };
 
@@ -34,22 +36,19 @@ function wants(gen: WebhookGeneration, event: WebhookEventName): boolean {
 function view(d: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery {
   return {
     id: d.id,
-    generation_id: d.generation_id,
+    generation_id: d.subject_id,
     trigger: d.trigger,
-    event: d.event,
-    status: d.status,
-    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
-    error: d.status === 'failed' ? d.error : null,
-    created_at: d.created_at,
-    finished_at: d.finished_at,
-    attempts: attempts.map((a) => ({
-      attempt: a.attempt,
-      started_at: a.started_at,
-      duration_ms: a.duration_ms,
-      status_code: a.status_code,
-      error: a.error,
-    })),
+    event: d.event as WebhookEventName,
+    ...deliveryState(d, attempts),
   };
+}
+
+/**
+ * An automatic delivery of an event other than progress is made once per generation (however often the pipeline
+ * reports the state); progress ones are thinned out instead, and replays are any number.
+ */
+function onceKey(generationId: string, trigger: WebhookTrigger, event: WebhookEventName): string | null {
+  return trigger === 'automatic' && event !== 'progress' ? `${generationId}:${event}` : null;
 }
 
 /** Deliveries of generation callbacks, their log, replays, and the organization's signing secret. */
@@ -67,7 +66,7 @@ export class WebhooksService {
     if (!gen || !gen.hasWebhook) return null;
     const event = gen.status === 'generating' ? (gen.started ? 'started' : null) : eventOfStatus(gen);
     if (!event || !wants(gen, event)) return null;
-    const existing = this.deps.repo.automaticOf(generationId, event);
+    const existing = this.deps.deliveries.latestAutomatic(generationId, event);
     if (existing) return existing.id;
     return this.create(gen, 'automatic', event);
   }
@@ -76,7 +75,7 @@ export class WebhooksService {
   enqueueProgress(generationId: string): string | null {
     const gen = this.deps.generation(generationId);
     if (!gen || !gen.hasWebhook || gen.status !== 'generating' || !wants(gen, 'progress')) return null;
-    const last = this.deps.repo.automaticOf(generationId, 'progress');
+    const last = this.deps.deliveries.latestAutomatic(generationId, 'progress');
     if (last && Date.now() - last.created_at < PROGRESS_WEBHOOK_INTERVAL_MS) return null;
     return this.create(gen, 'automatic', 'progress');
   }
@@ -97,19 +96,19 @@ export class WebhooksService {
       batch_id: gen.batchId,
       batch_index: gen.batchIndex,
     };
-    const inserted = this.deps.db.transaction(() => {
-      const row = { id, generation_id: gen.id, org_id: gen.orgId, trigger, event, payload: JSON.stringify(payload) };
-      if (!this.deps.repo.insert(row, Date.now())) return false;
-      this.deps.jobs.enqueue({
-        kind: WEBHOOK_JOB_KIND,
-        refId: id,
-        orgId: gen.orgId,
-        payload: { generationId: gen.id },
-      });
-      return true;
-    })();
-    if (!inserted) return this.deps.repo.automaticOf(gen.id, event)?.id ?? id; // a concurrent enqueueFor won
-    this.deps.jobs.kick();
+    const queued = this.deps.deliveries.queue(
+      {
+        id,
+        org_id: gen.orgId,
+        subject_id: gen.id,
+        event,
+        trigger,
+        once_key: onceKey(gen.id, trigger, event),
+        payload: JSON.stringify(payload),
+      },
+      { generationId: gen.id },
+    );
+    if (!queued) return this.deps.deliveries.latestAutomatic(gen.id, event)?.id ?? id; // a concurrent enqueueFor won
     this.deps.log.info({ deliveryId: id, generationId: gen.id, trigger, event }, 'webhook delivery queued');
     return id;
   }
@@ -124,15 +123,7 @@ export class WebhooksService {
   /** The delivery log of a generation: every delivery (oldest first) with its attempts. */
   deliveries(orgId: string, generationId: string): WebhookDeliveryList {
     this.owned(orgId, generationId);
-    const { deliveries, attempts } = this.deps.repo.ofGeneration(orgId, generationId);
-    return {
-      data: deliveries.map((d) =>
-        view(
-          d,
-          attempts.filter((a) => a.delivery_id === d.id),
-        ),
-      ),
-    };
+    return { data: this.deps.deliveries.ofSubject(orgId, generationId, view) };
   }
 
   /** A new delivery (new webhook-id) of the generation's current state, with the whole schedule. */
@@ -146,7 +137,7 @@ export class WebhooksService {
       );
     if (!gen.hasWebhook) throw conflict(`Generation "${generationId}" has no webhook_url to deliver to.`);
     const id = this.create(gen, 'replay', event);
-    return view(this.deps.repo.get(id) as DeliveryRow, []);
+    return view(this.deps.deliveries.get(id) as DeliveryRow, []);
   }
 
   secret(orgId: string): Promise<WebhookSecret> {
