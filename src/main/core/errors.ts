@@ -1,3 +1,5 @@
+import { ERROR_CODE_STATUS } from '../../shared/errors.js';
+
 /**
  * The one application error. `code` is lower_snake; the HTTP error handler renders it in the
  * documented shape of the API the route belongs to (login: UPPER_CODE + details, video: lower_code).
@@ -26,15 +28,16 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string, details: Record<string, unknown> = {}) =>
-  new AppError(400, 'validation_error', message, details);
-export const notFound = (message = 'Resource not found') => new AppError(404, 'not_found', message);
+  new AppError(ERROR_CODE_STATUS.validation_error, 'validation_error', message, details);
+export const notFound = (message = 'Resource not found') =>
+  new AppError(ERROR_CODE_STATUS.not_found, 'not_found', message);
 /**
  * A missing or wrong API key. WWW-Authenticate (RFC 6750) says it plainly, so an MCP client shows "invalid API key"
  * rather than starting an OAuth flow of its own.
  */
 export const unauthorized = () =>
   new AppError(
-    401,
+    ERROR_CODE_STATUS.unauthorized,
     'unauthorized',
     'Missing or invalid API key. Send Authorization: Bearer <API_KEY>.',
     {},
@@ -45,4 +48,6 @@ export const unauthorized = () =>
     },
   );
 export const forbidden = (scope: string) =>
-  new AppError(403, 'forbidden', `This API key lacks the required scope "${scope}".`, { required_scope: scope });
+  new AppError(ERROR_CODE_STATUS.forbidden, 'forbidden', `This API key lacks the required scope "${scope}".`, {
+    required_scope: scope,
+  });
