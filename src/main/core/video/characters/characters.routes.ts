@@ -22,9 +22,8 @@ export function charactersRoutes(core: VideoCore) {
       const [view] = await characters.present([updated], baseUrl(req.headers.host));
       return view;
     },
-    deleteCharacter: ({ params, auth, reply }) => {
+    deleteCharacter: ({ params, auth }) => {
       characters.remove(auth.orgId, params.id);
-      return reply.status(204).send();
     },
   } satisfies FeatureRoutes;
 }
