@@ -27,6 +27,15 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * What a validation error says, for a caller that is not an HTTP client (the CLI): its `details.issues` (each a
+ * field and a message) as `field: message; …`, without the route's "Invalid body: " framing; else its message.
+ */
+export function issuesText(err: AppError): string {
+  const issues = err.details.issues as { path: string; message: string }[] | undefined;
+  return issues?.length ? issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ') : err.message;
+}
+
 export const badRequest = (message: string, details: Record<string, unknown> = {}) =>
   new AppError(ERROR_CODE_STATUS.validation_error, 'validation_error', message, details);
 export const notFound = (message = 'Resource not found') =>
