@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CredentialImportRequestSchema, IMPORT_FORMATS } from '../shared/credentials.schema.js';
 import type { Core } from './core/create-core.js';
-import { AppError } from './core/errors.js';
+import { AppError, issuesText } from './core/errors.js';
 
 export const CREDENTIALS_USAGE = `  credentials add --label L --url LOGIN_URL [--username U] [--method M] [--origin O …] [--share all|KEY_ID,…]
                   [--totp] [--org NAME]                  save a login; the password is read from
@@ -89,7 +89,7 @@ export async function credentialsCommand(
       );
       return io.out(made.id);
     } catch (err) {
-      if (err instanceof AppError && err.status === 400) throw io.usage(err.message.replace(/^Invalid body: /, ''));
+      if (err instanceof AppError && err.status === 400) throw io.usage(issuesText(err));
       if (err instanceof TypeError) throw io.usage(`--origin: ${err.message}`);
       throw err;
     }

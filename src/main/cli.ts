@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore, type Core } from './core/create-core.js';
-import { AppError } from './core/errors.js';
+import { AppError, issuesText } from './core/errors.js';
 import { zodMessage } from './core/http/route.js';
 import { isKeyedProvider } from './core/video/pipeline/providers/provider-registry.js';
 import { PROVIDER_KEYS } from '../shared/provider.schema.js';
@@ -135,8 +135,7 @@ async function mailboxes(core: Core, action: string | undefined, rest: string[],
       m = await service.create(org.id, parsed.data);
     } catch (err) {
       // Settings the service will not use (a refused host, plain IMAP without leave): bad usage too.
-      if (err instanceof AppError && err.status === 400)
-        throw new UsageError(asFlags(err.message.replace(/^Invalid body: /, '')));
+      if (err instanceof AppError && err.status === 400) throw new UsageError(asFlags(issuesText(err)));
       throw err;
     }
     const where = core.secrets.backend === 'keychain' ? 'the OS keychain' : 'the encrypted secrets file';

@@ -48,6 +48,37 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
   credential_origin_mismatch: { status: 422, code: 'CREDENTIAL_ORIGIN_MISMATCH' },
 };
 
+/**
+ * The HTTP status of each error code that always answers with the same one (the core's lower_snake AppError code).
+ * The core builds these errors with it (core/errors.ts, the login service's cancel, the vault's sharing check), and a
+ * reader that holds only a rendered body reads the status back (the MCP login tools: a board entry keeps the body,
+ * not the status). Codes whose status depends on the case (login failures: LOGIN_FAILURE_STATUS) are not here.
+ */
+export const ERROR_CODE_STATUS = {
+  validation_error: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  credential_not_shared: 403,
+  not_found: 404,
+  login_cancelled: 409,
+} as const satisfies Record<string, number>;
+export type FixedStatusCode = keyof typeof ERROR_CODE_STATUS;
+
+/** The login service's names of core codes that are not just the code in upper case. */
+const LOGIN_CODE_NAMES: Readonly<Record<string, string>> = {
+  validation_error: 'INVALID_REQUEST',
+  unauthorized: 'AUTHENTICATION_FAILED',
+};
+
+/** How the login service spells a core error code in its body's `error` (README "Errors"). */
+export const loginCodeName = (code: string): string => LOGIN_CODE_NAMES[code] ?? code.toUpperCase();
+
+/** The status of a login-service body's `error`, when its code is one of ERROR_CODE_STATUS. */
+export function statusOfLoginCode(name: string): number | undefined {
+  const code = (Object.keys(ERROR_CODE_STATUS) as FixedStatusCode[]).find((c) => loginCodeName(c) === name);
+  return code && ERROR_CODE_STATUS[code];
+}
+
 /** The IPC result envelope. */
 export type IpcResult<T> =
   { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };

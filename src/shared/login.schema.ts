@@ -5,6 +5,9 @@ import { PERSON_REASONS } from './person-task.js';
 export const LOGIN_METHODS = ['password', 'oauth_google', 'otp_email', 'magic_link', 'passkey'] as const;
 /** Announced by the spec as "in development": answered with a clear 400, never a 500. */
 export const ANNOUNCED_LOGIN_METHODS = ['oauth_github', 'otp_sms', 'totp'] as const;
+/** Every login method a request may name: the built ones, then the announced ones. */
+export const KNOWN_LOGIN_METHODS = [...LOGIN_METHODS, ...ANNOUNCED_LOGIN_METHODS] as const;
+export type KnownLoginMethod = (typeof KNOWN_LOGIN_METHODS)[number];
 
 /** Storage a login can capture on request (`include`), besides cookies and localStorage. */
 export const STORAGE_EXTRAS = ['indexedDB', 'sessionStorage'] as const;

@@ -42,6 +42,15 @@ export const WebhookEventsSchema = z
       'one every 2 s), completed, failed, aborted (also sent when failed is subscribed), canceled. Needs webhook_url',
   );
 
+/**
+ * The Idempotency-Key of generate and Create Generation: the header's value in the route table (so the OpenAPI
+ * document shows the pattern), the rule the server checks it with, and the MCP tools' idempotency_key argument.
+ */
+export const IdempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 visible ASCII characters')
+  .describe('The same key and body within 24 h replay the first answer without charging again');
+
 /** One row of a batch generate request: one video. */
 export const GenerateBatchRowSchema = z
   .object({

@@ -1,54 +1,25 @@
 // The video studio's calls of the core that are newer than the rest of the window's: quotes, draft renders,
-// batches, formats. Typed here once (the shapes of issue 27's API), so the screens stay readable.
-import type { ChannelName } from '../../shared/ipc-contract.js';
-import type { Generation } from '../../shared/ipc-contract.js';
+// batches, formats. Their shapes are the route table's (through the IPC contract), never written here.
+import type { ChannelArgs, ChannelResult, Generation } from '../../shared/ipc-contract.js';
 import { invoke, onAppEvent } from './api';
 
-export interface Quote {
-  credits: number;
-  per_video: number;
-  num_videos: number;
-  provider: string;
-  model: string;
-  resolution: string;
-  duration_sec: number;
-  latency_estimate_sec: { typical: number; busy: number } | null;
-  balance_after: number;
-}
+/** The answer of POST /api/templates/:id/quote (QuoteSchema). */
+export type Quote = ChannelResult<'templates:quote'>;
 
-/** The body of generate (and of its quote). */
-export interface GenerateBody {
-  variables: Record<string, string>;
-  character_variables?: Record<string, string>;
-  webhook_url?: string;
-  num_videos?: number;
-  draft?: boolean;
-  aspect_ratio?: string;
-  outputs?: string[];
-  deadline_sec?: number;
-  batch?: { variables: Record<string, string>; character_variables?: Record<string, string> }[];
-}
+/** The body of generate (and of its quote): GenerateRequestSchema's input. */
+export type GenerateBody = ChannelArgs<'generate:fromTemplate'>['body'];
 
-export interface GenerateAnswer {
-  generations: { generation_id: string; status: string }[];
-  template_id: string;
-  credits_charged: number;
-  batch_id?: string;
-  latency_estimate_sec: { typical: number; busy: number } | null;
-}
-
-type Loose = (channel: ChannelName, args: unknown) => Promise<unknown>;
-const call = invoke as unknown as Loose;
+/** The answer of generate (GenerateResponseSchema). */
+export type GenerateAnswer = ChannelResult<'generate:fromTemplate'>;
 
 /** POST /api/templates/:id/quote: what generate with this body would charge; nothing is charged or stored. */
-export const quoteTemplate = (id: string, body: GenerateBody) =>
-  call('templates:quote', { params: { id }, body }) as Promise<Quote>;
+export const quoteTemplate = (id: string, body: GenerateBody) => invoke('templates:quote', { params: { id }, body });
 
 /** POST /api/templates/:id/generate with the studio's fields (draft, batch, aspect_ratio, outputs). */
 export const generateFromTemplate = (id: string, body: GenerateBody) =>
-  call('generate:fromTemplate', { params: { id }, body }) as Promise<GenerateAnswer>;
+  invoke('generate:fromTemplate', { params: { id }, body });
 
-export const getGeneration = (id: string) => invoke('generations:get', { params: { id } }) as Promise<Generation>;
+export const getGeneration = (id: string): Promise<Generation> => invoke('generations:get', { params: { id } });
 
 export const cancelGeneration = (id: string) =>
   invoke('generations:cancel', { params: { id } }).then(

@@ -13,14 +13,15 @@ import {
   GenerationListQuerySchema,
   GenerationListSchema,
   GenerationSchema,
+  IdempotencyKeySchema,
   QuoteSchema,
 } from '../video-generations.schema.js';
 import { CreateGenerationRequestSchema } from '../create-generation.schema.js';
 import { WebhookDeliveryListSchema, WebhookDeliverySchema, WebhookSecretSchema } from '../webhooks.schema.js';
 import { defineApiRoutes } from './api-route.js';
 
-/** The Idempotency-Key header (the route checks it: 1-255 visible ASCII characters). */
-const IdempotencyHeadersSchema = z.object({ 'idempotency-key': z.string() }).partial().strict();
+/** The Idempotency-Key header (the route checks it with this schema). */
+const IdempotencyHeadersSchema = z.object({ 'idempotency-key': IdempotencyKeySchema }).partial().strict();
 
 const STATES =
   'status: generating (on creation) -> completed (video_url set, a presigned URL valid storage.urlTtlSec) | failed (error set; ' +

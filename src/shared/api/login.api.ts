@@ -1,5 +1,6 @@
 import {
   InboxMessageSchema,
+  KNOWN_LOGIN_METHODS,
   LoginAnswerHeadersSchema,
   LoginCancelParamsSchema,
   LoginRequestHeadersSchema,
@@ -39,7 +40,7 @@ export const LOGIN_API = defineApiRoutes({
     description:
       'Body fields: credential (a saved login by id or label, GET /api/credentials: its secrets are typed by the ' +
       'server, only on its origins, and the caller never holds them; domain then defaults to its loginUrl) or ' +
-      'cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (password, otp_email, magic_link, totp, otp_sms, oauth_google, oauth_github), ' +
+      `cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (${KNOWN_LOGIN_METHODS.join(', ')}), ` +
       'domain (full http/https URL of the login page), additionalFields (string map matched to extra fields by name, id, label or placeholder), ' +
       'useCache (default true). The answer is exactly Playwright storageState; the headers X-Session-Cache (hit|miss) and X-Session-Id say where it came from. ' +
       `A fresh login always replaces the cached entry. Failures: ${failureDocs}; 400 INVALID_REQUEST for bad input.`,

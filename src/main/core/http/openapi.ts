@@ -106,9 +106,11 @@ export class OpenApiDocument {
         schema: { type: 'string' },
       });
     }
+    // Request headers too, from the same schemas the server checks them with (the Idempotency-Key's pattern).
     for (const [where, schema] of [
       ['path', spec.params],
       ['query', spec.query],
+      ['header', spec.headers],
     ] as const) {
       if (!schema) continue;
       const js = jsonSchema(schema, 'input', this.components) as {

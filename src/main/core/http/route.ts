@@ -9,6 +9,7 @@ import {
   type ApiRouteName,
   type ApiRoutes,
   type RouteParsedInput,
+  successStatus,
 } from '../../../shared/api/index.js';
 import type { AuthContext } from '../tenancy/api-keys.service.js';
 import { badRequest } from '../errors.js';
@@ -21,7 +22,10 @@ export type RouteInput<N extends ApiRouteName> = RouteParsedInput<ApiRoutes[N]> 
   reply: FastifyReply;
 };
 
-/** Returns the success body (or calls reply itself and returns `reply`). */
+/**
+ * Returns the success body (or calls reply itself and returns `reply`). The answer's status is the entry's success
+ * status (register below): a handler sets one only when it chooses between two documented ones.
+ */
 export type RouteHandler<N extends ApiRouteName> = (input: RouteInput<N>) => unknown;
 
 /** One handler per entry of the route table. */
@@ -86,6 +90,9 @@ function register(app: FastifyInstance, route: ApiRoute, handler: (input: never)
     querySchema && keepsParsedQueries(route)
       ? new ParsedQueries((query) => parseRequestPart(querySchema, query, 'query'))
       : undefined;
+  // The entry's success status (201, 202, 204) is set before the handler runs, so handlers return only the body;
+  // an error's own status replaces it, and a handler that answers another documented 2xx sets that itself.
+  const status = successStatus(route);
   for (const url of [route.path, ...(route.aliases ?? [])]) {
     app.route({
       method: route.method,
@@ -96,6 +103,7 @@ function register(app: FastifyInstance, route: ApiRoute, handler: (input: never)
       // extra microtask turn; Fastify awaits the promise of one that does not. A parse error thrown here reaches
       // the error handler as a rejection would.
       handler: (req, reply) => {
+        if (status !== 200) reply.status(status);
         const input = {
           body: route.body && !route.rawBody ? parseRequestPart(route.body, req.body, 'body') : undefined,
           query: queries

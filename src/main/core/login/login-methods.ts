@@ -1,4 +1,4 @@
-import { ANNOUNCED_LOGIN_METHODS, LOGIN_METHODS, type LoginMethodInfo } from '../../../shared/login.schema.js';
+import { KNOWN_LOGIN_METHODS, type LoginMethodInfo } from '../../../shared/login.schema.js';
 import { AppError } from '../errors.js';
 import { loginEmailAddress } from './codes/code-sources.js';
 
@@ -88,7 +88,7 @@ export interface LoginInput {
  */
 export function checkLoginInput(input: LoginInput, fields = INLINE_FIELDS): void {
   const method = input.loginMethod;
-  const known = [...LOGIN_METHODS, ...ANNOUNCED_LOGIN_METHODS] as readonly string[];
+  const known = KNOWN_LOGIN_METHODS as readonly string[];
   if (known.includes(method) && !BUILT_METHODS.has(method)) {
     throw new AppError(
       400,

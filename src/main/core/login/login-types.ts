@@ -1,6 +1,6 @@
 import type { Cookie } from 'playwright-core';
 import type { LoginFailureReason } from '../../../shared/errors.js';
-import type { IndexedDBDatabase, StorageExtra } from '../../../shared/login.schema.js';
+import type { IndexedDBDatabase, KnownLoginMethod, StorageExtra } from '../../../shared/login.schema.js';
 import type { CodeSources } from './codes/code-sources.js';
 import type { PasskeyUse } from './passkeys/passkey-types.js';
 
@@ -17,7 +17,7 @@ export interface EngineLoginRequest {
   /** Whole-login budget. Default 60000. Waiting for a code or a link does not count (codeTimeoutMs). */
   timeoutMs?: number;
   /** The login method asked for; decides which code source a code prompt is answered from. Default password. */
-  method?: 'password' | 'otp_email' | 'magic_link' | 'totp' | 'otp_sms' | 'oauth_google' | 'oauth_github' | 'passkey';
+  method?: KnownLoginMethod;
   /**
    * loginMethod "passkey": the saved login's passkeys, put in a virtual authenticator on the login page
    * (passkeys/virtual-authenticator.ts); their counters go back to the vault after the login.

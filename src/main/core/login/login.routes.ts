@@ -25,6 +25,7 @@ export function loginRoutes(login: LoginRouteParts) {
       if (body.async || /\brespond-async\b/i.test(String(req.headers.prefer ?? ''))) {
         const accepted = login.runs.start(auth, body, loginId);
         reply.header('Preference-Applied', 'respond-async').header('Location', accepted.status_url);
+        // The entry documents 200 (the session) and 202: the caller's choice of a background login picks 202.
         return reply.status(202).send(accepted);
       }
       const outcome = await login.runs.run(auth, body, loginId);
@@ -41,13 +42,12 @@ export function loginRoutes(login: LoginRouteParts) {
       return login.runs.state(auth.orgId, params.id);
     },
     listSessions: async ({ auth }) => ({ data: await login.cache.list(auth.orgId) }),
-    deleteSession: async ({ params, auth, reply }) => {
+    deleteSession: async ({ params, auth }) => {
       // The lifecycle also forgets credentials stored for the session.
       if (!(await login.lifecycle.sessions.deleteSession(auth.orgId, params.id)))
         throw notFound(`No cached session ${params.id}`);
-      return reply.status(204).send();
     },
-    deliverToInbox: ({ body, auth, reply }) => {
+    deliverToInbox: ({ body, auth }) => {
       const to = (Array.isArray(body.to) ? body.to : [body.to]).map((t) => t.toLowerCase());
       const delivered = login.inbox.deliver(auth.orgId, {
         to,
@@ -58,16 +58,14 @@ export function loginRoutes(login: LoginRouteParts) {
         receivedAt: Date.now(),
         via: 'the inbox endpoint',
       });
-      reply.status(202);
       return { delivered };
     },
-    typeLoginCode: async ({ params, auth, body, reply }) => {
+    typeLoginCode: async ({ params, auth, body }) => {
       const typed = await login.takeover.typeCode(params.id, auth.orgId, body.code);
-      return reply.status(202).send({ typed: true, field: typed.field });
+      return { typed: true, field: typed.field };
     },
-    cancelLogin: ({ params, auth, reply }) => {
+    cancelLogin: ({ params, auth }) => {
       if (!login.runs.cancel(auth.orgId, params.id)) throw notFound(`No running login ${params.id}`);
-      return reply.status(204).send();
     },
   } satisfies FeatureRoutes;
 }

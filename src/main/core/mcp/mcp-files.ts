@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hasScope, type Scope } from '../../../shared/scopes.js';
+import { ERROR_CODE_STATUS, loginCodeName, type FixedStatusCode } from '../../../shared/errors.js';
+import { missingScope, type RequiredScope } from '../../../shared/scopes.js';
 import { forbidden as refusal } from '../errors.js';
 import { ApiCallError } from '../http/in-process-api.js';
 
@@ -68,12 +69,13 @@ export class McpFileAccess {
    * Refuses a key without `scope` before any path is resolved, so files reveal nothing to it; in the code style of
    * the tool's API (`FORBIDDEN` for the login service's tools, `forbidden` for the video service's).
    */
-  requireScope(scope: Scope, api: 'login' | 'video' = 'video'): void {
+  requireScope(needed: RequiredScope | null, api: 'login' | 'video' = 'video'): void {
     const scopes = this.opts.scopes();
-    const [unauthorized, forbidden] =
-      api === 'login' ? ['AUTHENTICATION_FAILED', 'FORBIDDEN'] : ['unauthorized', 'forbidden'];
-    if (!scopes) throw new ApiCallError(401, unauthorized, 'The API key is no longer valid.');
-    if (!hasScope(scopes, scope)) throw new ApiCallError(403, forbidden, refusal(scope).message); // the API's words
+    const named = (code: FixedStatusCode) => (api === 'login' ? loginCodeName(code) : code);
+    const { unauthorized, forbidden } = ERROR_CODE_STATUS;
+    if (!scopes) throw new ApiCallError(unauthorized, named('unauthorized'), 'The API key is no longer valid.');
+    const missing = needed && missingScope(scopes, needed);
+    if (missing) throw new ApiCallError(forbidden, named('forbidden'), refusal(missing).message); // the API's words
   }
 
   /** A path as the person gave it (absolute, or relative to the folder), resolved through symlinks and confined. */

@@ -3,7 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { API_ROUTES } from '../../../shared/api/index.js';
+import { API_ROUTES, type ApiRouteName } from '../../../shared/api/index.js';
 import {
   LoginAcceptedSchema,
   LoginIdParamsSchema,
@@ -14,8 +14,7 @@ import {
   type LoginRun,
   type StorageState,
 } from '../../../shared/login.schema.js';
-import { LOGIN_FAILURE_STATUS, type LoginFailureReason } from '../../../shared/errors.js';
-import type { Scope } from '../../../shared/scopes.js';
+import { LOGIN_FAILURE_STATUS, statusOfLoginCode, type LoginFailureReason } from '../../../shared/errors.js';
 import { ApiCallError, callRoute, readRouteAnswer, routeRequest, sendRoute } from '../http/in-process-api.js';
 import { askPersonForHelp } from './mcp-login-help.js';
 import { hasEnded, watchLogin, whatToDo } from './mcp-login-wait.js';
@@ -27,8 +26,6 @@ type SaveArgs = { path?: string; overwrite?: boolean };
 type LoginArgs = Omit<z.infer<typeof LoginRequestSchema>, 'async' | 'interactive'> & {
   interactive?: boolean;
 } & SaveArgs;
-/** The scope of POST /api/login and POST /api/refresh. */
-const LOGIN_SCOPE: Scope = 'login:write';
 
 /** Here `interactive` defaults to true (the tool asks the user for help); `async` is the tool's own business. */
 const { cred: _inlineCred, credential: credentialRef, async: _async, ...loginOptions } = LoginRequestSchema.shape;
@@ -83,20 +80,14 @@ const SessionAnswerSchema = z.object({
 });
 type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 
-/** HTTP statuses of the login errors that carry no details.reason (a board entry keeps the body, not the status). */
-const STATUS_OF_CODE: Record<string, number> = {
-  INVALID_REQUEST: 400,
-  FORBIDDEN: 403,
-  CREDENTIAL_NOT_SHARED: 403,
-  NOT_FOUND: 404,
-  LOGIN_CANCELLED: 409,
-};
-
-/** The error a background login ended with, as the tool error the API's own answer would have given. */
-function loginFailed(run: LoginRun): ApiCallError {
+/**
+ * The error a background login ended with, as the tool error the API's own answer would have given. A board entry
+ * keeps the body, not the status: it is read back from the code (ERROR_CODE_STATUS) or the failure's reason.
+ */
+export function loginFailed(run: LoginRun): ApiCallError {
   const body = run.error ?? { error: 'LOGIN_FAILED', message: `The login ${run.status}.`, details: {} };
   const reason = body.details.reason as LoginFailureReason | undefined;
-  const status = STATUS_OF_CODE[body.error] ?? (reason ? LOGIN_FAILURE_STATUS[reason]?.status : undefined) ?? 0;
+  const status = statusOfLoginCode(body.error) ?? (reason ? LOGIN_FAILURE_STATUS[reason]?.status : undefined) ?? 0;
   return new ApiCallError(status, body.error, body.message, body.details);
 }
 
@@ -138,10 +129,13 @@ export function registerLoginTools(server: McpServer, deps: McpToolDeps, kit: To
     ? ` With \`path\` (inside ${files.folder}), the state is written to that file (mode 0600, an existing file only ` +
       'with overwrite: true) instead, and only the path and cookie count are returned.'
     : '';
-  /** A `path` that cannot be written is refused before the login runs, not after. */
-  const checkSave = async (save: SaveArgs) => {
+  /**
+   * A `path` that cannot be written is refused before the login runs, not after; first the scope of the route whose
+   * answer would be written, so a key that may not call it learns nothing about the files here.
+   */
+  const checkSave = async (route: ApiRouteName, save: SaveArgs) => {
     if (!files || !save.path) return;
-    files.requireScope(LOGIN_SCOPE, 'login'); // both routes' scope: a key that may not log in learns nothing here
+    files.requireScope(API_ROUTES[route].scope, 'login');
     await files.fileToWrite(save.path, save.overwrite ?? false, 'INVALID_REQUEST');
   };
   /** The state as the answer, or (stdio, with `path`) written to a file of the MCP files folder. */
@@ -208,7 +202,7 @@ export function registerLoginTools(server: McpServer, deps: McpToolDeps, kit: To
             'or id (list_credentials). A person adds saved logins in the desktop app or with `credentials add`; the ' +
             'server setting mcp.allowInlineCredentials brings cred back.',
         );
-      await checkSave({ path: file, overwrite });
+      await checkSave('login', { path: file, overwrite });
       const sites = new Map<string, string>();
       const off = deps.events?.on('login.needs_person', (e) => sites.set(e.loginId, e.site));
       try {
@@ -274,7 +268,7 @@ export function registerLoginTools(server: McpServer, deps: McpToolDeps, kit: To
         }: { login_id: string; timeout_sec: number } & SaveArgs,
         extra: Extra,
       ) => {
-        await checkSave({ path: file, overwrite });
+        await checkSave('loginState', { path: file, overwrite });
         const run = await watchLogin({
           api,
           events: deps.events,
@@ -303,7 +297,7 @@ export function registerLoginTools(server: McpServer, deps: McpToolDeps, kit: To
     safe(
       'refresh_session',
       async ({ path: file, overwrite, ...body }: z.infer<typeof RefreshRequestSchema> & SaveArgs) => {
-        await checkSave({ path: file, overwrite });
+        await checkSave('refresh', { path: file, overwrite });
         const res = await callRoute(api, 'refresh', { body });
         const state = res.body;
         const session = {

@@ -8,13 +8,14 @@ import {
   SessionImportResultSchema,
   type SessionImportRequest,
 } from '../../../shared/browser-profiles.schema.js';
+import { API_ROUTES } from '../../../shared/api/index.js';
 import { hasScope } from '../../../shared/scopes.js';
 import { callRoute } from '../http/in-process-api.js';
 import { ok, type McpToolDeps, type ToolKit } from './mcp-tool-kit.js';
 
 export function registerProfileTools(_server: McpServer, deps: McpToolDeps, { register, safe }: ToolKit): void {
   // Also skipped by the kit (mcp-tool-scopes.ts); said here too, as this is what the tools exist for.
-  if (!hasScope(deps.scopes, 'browser-profiles:read')) return;
+  if (!hasScope(deps.scopes, API_ROUTES.listBrowserProfiles.scope)) return;
   const { api } = deps;
 
   register(

@@ -8,6 +8,7 @@ import { TemplateIdParamsSchema, TemplateListQuerySchema } from '../../../shared
 import {
   GenerateRequestSchema,
   GenerationIdParamsSchema,
+  IdempotencyKeySchema,
   type Generation,
 } from '../../../shared/video-generations.schema.js';
 import { API_ROUTES, successSchema, type ApiRouteName } from '../../../shared/api/index.js';
@@ -18,11 +19,9 @@ import { ok, toolKit, type McpToolDeps } from './mcp-tool-kit.js';
 import { uploadLocalFile } from './mcp-upload.js';
 import { waitForGeneration, WAIT_DEFAULT_SEC, WAIT_MAX_SEC } from './mcp-wait.js';
 
-const IdempotencyKey = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,255}$/, 'idempotency_key must be 1-255 visible ASCII characters')
-  .optional()
-  .describe('Sent as the Idempotency-Key header: retrying with the same key and input never charges twice');
+const IdempotencyKey = IdempotencyKeySchema.optional().describe(
+  'Sent as the Idempotency-Key header: retrying with the same key and input never charges twice',
+);
 
 /**
  * A tool's output schema: the success answer of the route it calls, from the route table (the structured content

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { loadGot } from '../net/outbound-http.js';
 import { sniff, SNIFF_BYTES } from '../video/uploads/media-sniffer.js';
 import { SUPPORTED_TYPES, typeOfExtension } from '../../../shared/media-types.js';
-import type { Scope } from '../../../shared/scopes.js';
+import { API_ROUTES } from '../../../shared/api/index.js';
 import { ApiCallError, callRoute, type CoreApi } from '../http/in-process-api.js';
 import type { McpFileAccess } from './mcp-files.js';
 
@@ -73,7 +73,7 @@ async function putFile(url: string, file: string, contentType: string, size: num
 }
 
 /** The scope of POST /api/s3/presign-upload, which the upload needs: checked before any file is looked at. */
-export const UPLOAD_SCOPE: Scope = 'templates:read';
+export const UPLOAD_SCOPE = API_ROUTES.presignUpload.scope;
 
 /** Uploads a regular file of the MCP files folder and returns its storage key (for generate_video variables). */
 export async function uploadLocalFile(api: CoreApi, files: McpFileAccess, given: string): Promise<UploadedFile> {

@@ -1,4 +1,4 @@
-import { ASPECT_RATIOS } from '../../../shared/video.schema.js';
+import { ASPECT_RATIOS, type AspectRatio, type OutputFormat } from '../../../shared/video.schema.js';
 import { Field } from '../../components/Field';
 
 const OUTPUTS = [
@@ -15,16 +15,17 @@ export function FormatOptions({
   onAspectRatio,
   onOutputs,
 }: {
-  aspectRatio: string;
-  outputs: string[];
+  aspectRatio: AspectRatio;
+  outputs: OutputFormat[];
   hasCaptions: boolean;
-  onAspectRatio: (a: string) => void;
-  onOutputs: (o: string[]) => void;
+  onAspectRatio: (a: AspectRatio) => void;
+  onOutputs: (o: OutputFormat[]) => void;
 }) {
   return (
     <div className="form-grid format-options">
       <Field label="Aspect ratio">
-        <select value={aspectRatio} onChange={(e) => onAspectRatio(e.target.value)}>
+        {/* The options are ASPECT_RATIOS, so the value chosen is one of them. */}
+        <select value={aspectRatio} onChange={(e) => onAspectRatio(e.target.value as AspectRatio)}>
           {ASPECT_RATIOS.map((a) => (
             <option key={a} value={a}>
               {a}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { GenerateResponse, Template } from '../../../shared/ipc-contract.js';
+import type { AspectRatio, OutputFormat } from '../../../shared/video.schema.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { RendererLabel } from '../../components/RendererLabel';
 import { formatSeconds } from '../../lib/format';
@@ -29,9 +30,9 @@ export function GenerateForm({ template }: { template: Template }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [webhookUrl, setWebhookUrl] = useDraft(`generate:${template.id}:webhook`, '');
   const [count, setCount] = useDraft(`generate:${template.id}:count`, 1);
-  const templateRatio = (template as { aspect_ratio?: string }).aspect_ratio ?? '16:9';
+  const templateRatio = (template as { aspect_ratio?: AspectRatio }).aspect_ratio ?? '16:9';
   const [aspectRatio, setAspectRatio] = useDraft(`generate:${template.id}:aspect`, templateRatio);
-  const [extraOutputs, setExtraOutputs] = useDraft<string[]>(`generate:${template.id}:outputs`, []);
+  const [extraOutputs, setExtraOutputs] = useDraft<OutputFormat[]>(`generate:${template.id}:outputs`, []);
   const [deadlineMinutes, setDeadlineMinutes] = useDraft(`generate:${template.id}:deadline`, '');
   const [mode, setMode] = useDraft<'single' | 'batch'>(`generate:${template.id}:mode`, 'single');
   const [busy, setBusy] = useState(false);

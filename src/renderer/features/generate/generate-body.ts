@@ -1,6 +1,6 @@
 // The body of generate (and of its quote) from the Generate form's state.
 import type { Template } from '../../../shared/ipc-contract.js';
-import { MAX_DEADLINE_SEC } from '../../../shared/video.schema.js';
+import { MAX_DEADLINE_SEC, type AspectRatio, type OutputFormat } from '../../../shared/video.schema.js';
 import type { GenerateBody } from '../../lib/studio-api';
 import type { VariableValue } from './VariableInput';
 
@@ -10,9 +10,9 @@ export const takesText = (type: string) => type === 'text' || type === 'captions
 export interface GenerateOptions {
   webhookUrl: string;
   count: number;
-  aspectRatio: string;
+  aspectRatio: AspectRatio;
   /** Besides the MP4 (always made). */
-  extraOutputs: string[];
+  extraOutputs: OutputFormat[];
   /** Minutes as typed; empty for no deadline. */
   deadlineMinutes: string;
 }

@@ -2,7 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import type { ErrorShape } from '../../../../shared/errors.js';
+import { loginCodeName, type ErrorShape } from '../../../../shared/errors.js';
 import { AppError } from '../../errors.js';
 import { SecretsMissingError, SecretStoreUnavailableError } from '../../secrets/secret-store.js';
 import type { Logger } from '../../logger.js';
@@ -28,15 +28,10 @@ export function shapeFor(req: FastifyRequest): ErrorShape {
   return req.routeOptions.config?.api ?? shapeForPath(req.url);
 }
 
-const LOGIN_CODE_NAMES: Record<string, string> = {
-  validation_error: 'INVALID_REQUEST',
-  unauthorized: 'AUTHENTICATION_FAILED',
-};
-
 export function renderError(shape: ErrorShape, err: AppError): Record<string, unknown> {
   if (shape === 'video') return { error: err.code, message: err.message };
   const details = err.code === 'unauthorized' ? { reason: 'invalid_api_key', ...err.details } : err.details;
-  return { error: LOGIN_CODE_NAMES[err.code] ?? err.code.toUpperCase(), message: err.message, details };
+  return { error: loginCodeName(err.code), message: err.message, details };
 }
 
 /** Maps anything thrown to an AppError; unexpected errors become a 500 without internals. */

@@ -6,11 +6,10 @@ import type { Mailboxes } from './index.js';
 export function mailboxesRoutes(parts: Pick<Mailboxes, 'service'>) {
   const mailboxes = parts.service;
   return {
-    createMailbox: async ({ body, auth, reply }) => reply.status(201).send(await mailboxes.create(auth.orgId, body)),
+    createMailbox: ({ body, auth }) => mailboxes.create(auth.orgId, body),
     listMailboxes: ({ auth }) => ({ data: mailboxes.list(auth.orgId) }),
-    deleteMailbox: async ({ params, auth, reply }) => {
+    deleteMailbox: async ({ params, auth }) => {
       if (!(await mailboxes.delete(auth.orgId, params.id))) throw notFound(`No mailbox ${params.id}`);
-      return reply.status(204).send();
     },
     testMailbox: async ({ params, auth }) => {
       const mailbox = mailboxes.get(auth.orgId, params.id);

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import type { ContextProvider } from '../browser/lazy-browser-pool.js';
-import { LOGIN_FAILURE_STATUS } from '../../../../shared/errors.js';
+import { ERROR_CODE_STATUS, LOGIN_FAILURE_STATUS } from '../../../../shared/errors.js';
 import type { LoginRequest, StorageState } from '../../../../shared/login.schema.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -207,7 +207,12 @@ export class LoginService {
   ): Promise<LoginOutcome> {
     const { started, run, onStep, codes, secretOrigins, passkeys, loginId } = ctx;
     const cancelled = (): AppError =>
-      new AppError(409, 'login_cancelled', 'The login was cancelled before it finished.', { reason: 'cancelled' });
+      new AppError(
+        ERROR_CODE_STATUS.login_cancelled,
+        'login_cancelled',
+        'The login was cancelled before it finished.',
+        { reason: 'cancelled' },
+      );
     let result: LoginResult;
     try {
       result = await this.deps.browsers.withContext(

@@ -57,27 +57,23 @@ export function takeoverRoutes(takeover: TakeoverFinisher) {
       });
       return reply;
     },
-    liveInput: async ({ params, body, req, reply }) => {
+    liveInput: async ({ params, body, req }) => {
       const s = session(req, params.id);
       controller(req, s);
       await s.input(body);
-      return reply.status(204).send();
     },
-    liveResize: async ({ params, body, req, reply }) => {
+    liveResize: async ({ params, body, req }) => {
       const s = session(req, params.id);
       controller(req, s);
       await s.resize(body.width, body.height);
-      return reply.status(204).send();
     },
-    liveDone: ({ params, req, reply }) => {
+    liveDone: ({ params, req }) => {
       session(req, params.id);
       takeover.act(params.id, header(req, 'x-takeover-token'), 'done');
-      return reply.status(204).send();
     },
-    liveCancel: ({ params, req, reply }) => {
+    liveCancel: ({ params, req }) => {
       session(req, params.id);
       takeover.act(params.id, header(req, 'x-takeover-token'), 'cancel');
-      return reply.status(204).send();
     },
   } satisfies FeatureRoutes;
 }

@@ -1,5 +1,6 @@
 import type { CredentialUse, SavedLogin } from '../../../../shared/credentials.schema.js';
 import type { LoginRequest, LoginRequestBody } from '../../../../shared/login.schema.js';
+import { ERROR_CODE_STATUS } from '../../../../shared/errors.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { PasskeyUse } from '../passkeys/passkey-types.js';
@@ -52,7 +53,7 @@ export class Vault {
   checkShared(who: VaultCaller, saved: StoredSavedLogin): void {
     if (who.keyId === null || saved.shareWith === 'all' || saved.shareWith.includes(who.keyId)) return;
     throw new AppError(
-      403,
+      ERROR_CODE_STATUS.credential_not_shared,
       'credential_not_shared',
       `The saved login "${saved.label}" is not shared with this API key. The person can share it in the desktop app ` +
         '(Saved logins) or with PATCH /api/credentials/{id} {"shareWith": …}.',

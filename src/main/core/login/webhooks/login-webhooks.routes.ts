@@ -9,9 +9,8 @@ export function loginWebhookRoutes(loginWebhooks: LoginWebhooksService) {
   return {
     loginWebhook: ({ auth }) => loginWebhooks.setting(auth.orgId),
     setLoginWebhook: ({ body, auth }) => loginWebhooks.set(auth.orgId, body.url),
-    deleteLoginWebhook: ({ auth, reply }) => {
+    deleteLoginWebhook: ({ auth }) => {
       loginWebhooks.remove(auth.orgId);
-      return reply.status(204).send();
     },
     loginWebhookDeliveries: ({ query, auth }) => loginWebhooks.deliveries(auth.orgId, query.limit),
   } satisfies FeatureRoutes;

@@ -21,9 +21,8 @@ export function charactersRoutes({ characters }: { characters: CharactersService
       const [view] = await characters.present([updated], baseUrl(req.headers.host));
       return view;
     },
-    deleteCharacter: ({ params, auth, reply }) => {
+    deleteCharacter: ({ params, auth }) => {
       characters.remove(auth.orgId, params.id);
-      return reply.status(204).send();
     },
   } satisfies FeatureRoutes;
 }

@@ -2,7 +2,7 @@
 // file parts). The generate routes stay thin; this is what they parse by hand (the body is a raw one, since a
 // multipart body cannot be parsed by the route table's JSON schema).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GenerateRequestSchema } from '../../../../shared/video-generations.schema.js';
+import { GenerateRequestSchema, IdempotencyKeySchema } from '../../../../shared/video-generations.schema.js';
 import { AppError, badRequest } from '../../errors.js';
 import { drainRequest } from '../../http/drain-request.js';
 import type { Logger } from '../../logger.js';
@@ -14,15 +14,12 @@ import { requestHash, type GenerateInput } from './generate-input.js';
 import type { GenerateService } from './generate.service.js';
 import type { TemplatesService, UsableTemplate } from '../templates/templates.service.js';
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** The Idempotency-Key header: 1-255 visible ASCII characters, or none. */
+/** The Idempotency-Key header, checked with the route table's schema (IdempotencyKeySchema), or none. */
 export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   const header = req.headers['idempotency-key'];
   const key = typeof header === 'string' ? header.trim() : undefined;
-  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-    throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters.');
-  }
+  const checked = key === undefined ? undefined : IdempotencyKeySchema.safeParse(key);
+  if (checked && !checked.success) throw badRequest(`Idempotency-Key ${checked.error.issues[0].message}.`);
   return key;
 }
 

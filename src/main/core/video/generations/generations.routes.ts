@@ -12,10 +12,8 @@ export function generationsRoutes({ generations }: { generations: GenerationsSer
     cancelGeneration: ({ params, auth, req }) =>
       generations.cancel(auth.orgId, params.id, { baseUrl: baseUrl(req.headers.host) }),
     cancelBatch: ({ params, auth }) => generations.cancelBatch(auth.orgId, params.id),
-    deleteGeneration: async ({ params, auth, reply }) => {
+    deleteGeneration: async ({ params, auth }) => {
       await generations.remove(auth.orgId, params.id);
-      reply.status(204);
-      return null;
     },
   } satisfies FeatureRoutes;
 }

@@ -45,6 +45,7 @@ export async function sendLocalFile(uploads: UploadsService, req: FastifyRequest
     );
   }
   if (file.range) {
+    // getFile documents 200 (the route's success status) and 206: a Range request picks 206.
     reply.status(206);
     reply.header('content-range', `bytes ${file.range.start}-${file.range.end}/${file.size}`);
     reply.header('content-length', String(file.range.end - file.range.start + 1));

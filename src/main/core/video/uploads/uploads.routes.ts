@@ -33,9 +33,8 @@ export function uploadsRoutes({ uploads, blobs }: { uploads: UploadsService; blo
       uploads.presign(auth.orgId, body, { baseUrl: `http://${req.headers.host}` }),
     putUpload: ({ req, reply }) => receiveLocalPut(uploads, req, reply),
     listUploads: ({ query, auth, req }) => uploads.list(auth.orgId, query, { baseUrl: `http://${req.headers.host}` }),
-    deleteUpload: async ({ params, auth, reply }) => {
+    deleteUpload: async ({ params, auth }) => {
       await uploads.remove(auth.orgId, params.key);
-      return reply.status(204).send();
     },
     getFile: ({ req, reply }) => sendLocalFile(uploads, req, reply),
   } satisfies FeatureRoutes;

@@ -12,10 +12,6 @@ export function webhookRoutes(webhooks: WebhooksService) {
     webhookSecret: ({ auth }) => webhooks.secret(auth.orgId),
     rotateWebhookSecret: ({ auth }) => webhooks.rotateSecret(auth.orgId),
     webhookDeliveries: ({ params, auth }) => webhooks.deliveries(auth.orgId, params.id),
-    replayWebhook: ({ params, auth, reply }) => {
-      const delivery = webhooks.replay(auth.orgId, params.id);
-      reply.status(202);
-      return delivery;
-    },
+    replayWebhook: ({ params, auth }) => webhooks.replay(auth.orgId, params.id),
   } satisfies FeatureRoutes;
 }
