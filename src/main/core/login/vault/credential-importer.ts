@@ -4,7 +4,7 @@ import {
   type CredentialImportRequest,
   type CredentialImportResult,
 } from '../../../../shared/credentials.schema.js';
-import { AppError } from '../../errors.js';
+import { AppError, issuesText } from '../../errors.js';
 import { parseTotpSecret } from '../codes/totp.js';
 import { ExportFileError, parseExport } from './import/export-formats.js';
 import { planImport } from './import/import-plan.js';
@@ -124,7 +124,7 @@ export class CredentialImporter {
           // A login that could never be used is skipped, in the preview as in the real run: never half saved.
           if (!(err instanceof AppError) || err.status >= 500) throw err;
           action = 'skip';
-          reason = err.message.replace(/^Invalid body: /, '');
+          reason = issuesText(err); // the field and what is wrong with it, without the HTTP framing
           id = undefined;
         }
       }
