@@ -196,6 +196,32 @@ export class OutboundPolicy {
   }
 
   /**
+   * Why a URL's host may not be reached, in words for a 400 that names a setting the person can change: null when
+   * it may (or when the name does not resolve yet: each connection resolves and checks again). What needs no DNS is
+   * decided first (`beforeDns: false` skips that, for a caller whose connections decide by `resolve` alone, as the
+   * login browser's proxy does), then every address the name has. Link-local and metadata hosts are refused in
+   * every mode, and the words say so.
+   */
+  async refusalReason(url: string, { beforeDns = true } = {}): Promise<string | null> {
+    let host: string;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      return null; // the schemas answer an invalid URL themselves
+    }
+    const refused =
+      (beforeDns ? this.refusalOfHost(host) : null) ??
+      (await this.resolve(host).then(
+        () => null,
+        (err: unknown) => outboundRefusal(err),
+      ));
+    if (!refused) return null;
+    return /network\.outbound/.test(refused.reason)
+      ? refused.reason
+      : `${refused.reason}, in any network.outbound mode`;
+  }
+
+  /**
    * A host's addresses, every one of them checked: a literal address as is, a name through the resolver.
    * A name with one refused address is refused as a whole (a rebinding answer mixes a public address with
    * an internal one). DNS failures are the resolver's own errors (code ENOTFOUND, EAI_AGAIN).

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { AppError } from '../../errors.js';
-import { outboundRefusal, type OutboundPolicy } from '../../net/outbound-policy.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { BrowserPool, WithContextOptions } from './browser-pool.js';
 
 /** What a login, sign-up, session check or passkey creation needs of the browser: an isolated context, and the URL check. */
@@ -28,26 +28,15 @@ export class LazyBrowserPool implements ContextProvider {
    * resolve is left to the browser, which reports it as an unreachable site, as before.
    */
   async checkUrl(url: string, field: string): Promise<void> {
-    if (!this.outbound) return;
-    let host: string;
-    try {
-      host = new URL(url).hostname;
-    } catch {
-      return; // the flows answer an invalid URL themselves
-    }
-    const refused = await this.outbound.resolve(host).then(
-      () => null,
-      (err: unknown) => outboundRefusal(err),
+    // As the browser's proxy decides (by resolve alone), so the early answer never differs from the real guard's.
+    const why = await this.outbound?.refusalReason(url, { beforeDns: false });
+    if (!why) return;
+    throw new AppError(
+      400,
+      'validation_error',
+      `${field}: the login browser may not open ${new URL(url).hostname}: ${why}.`,
+      { field, setting: 'network.outbound' },
     );
-    if (!refused) return;
-    // The reason names the setting when the mode refuses; link-local and metadata are refused in every mode.
-    const why = /network\.outbound/.test(refused.reason)
-      ? refused.reason
-      : `${refused.reason}, in any network.outbound mode`;
-    throw new AppError(400, 'validation_error', `${field}: the login browser may not open ${host}: ${why}.`, {
-      field,
-      setting: 'network.outbound',
-    });
   }
   withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: WithContextOptions): Promise<T> {
     this.pool ??= this.make();

@@ -10,7 +10,7 @@ import { badRequest } from '../../errors.js';
 import type { CoreEvents } from '../../events.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
-import { outboundRefusal, type OutboundPolicy } from '../../net/outbound-policy.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { AttemptRow, DeliveryRow } from '../../webhooks/webhook-deliveries.repo.js';
 import { deliveryState, type WebhookDeliveries } from '../../webhooks/webhook-deliveries.js';
 import { maskWebhookUrl } from '../../webhooks/webhook-url.js';
@@ -153,18 +153,8 @@ export class LoginWebhooksService {
    * (yet) is accepted: each attempt resolves and checks again.
    */
   private async checkHost(url: string): Promise<void> {
-    // First what needs no DNS (a literal address, a metadata or localhost name), then every address the name has.
-    const refused =
-      this.deps.outbound.refusalOfUrl(url) ??
-      (await this.deps.outbound.resolve(new URL(url).hostname).then(
-        () => null,
-        (err: unknown) => outboundRefusal(err),
-      ));
-    if (!refused) return;
-    // The reason names the setting when the mode refuses; link-local and metadata are refused in every mode.
-    const why = /network\.outbound/.test(refused.reason)
-      ? refused.reason
-      : `${refused.reason}, in any network.outbound mode`;
+    const why = await this.deps.outbound.refusalReason(url);
+    if (!why) return;
     throw badRequest(`url: login webhooks may not be delivered to this host: ${why}.`);
   }
 }
