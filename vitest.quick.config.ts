@@ -18,9 +18,9 @@ export const QUICK_INTEGRATION = [
  */
 export const SLOW_UNIT = [
   'test/unit/login/engine/**', // Chromium on fixture pages
-  'test/unit/login/login-browser-pool.test.ts',
+  'test/unit/login/browser/login-browser-pool.test.ts',
   'test/unit/login/signup/signup-pages.test.ts',
-  'test/unit/login/session-cache-credentials.test.ts',
+  'test/unit/login/sessions/session-cache-credentials.test.ts',
   'test/unit/renderer/curl-snippet.test.ts', // runs the copied curl commands
   'test/unit/video/uploads/media-probe.test.ts', // ffmpeg / ffprobe
   'test/unit/video/uploads/media-sniffer.test.ts',

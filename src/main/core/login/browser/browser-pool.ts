@@ -60,7 +60,7 @@ export class PoolDisposedError extends Error {
  * Chromium features Playwright (playwright-core 1.65) disables with its own `--disable-features`.
  * Chromium honours only the LAST `--disable-features` switch of a command line (a later one
  * replaces an earlier one, it does not add to it), so ours repeats Playwright's list; without it
- * those features would silently come back. test/unit/login/login-browser-pool.test.ts compares this
+ * those features would silently come back. test/unit/login/browser/login-browser-pool.test.ts compares this
  * list with the installed playwright-core.
  */
 export const PLAYWRIGHT_DISABLED_FEATURES = [

@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StorageState } from '../../../src/shared/login.schema.js';
-import { openDatabase } from '../../../src/main/core/db/database.js';
-import { isAuthCookie, isCsrfCookie } from '../../../src/main/core/login/engine/auth-cookies.js';
-import { changedAuthCookies, cookieMap } from '../../../src/main/core/login/engine/outcome-detector.js';
+import type { StorageState } from '../../../../src/shared/login.schema.js';
+import { openDatabase } from '../../../../src/main/core/db/database.js';
+import { isAuthCookie, isCsrfCookie } from '../../../../src/main/core/login/engine/auth-cookies.js';
+import { changedAuthCookies, cookieMap } from '../../../../src/main/core/login/engine/outcome-detector.js';
 import {
   SessionCache,
   sessionExpiry,
   type CacheIdentity,
-} from '../../../src/main/core/login/sessions/session-cache.js';
-import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-store.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+} from '../../../../src/main/core/login/sessions/session-cache.js';
+import { EncryptedFileSecretStore } from '../../../../src/main/core/secrets/encrypted-file-store.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
 
 type StateCookie = StorageState['cookies'][number];
 

@@ -3,17 +3,17 @@
 // `include` it was captured with.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LoginRequestSchema, StorageStateSchema, type StorageState } from '../../../src/shared/login.schema.js';
-import { openDatabase } from '../../../src/main/core/db/database.js';
-import { SessionCache, type CacheIdentity } from '../../../src/main/core/login/sessions/session-cache.js';
+import { LoginRequestSchema, StorageStateSchema, type StorageState } from '../../../../src/shared/login.schema.js';
+import { openDatabase } from '../../../../src/main/core/db/database.js';
+import { SessionCache, type CacheIdentity } from '../../../../src/main/core/login/sessions/session-cache.js';
 import {
   coversInclude,
   normalizeInclude,
   normalizeState,
-} from '../../../src/main/core/login/sessions/storage-state.js';
-import { seal } from '../../../src/main/core/secrets/aead.js';
-import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-store.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+} from '../../../../src/main/core/login/sessions/storage-state.js';
+import { seal } from '../../../../src/main/core/secrets/aead.js';
+import { EncryptedFileSecretStore } from '../../../../src/main/core/secrets/encrypted-file-store.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
 
 const APP = 'http://127.0.0.1:4100';
 const IDP = 'http://localhost:4100';

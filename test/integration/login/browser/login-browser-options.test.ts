@@ -4,10 +4,10 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserServer } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSite, type FixtureSite } from '../../fixtures/sites/index.js';
-import { TEST_BROWSER_ARGS } from '../../helpers/browser.js';
-import { resolveBrowserExecutable } from '../../../src/main/core/login/browser/browser-resolver.js';
-import { startTestServer, tempDir } from '../../helpers/test-server.js';
+import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
+import { TEST_BROWSER_ARGS } from '../../../helpers/browser.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
+import { startTestServer, tempDir } from '../../../helpers/test-server.js';
 
 const body = (site: FixtureSite, extra: Record<string, unknown> = {}) => ({
   cred: { username: site.credentials.username, password: site.credentials.password },

@@ -9,12 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveBrowserExecutable } from '../../../src/main/core/login/browser/browser-resolver.js';
-import { decideSandbox, sandboxFacts } from '../../../src/main/core/login/browser/chromium-sandbox.js';
-import { findOnPath } from '../../../src/main/electron/system-tools.js';
-import { startSite, type FixtureSite } from '../../fixtures/sites/index.js';
-import { REPO_ROOT } from '../../helpers/repo-root.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
+import { decideSandbox, sandboxFacts } from '../../../../src/main/core/login/browser/chromium-sandbox.js';
+import { findOnPath } from '../../../../src/main/electron/system-tools.js';
+import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
+import { REPO_ROOT } from '../../../helpers/repo-root.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
 
 const USER = 'agentstudio-sandbox';
 const WORKER = path.join(REPO_ROOT, 'test/helpers/sandboxed-login-worker.ts');
@@ -29,7 +29,7 @@ function skipReason(): string | null {
   return asUser.sandbox ? null : `a non-root user gets no sandbox here: ${asUser.why}`;
 }
 const skip = skipReason();
-if (skip) console.warn(`test/integration/login/sandboxed-login.test.ts skipped: ${skip}`);
+if (skip) console.warn(`test/integration/login/browser/sandboxed-login.test.ts skipped: ${skip}`);
 
 /** The throwaway user's uid and gid, made once (a system user without login shell or password). */
 function throwawayUser(): { uid: number; gid: number } {

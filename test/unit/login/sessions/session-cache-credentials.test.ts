@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StorageState } from '../../../src/shared/login.schema.js';
-import { openDatabase } from '../../../src/main/core/db/database.js';
-import { SessionCache, type CacheIdentity } from '../../../src/main/core/login/sessions/session-cache.js';
-import { EncryptedFileSecretStore } from '../../../src/main/core/secrets/encrypted-file-store.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+import type { StorageState } from '../../../../src/shared/login.schema.js';
+import { openDatabase } from '../../../../src/main/core/db/database.js';
+import { SessionCache, type CacheIdentity } from '../../../../src/main/core/login/sessions/session-cache.js';
+import { EncryptedFileSecretStore } from '../../../../src/main/core/secrets/encrypted-file-store.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
 
 const PASSWORD = 'hunter2-but-longer-Zp4';
 const STATE: StorageState = {

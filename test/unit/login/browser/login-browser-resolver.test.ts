@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BrowserNotFoundError,
   resolveBrowserExecutable,
-} from '../../../src/main/core/login/browser/browser-resolver.js';
+} from '../../../../src/main/core/login/browser/browser-resolver.js';
 
 function fakeFs(files: string[], dirs: Record<string, string[]> = {}) {
   const set = new Set(files);

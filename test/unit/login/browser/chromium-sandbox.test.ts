@@ -5,8 +5,8 @@ import {
   decideSandbox,
   sandboxFacts,
   type SandboxFacts,
-} from '../../../src/main/core/login/browser/chromium-sandbox.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+} from '../../../../src/main/core/login/browser/chromium-sandbox.js';
+import { tempDir } from '../../../helpers/temp-dir.js';
 
 /** A non-root Linux user on a kernel with user namespaces (Debian 12's defaults), no setuid helper. */
 const desktop: SandboxFacts = {

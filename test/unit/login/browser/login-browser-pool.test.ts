@@ -9,9 +9,9 @@ import {
   PoolDisposedError,
   defaultLaunchArgs,
   playwrightEnabledFeatures,
-} from '../../../src/main/core/login/browser/browser-pool.js';
-import { resolveBrowserExecutable } from '../../../src/main/core/login/browser/browser-resolver.js';
-import { startSite } from '../../fixtures/sites/index.js';
+} from '../../../../src/main/core/login/browser/browser-pool.js';
+import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
+import { startSite } from '../../../fixtures/sites/index.js';
 
 // One pool for the whole file; the last test disposes it.
 const pool = new BrowserPool({ executablePath: resolveBrowserExecutable({}).path, maxContexts: 2 });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSite, type FixtureSite } from '../../fixtures/sites/index.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
+import { startTestServer, type TestServer } from '../../../helpers/test-server.js';
 
 /**
  * The session cache answers only the credentials that made the entry: a wrong password with
