@@ -9,6 +9,8 @@ export const LOGIN_FAILURE_REASONS = [
   'login_form_not_found',
   'mfa_required',
   'captcha_blocked',
+  // a bot wall refused the browser as automated (its words in the message): nothing was said about the password
+  'bot_detected',
   'account_locked',
   'site_unreachable',
   'timeout',
@@ -33,6 +35,7 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
   login_form_not_found: { status: 422, code: 'LOGIN_FORM_NOT_FOUND' },
   mfa_required: { status: 422, code: 'MFA_REQUIRED' },
   captcha_blocked: { status: 422, code: 'CAPTCHA_BLOCKED' },
+  bot_detected: { status: 403, code: 'BOT_DETECTED' },
   account_locked: { status: 423, code: 'ACCOUNT_LOCKED' },
   site_unreachable: { status: 502, code: 'SITE_UNREACHABLE' },
   timeout: { status: 504, code: 'LOGIN_TIMEOUT' },

@@ -2,6 +2,7 @@
 // receiver gets for login.needs_person and login.finished, and the delivery log. Pure: imports only zod and shared.
 import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
+import { PERSON_REASONS } from './person-task.js';
 import { WEBHOOK_DELIVERY_STATE_FIELDS, WebhookDeliveryIdSchema } from './webhooks.schema.js';
 
 export const LOGIN_WEBHOOK_EVENTS = ['login.needs_person', 'login.finished'] as const;
@@ -27,7 +28,7 @@ export type LoginWebhookUpdate = z.infer<typeof LoginWebhookUpdateSchema>;
 const NeedsPersonDataSchema = z.object({
   login_id: z.string().describe('The X-Login-Id of the login, or the id the server gave it'),
   status: z.literal('needs_person'),
-  reason: z.string().describe('Where the login stopped: captcha_blocked, mfa_required or login_form_not_found'),
+  reason: z.string().describe(`Where the login stopped: ${PERSON_REASONS.join(', ')}`),
   // Never the takeover_url: only the key that started the login gets it (README "Security").
   site: z.string().describe('The host the login is for'),
 });

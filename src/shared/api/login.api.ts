@@ -68,7 +68,8 @@ export const LOGIN_API = defineApiRoutes({
       },
       403: {
         description:
-          'FORBIDDEN: the key lacks login:write; CREDENTIAL_NOT_SHARED: the saved login is not shared with this key',
+          'FORBIDDEN: the key lacks login:write; CREDENTIAL_NOT_SHARED: the saved login is not shared with this key; ' +
+          'BOT_DETECTED (details.reason bot_detected): the site refused the browser as automated, in its own words (the message quotes them); nothing was said about the password',
       },
       404: { description: 'NOT_FOUND: no saved login with that id or label in this organization' },
       409: {

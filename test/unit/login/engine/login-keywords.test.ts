@@ -30,4 +30,25 @@ describe('login keywords', () => {
     expect(re('strongError').test('用户名或密码错误')).toBe(true);
     expect(re('logout').test('ログアウト')).toBe(true);
   });
+
+  it("a bot wall's refusal of the browser is told from a wrong password and from mentions of bots", () => {
+    for (const refusal of [
+      'Access denied: automated browser detected. Our bot protection blocked this sign-in.',
+      'Automated access is not allowed.',
+      'Your request was flagged as a bot.',
+      'Sorry, this looks like automated traffic.',
+      'Requests from headless browsers are blocked.',
+      'We blocked this request because we detected automation.',
+    ])
+      expect(re('botWall').test(refusal), refusal).toBe(true);
+    for (const other of [
+      'Incorrect email or password.',
+      'Protected by bot detection.',
+      'This site is protected by reCAPTCHA and the Google Privacy Policy.',
+      'Chat with our support bot',
+      'Automated backups run nightly.',
+      'Your account has been locked.',
+    ])
+      expect(re('botWall').test(other), other).toBe(false);
+  });
 });

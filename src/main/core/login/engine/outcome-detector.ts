@@ -88,9 +88,19 @@ export class OutcomeDetector {
     return [...new Set([...after.signals.messages, ...after.signals.observed])].filter((m) => !seen.has(m));
   }
 
-  /** Blocked states first: CAPTCHA, lockout, MFA (not after a code or link: that was the second factor). */
+  /**
+   * Blocked states first: a bot wall, a CAPTCHA, a lockout, MFA (not after a code or link: that was the second
+   * factor). A bot wall refused the browser, whatever the password was: never a verdict on the credentials.
+   */
   private blocked(before: Snapshot, after: Snapshot, phase: OutcomePhase): Outcome | undefined {
     const s = after.signals;
+    if (s.botWall && s.botWall !== before.signals.botWall)
+      return {
+        kind: 'failure',
+        reason: 'bot_detected',
+        message: `The site refused the browser as automated: '${s.botWall}'`,
+        evidence: [s.botWall],
+      };
     // A CAPTCHA counts when it is new, or the login UI is still up behind it (not on a dashboard).
     const loginUiUp = s.loginPasswords > 0 || s.watchedState === 'visible-filled' || s.watchedState === 'visible-empty';
     if (s.captcha && (!before.signals.captcha || loginUiUp))

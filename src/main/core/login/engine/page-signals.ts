@@ -11,6 +11,8 @@ export interface PageSignals {
   captcha: string | null;
   /** Lockout / rate-limit text, if any. */
   locked: string | null;
+  /** A refusal of the browser as automated (a bot wall's words), if any. */
+  botWall: string | null;
   /** Visible one-time-code inputs (count). */
   otpInputs: number;
   /** MFA prompt text (only reported when no password field is visible). */
@@ -222,6 +224,12 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
       locked = t;
       break;
     }
+  let botWall: string | null = null;
+  for (const t of texts)
+    if (t.length < 240 && re.botWall.test(t)) {
+      botWall = t;
+      break;
+    }
   if (!captcha)
     for (const t of texts)
       if (re.captchaText.test(t) && t.length < 200) {
@@ -341,6 +349,7 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
     url: location.href,
     captcha,
     locked,
+    botWall,
     otpInputs,
     mfaText,
     messages: messages.slice(0, 20),

@@ -72,6 +72,7 @@ export async function takeSnapshot(deps: SnapshotDeps, watchMarker?: string): Pr
     url: page.url(),
     captcha: null,
     locked: null,
+    botWall: null,
     otpInputs: 0,
     mfaText: null,
     messages: [],
@@ -95,6 +96,7 @@ export async function takeSnapshot(deps: SnapshotDeps, watchMarker?: string): Pr
     merged.captcha ??= s.captcha;
     merged.signedInUi ??= s.signedInUi;
     merged.locked ??= s.locked;
+    merged.botWall ??= s.botWall;
     merged.mfaText ??= s.mfaText;
     merged.otpInputs += s.otpInputs;
     merged.loginPasswords += s.loginPasswords;

@@ -159,6 +159,11 @@ export class StepContext {
   async blockedOnPage(): Promise<LoginFlowError | undefined> {
     const snap = await this.detector.snapshot();
     const s = snap.signals;
+    if (s.botWall)
+      return new LoginFlowError(
+        'bot_detected',
+        `The site refused the browser as automated: '${redact(s.botWall, this.secrets)}'`,
+      );
     if (s.captcha)
       return new LoginFlowError('captcha_blocked', `The site shows a CAPTCHA: ${redact(s.captcha, this.secrets)}`);
     if (s.locked) return new LoginFlowError('account_locked', `The site reports: '${redact(s.locked, this.secrets)}'`);
@@ -288,6 +293,7 @@ export class StepContext {
     const trace: Record<string, string> = {
       invalid_credentials: 'detected error text near form',
       captcha_blocked: 'detected a CAPTCHA',
+      bot_detected: 'the site refused the browser as automated',
       account_locked: 'detected account lockout text',
       mfa_required: 'detected a second-factor prompt',
       invalid_code: 'the site rejected the code',

@@ -8,7 +8,7 @@
  * every browser has (Math, JSON, Number…). Types are fine (they vanish when compiled).
  */
 
-export type TakeoverReason = 'captcha_blocked' | 'mfa_required' | 'login_form_not_found';
+export type TakeoverReason = 'captcha_blocked' | 'bot_detected' | 'mfa_required' | 'login_form_not_found';
 export type TakeoverOutcome = 'signed_in' | 'done' | 'cancelled' | 'timed_out' | 'closed' | 'failed';
 export type MouseButton = 'none' | 'left' | 'middle' | 'right';
 

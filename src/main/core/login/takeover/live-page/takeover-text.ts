@@ -9,6 +9,7 @@ export function instructionsFor(reason: string, instructions: string | undefined
   const given = typeof instructions === 'string' ? instructions.trim() : '';
   if (given) return given;
   if (reason === 'captcha_blocked') return 'Solve the CAPTCHA, then sign in.';
+  if (reason === 'bot_detected') return 'The site refused the automated browser: sign in on the page, then press Done.';
   if (reason === 'mfa_required') return 'Enter the code, then continue.';
   if (reason === 'login_form_not_found') return 'Sign in on the page, then press Done.';
   return 'Finish signing in on the page, then press Done.';
