@@ -8,7 +8,7 @@ import { browserProfiles } from './core/login/profiles/index.js';
 
 export const SESSIONS_IMPORT_USAGE = `  sessions import --list [--json]                       the browser profiles on this machine (Chrome, Chromium,
                                                          Edge, Brave, Firefox) and the sites they hold cookies for
-  sessions import --profile ID --site URL [--site URL …] [--credential REF] [--org NAME] [--json]
+  sessions import --profile ID --site SITE [--site SITE …] [--credential REF] [--org NAME] [--json]
                                                          import the sites' sessions from that profile into the
                                                          session cache, each checked on its site (--json prints
                                                          the storageState too); --credential files them under
@@ -36,7 +36,10 @@ export async function sessionsImportCommand(core: Core, v: Values, io: SessionsI
     if (!list.length) io.out('no browser profiles found');
     return;
   }
-  if (!v.profile || !v.site) throw io.usage('sessions import needs --list, or --profile ID and --site URL');
+  if (!v.profile || !v.site)
+    throw io.usage(
+      'sessions import needs --list, or --profile ID and --site SITE (a URL or a host such as github.com)',
+    );
   const parsed = SessionImportRequestSchema.safeParse({
     profile: v.profile,
     sites: v.site,

@@ -1,7 +1,7 @@
 // Zod schemas of the import from the person's own browsers (README "Sessions from your own browsers"): the profiles
 // found on this machine, and an import of some sites' sessions from one of them. Pure: imports nothing but zod.
 import { z } from 'zod';
-import { httpUrlString } from './http-url.schema.js';
+import { httpUrlString, siteUrlString } from './http-url.schema.js';
 import { SESSION_STATUSES, StorageStateSchema } from './login.schema.js';
 
 export const BROWSER_KINDS = ['chrome', 'chromium', 'edge', 'brave', 'firefox'] as const;
@@ -32,10 +32,12 @@ export const SessionImportRequestSchema = z
   .object({
     profile: z.string().min(1).max(200).describe('A profile id from GET /api/browser-profiles'),
     sites: z
-      .array(httpUrlString('sites[]'))
+      .array(siteUrlString('sites[]'))
       .min(1)
       .max(20)
-      .describe("The sites whose sessions to import (each URL's origin; cookies of its registrable domain come along)"),
+      .describe(
+        "The sites whose sessions to import: a URL, or a host as the profile listing shows it (github.com, 127.0.0.1:8080; a bare host is https://, a loopback one http://). Each site's origin; cookies of its registrable domain come along",
+      ),
     checkUrl: httpUrlString('checkUrl')
       .optional()
       .describe('A page that needs the session, opened to validate it (default: the site URL given)'),

@@ -234,6 +234,29 @@ describe.skipIf(!hasKeyring)('sessions from the person’s own browsers (Chromiu
     }
   });
 
+  it('takes a site as the listing shows it (host:port, no scheme), checked on the page given', async () => {
+    const profile = await profileIn(basicHome);
+    const host = new URL(site.loginUrl).host; // 127.0.0.1:PORT: a loopback host means http://
+    expect(profile.origins).toContain(`http://${host}`);
+    const res = await server.request('/api/sessions/import', {
+      method: 'POST',
+      key: scoped,
+      json: { profile: profile.id, sites: [host], checkUrl: site.protectedUrl },
+    });
+    expect(res.status).toBe(200);
+    const { sessions } = (await res.json()) as { sessions: Imported[] };
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ origin: `http://${host}`, valid: true, status: 'valid' });
+    expect(await opensProtectedPage(browser, site, sessions[0].state)).toBe(true);
+  });
+
+  it('a site that is neither a URL nor a host is a 400 saying what a site may be', async () => {
+    const profile = await profileIn(basicHome);
+    const res = await importFrom(profile.id, ['ftp://files.example.com']);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as LoginError).message).toMatch(/sites\[\] must be a site: .*github\.com/);
+  });
+
   it('a site the profile holds nothing for is a 404 naming it', async () => {
     const profile = await profileIn(basicHome);
     const elsewhere = `http://localhost:${new URL(site.loginUrl).port}/account`;
