@@ -132,3 +132,29 @@ describe.each(['keychain', 'file'] as const)('creating a passkey, with the %s se
     }
   });
 });
+
+describe('a link that names the button it leads to', () => {
+  it('the account page\'s link "Create a passkey" and the security page\'s button of that name are each tried', async () => {
+    const password = distinctSecret('passkey-link-pw');
+    const [site, t] = await Promise.all([
+      startPasskeySite({ password, accountLinkText: 'Create a passkey' }),
+      startTestServer({ secrets: { backend: 'file' } }),
+    ]);
+    try {
+      const saved = await saveLogin((p, json) => t.request(p, { method: 'POST', json }), {
+        label: 'Keyhaven, same-named link',
+        loginUrl: site.loginUrls.button,
+        loginMethod: 'passkey',
+        username: site.credentials.username,
+        password,
+      });
+      const res = await t.request(`/api/credentials/${saved.id}/passkeys`, { method: 'POST', json: {} });
+      const body = (await res.json()) as Json;
+      expect(res.status, JSON.stringify(body)).toBe(201);
+      expect(body).toEqual({ rp_id: site.rpId, credential_id: site.passkeys()[0].credentialId });
+      expect(site.stats().registered).toBe(1);
+    } finally {
+      await Promise.all([t.close(), site.close()]);
+    }
+  }, 120_000);
+});

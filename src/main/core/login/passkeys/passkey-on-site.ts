@@ -55,18 +55,27 @@ export async function createPasskeyOnSite(
       await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }).catch(() => undefined);
     await waitForQuietPage(page);
     for (const control of (await findPasskeyControls(page)).filter((c) => c.kind === 'create')) {
-      if (tried.has(control.text)) continue;
-      tried.add(control.text);
+      // Tried once per page: a link "Add a passkey" often leads to a page whose button is also "Add a passkey".
+      const where = page.url().split('#')[0];
+      if (tried.has(`${where}\n${control.text}`)) continue;
+      tried.add(`${where}\n${control.text}`);
       onStep(`clicking '${control.text}' on ${safeUrl(page.url())}`);
       await passkeyControlLocator(control)
         .click({ timeout: 5000 })
         .catch(() => undefined);
-      const made = await waitForCredential(authenticator);
+      // A control that led to another page (a link) made nothing here: that page is looked at next, at once,
+      // rather than after the full wait for a credential (its controls are the ones that count now).
+      const navigated = page.url().split('#')[0] !== where;
+      const made = await waitForCredential(authenticator, navigated ? 0 : CREATE_MS);
       if (made) {
         const madeOn = page.url();
         // The page posts the new credential to the site: let that finish before the browser goes.
         await waitForQuietPage(page);
         return { passkey: made, madeOn, looked: [...seen].map(safeUrl) };
+      }
+      if (navigated) {
+        if (!seen.has(page.url())) queue.unshift(page.url());
+        break;
       }
     }
     for (const link of await findSettingsLinks(page)) if (!seen.has(link)) queue.push(link);
