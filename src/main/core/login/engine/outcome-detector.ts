@@ -89,18 +89,12 @@ export class OutcomeDetector {
   }
 
   /**
-   * Blocked states first: a bot wall, a CAPTCHA, a lockout, MFA (not after a code or link: that was the second
-   * factor). A bot wall refused the browser, whatever the password was: never a verdict on the credentials.
+   * Blocked states first: a CAPTCHA (a person can solve it), a bot wall, a lockout, MFA (not after a code or link:
+   * that was the second factor). A bot wall refused the browser, whatever the password was: never a verdict on the
+   * credentials.
    */
   private blocked(before: Snapshot, after: Snapshot, phase: OutcomePhase): Outcome | undefined {
     const s = after.signals;
-    if (s.botWall && s.botWall !== before.signals.botWall)
-      return {
-        kind: 'failure',
-        reason: 'bot_detected',
-        message: `The site refused the browser as automated: '${s.botWall}'`,
-        evidence: [s.botWall],
-      };
     // A CAPTCHA counts when it is new, or the login UI is still up behind it (not on a dashboard).
     const loginUiUp = s.loginPasswords > 0 || s.watchedState === 'visible-filled' || s.watchedState === 'visible-empty';
     if (s.captcha && (!before.signals.captcha || loginUiUp))
@@ -109,6 +103,13 @@ export class OutcomeDetector {
         reason: 'captcha_blocked',
         message: `The site shows a CAPTCHA: ${s.captcha}`,
         evidence: [s.captcha],
+      };
+    if (s.botWall && s.botWall !== before.signals.botWall)
+      return {
+        kind: 'failure',
+        reason: 'bot_detected',
+        message: `The site refused the browser as automated: '${s.botWall}'`,
+        evidence: [s.botWall],
       };
     const newObserved = s.observed.filter((m) => !before.signals.observed.includes(m));
     // "… incorrect, or the account is temporarily blocked" names a lockout as a possibility: not a verdict.

@@ -159,13 +159,14 @@ export class StepContext {
   async blockedOnPage(): Promise<LoginFlowError | undefined> {
     const snap = await this.detector.snapshot();
     const s = snap.signals;
+    // A CAPTCHA first, as after a submit: a person can solve it, and an interstitial one may clear by itself.
+    if (s.captcha)
+      return new LoginFlowError('captcha_blocked', `The site shows a CAPTCHA: ${redact(s.captcha, this.secrets)}`);
     if (s.botWall)
       return new LoginFlowError(
         'bot_detected',
         `The site refused the browser as automated: '${redact(s.botWall, this.secrets)}'`,
       );
-    if (s.captcha)
-      return new LoginFlowError('captcha_blocked', `The site shows a CAPTCHA: ${redact(s.captcha, this.secrets)}`);
     if (s.locked) return new LoginFlowError('account_locked', `The site reports: '${redact(s.locked, this.secrets)}'`);
     return undefined;
   }
