@@ -87,7 +87,7 @@ async function newVersion(dataDir: string, orgId: string) {
       body: json === undefined ? undefined : JSON.stringify(json),
     });
   const get = async <T = Json>(pathname: string) => (await (await request(pathname)).json()) as T;
-  return { core, key, request, get };
+  return { core, key, request, get, close: () => server.close() };
 }
 
 /** Polls `check` until it holds (the adoption runs in the background when the core starts), for at most 15 s. */
@@ -99,11 +99,22 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
   }
 }
 
+/**
+ * Waits for the whole move of one session's credentials: the saved login shows up in the list before the move links
+ * the session, clears its flag and deletes the old secret (in that order), so waiting for the list alone raced them.
+ */
+async function moved(v: { core: Core }, sessionId: string, account: string): Promise<void> {
+  await until(
+    'the credentials moved',
+    async () => row(v.core, sessionId).credentials_stored === 0 && (await v.core.secrets.get(account)) === null,
+  );
+}
+
 describe('credentials kept by storeCredentials before saved logins', () => {
   it('become a saved login linked to the session, the old secret goes, and POST /api/refresh renews with it', async () => {
     const { dataDir, orgId, sessionId, account } = await oldDataDir(true);
     const v2 = await newVersion(dataDir, orgId);
-    await until('the saved login', async () => (await v2.get<{ data: Json[] }>('/api/credentials')).data.length > 0);
+    await moved(v2, sessionId, account);
 
     const [saved] = (await v2.get<{ data: Json[] }>('/api/credentials')).data;
     const { host } = new URL(site.loginUrl);
@@ -182,7 +193,7 @@ describe('credentials kept by storeCredentials before saved logins', () => {
   it('credentials an older version stored again after the move merge into the saved login kept before', async () => {
     const { dataDir, orgId, sessionId, account } = await oldDataDir(true);
     const v2 = await newVersion(dataDir, orgId);
-    await until('the saved login', async () => (await v2.get<{ data: Json[] }>('/api/credentials')).data.length > 0);
+    await moved(v2, sessionId, account);
     const [first] = (await v2.get<{ data: Json[] }>('/api/credentials')).data;
 
     const login = {
@@ -191,13 +202,15 @@ describe('credentials kept by storeCredentials before saved logins', () => {
       cred: { ...site.credentials, password: 'changed-while-downgraded' },
       additionalFields: {},
     };
+    // what the older version did on the data dir, while this version was stopped (the downgrade)
     await v2.core.secrets.set(account, JSON.stringify({ v: 1, login }));
     v2.core.db
       .prepare('UPDATE login_sessions SET credentials_stored = 1, credential_id = NULL WHERE id = ?')
       .run(sessionId);
+    await v2.close();
 
     const v3 = await newVersion(dataDir, orgId);
-    await until('the credentials moved', () => row(v3.core, sessionId).credentials_stored === 0);
+    await moved(v3, sessionId, account);
     const all = (await v3.get<{ data: Json[] }>('/api/credentials')).data;
     expect(all.map((s) => [s.id, s.label])).toEqual([[first.id, first.label]]);
     expect(row(v3.core, sessionId).credential_id).toBe(first.id);
