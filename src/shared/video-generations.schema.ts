@@ -246,6 +246,13 @@ export const GenerationListQuerySchema = z.object({
   status: z.enum(GENERATION_STATUSES).optional(),
   template_id: z.string().min(1).max(200).optional(),
   batch_id: z.string().min(1).max(200).optional(),
+  draft: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      "true: only drafts (the local renderer's free previews, e.g. the template editor's); false: none of them. " +
+        'Without it, both.',
+    ),
 });
 export const GenerationListSchema = z
   .object({ data: z.array(GenerationSchema), pagination: PaginationSchema })

@@ -221,17 +221,17 @@ describe('template editor', () => {
       );
       await expect.poll(async () => (await h.t.request(`/api/templates/${scratch!.id}`)).status).toBe(404);
       expect(((await (await h.t.request('/api/credits')).json()) as { balance: number }).balance).toBe(credits.balance);
-      // The drafts are in Generations, marked as drafts of the local renderer.
+      // The drafts are the editor's previews, not the person's videos: they exist (GET /api/generations?draft=true)
+      // but the Generations screen lists only the rest (it showed them as rows titled with the scratch copy's id).
+      const drafts = (await (await h.t.request('/api/generations?draft=true')).json()) as { data: { id: string }[] };
+      expect(drafts.data.length).toBeGreaterThanOrEqual(2);
+      const kept = (await (await h.t.request('/api/generations?draft=false')).json()) as { data: { id: string }[] };
       await nav(page, 'Generations').click();
-      await page
-        .getByTestId('generation-row')
-        .filter({ hasText: 'draft' })
-        .getByRole('button', { name: /^Play / })
-        .first()
-        .click();
-      await expect
-        .poll(() => page.getByTestId('generation-renderer').innerText())
-        .toMatch(/^Local draft \(offline motion graphics.*\) · draft$/);
+      await page.getByRole('heading', { name: 'Generations' }).first().waitFor();
+      await expect.poll(() => page.getByTestId('generation-row').count()).toBe(kept.data.length);
+      const rows = await page.getByTestId('generation-row').allInnerTexts();
+      for (const d of drafts.data) expect(rows.join('\n')).not.toContain(d.id);
+      expect(rows.join('\n')).not.toMatch(/\bdraft\b/);
       expect(problems.filter((p) => !p.includes('status of 4'))).toEqual([]);
     } finally {
       await context.close();

@@ -19,8 +19,10 @@ export const createGenerationsSlice: StateCreator<AppState, [], [], GenerationsS
       void get().loadGenerations({ quiet: true });
     }, UNKNOWN_RELOAD_MS);
   };
-  const upsert = (list: Generation[]) =>
+  // The person's videos: drafts (the template editor's previews) are shown by the editor, never listed here.
+  const upsert = (all: Generation[]) =>
     set((s) => {
+      const list = all.filter((g) => !g.draft);
       const byId = new Map(list.map((g) => [g.id, g]));
       const kept = s.generations.data.map((g) => byId.get(g.id) ?? g);
       const added = list.filter((g) => !s.generations.data.some((x) => x.id === g.id));
@@ -33,7 +35,7 @@ export const createGenerationsSlice: StateCreator<AppState, [], [], GenerationsS
       // Quiet refreshes (polling) keep the table as it is while loading.
       if (!quiet) set((s) => ({ generations: { ...s.generations, status: 'loading', error: null } }));
       try {
-        const page = await invoke('generations:list', { query: { limit: 100 } });
+        const page = await invoke('generations:list', { query: { limit: 100, draft: 'false' } });
         set({ generations: { status: 'ready', data: page.data, error: null } });
       } catch (err) {
         set((s) => ({ generations: { ...s.generations, status: 'error', error: errorMessage(err) } }));

@@ -79,6 +79,18 @@ describe('a scratch template', () => {
     expect(balanceOf(s, s.orgId)).toBe(before - quote.body.credits);
     expect(chargesOf(s, s.orgId)[0]).toMatchObject({ amount: -quote.body.credits }); // newest first
     expect((await call(s, '/api/templates?limit=100')).body.data.map((x: { id: string }) => x.id)).not.toContain(t.id);
+    // Listed by what they are: ?draft=true the previews only, ?draft=false the rest (the desktop's Generations).
+    const listIds = async (q: string) =>
+      (await call(s, `/api/generations?limit=100${q}`)).body.data.map((g: { id: string }) => g.id) as string[];
+    const [onlyDrafts, noDrafts, all] = await Promise.all([listIds('&draft=true'), listIds('&draft=false'), listIds('')]);
+    expect(onlyDrafts).toContain(drafted.id);
+    expect(onlyDrafts).not.toContain(paid.body.generations[0].generation_id);
+    expect(noDrafts).toContain(paid.body.generations[0].generation_id);
+    expect(noDrafts).not.toContain(drafted.id);
+    expect([...onlyDrafts, ...noDrafts].sort()).toEqual([...all].sort());
+    const bad = await call(s, '/api/generations?draft=yes');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'validation_error', message: expect.stringMatching(/draft/) });
   });
 
   it('another organization can neither see nor use it', async () => {

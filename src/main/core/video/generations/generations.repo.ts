@@ -1,6 +1,14 @@
 import type { AspectRatio, GenerationStatus, OutputFormat } from '../../../../shared/video.schema.js';
 import type { Db } from '../../db/database.js';
 
+/** What GET /api/generations filters by (GenerationListQuerySchema). */
+export interface GenerationListFilter {
+  status?: string;
+  template_id?: string;
+  batch_id?: string;
+  draft?: 'true' | 'false';
+}
+
 /** Marks a sealed webhook_url; no http(s) URL starts with it, so a clear legacy value is never mistaken. */
 export const SEALED_WEBHOOK_PREFIX = 'aead1:';
 
@@ -156,10 +164,11 @@ export class GenerationsRepo {
 
   list(
     orgId: string,
-    f: { status?: string; template_id?: string; batch_id?: string; limit: number; offset: number },
+    f: GenerationListFilter & { limit: number; offset: number },
   ): GenerationRow[] {
     const where = ['org_id = @orgId'];
     if (f.status) where.push('status = @status');
+    if (f.draft) where.push(f.draft === 'true' ? 'draft = 1' : 'draft = 0');
     if (f.template_id) where.push('template_id = @template_id');
     if (f.batch_id) where.push('batch_id = @batch_id');
     const sql = `SELECT * FROM generations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`;

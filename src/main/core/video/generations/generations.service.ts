@@ -5,7 +5,12 @@ import { AppError, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import type { CreditsService } from '../../tenancy/credits.service.js';
-import { GenerationsRepo, type GenerationRow, type ModelConfigSnapshot } from './generations.repo.js';
+import {
+  GenerationsRepo,
+  type GenerationListFilter,
+  type GenerationRow,
+  type ModelConfigSnapshot,
+} from './generations.repo.js';
 import { SealedWebhookUrls, UnreadableWebhookUrlError } from './sealed-webhook-urls.js';
 import type { CoreEventBus } from '../../events.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
@@ -115,7 +120,7 @@ export class GenerationsService {
 
   async list(
     orgId: string,
-    f: { status?: string; template_id?: string; batch_id?: string; limit: number; offset: number },
+    f: GenerationListFilter & { limit: number; offset: number },
     opts: { baseUrl?: string } = {},
   ): Promise<Page<Generation>> {
     const rows = this.repo.list(orgId, { ...f, limit: f.limit + 1 });
