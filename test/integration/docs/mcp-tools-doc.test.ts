@@ -1,4 +1,4 @@
-// The MCP tool list of docs/agents.md is the server's (issue 45: the README once left out quote_video). Between the
+// The MCP tool list of docs/agents.md is the server's (issue 45: README.md once left out quote_video). Between the
 // markers `<!-- mcp-tools:begin -->` and `<!-- mcp-tools:end -->` the guide holds a table rendered from what the server
 // registers: every tool of tools/list over Streamable HTTP (POST /mcp) and of the stdio server (which also has the
 // file tools), its title, the scopes of the routes it calls (mcp-tool-scopes.ts) and where it is offered.

@@ -3,9 +3,9 @@
 // is executed here against a real server and a real fixture site, the way a reader would run it:
 //
 // - The reader has set AGENT_STUDIO_URL and AGENT_STUDIO_KEY (docs/getting-started.md#call-the-api) and saved the
-//   login the docs use, labelled 'App work' (README.md, "Log in from an agent in 60 seconds"). Here the server is
+//   login the docs use, labelled 'App work' (README.md#log-in-from-an-agent-in-60-seconds). Here the server is
 //   in process (startTestServer), the site is classic-csrf, the login is saved as the person saves it
-//   (POST /api/credentials), and the key is the agent's of the README: login:write and credentials:read only.
+//   (POST /api/credentials), and the key is the agent's key of README.md: login:write and credentials:read only.
 // - A block's lines `# => text` (sh, python) or `// => text` (ts) are what it prints: each must appear in its output,
 //   in order. Every block must exit with 0. The blocks of one file run in order in one folder (state.json of one
 //   block is there for the next), as in one shell.
