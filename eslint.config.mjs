@@ -2,7 +2,7 @@ import tseslint from 'typescript-eslint';
 import { layersPlugin } from './scripts/eslint-layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['.tmp/**', 'node_modules/**', 'out/**', 'dist/**', 'bench/results/**', 'coverage/**'] },
+  { ignores: ['.tmp/**', 'node_modules/**', 'out/**', '**/dist/**', 'bench/results/**', 'coverage/**'] },
   {
     files: ['**/*.{ts,tsx,mts}'],
     extends: [tseslint.configs.recommended],
