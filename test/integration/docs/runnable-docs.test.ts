@@ -244,7 +244,13 @@ async function toolsOf(entry: ServerEntry): Promise<string[]> {
     const { args, cwd } = npmScriptCommand(entry);
     // Without --data-dir the server uses the app's data folder: here that is this run's server's.
     const env = { ...(process.env as Record<string, string>), AGENT_STUDIO_DATA_DIR: t.dataDir, ...entry.env };
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd, env, stderr: 'pipe' }));
+    const transport = new StdioClientTransport({ command: process.execPath, args, cwd, env, stderr: 'pipe' });
+    let stderr = '';
+    // Read, so a chatty server never blocks on a full pipe; shown when it does not start.
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    await client.connect(transport).catch((err: unknown) => {
+      throw new Error(`the MCP server did not start: ${String(err)}\n--- stderr\n${stderr}`);
+    });
   }
   try {
     return (await client.listTools()).tools.map((tool) => tool.name).sort();
