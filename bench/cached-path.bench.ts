@@ -241,7 +241,7 @@ export async function runCachedPathBench(): Promise<Record<string, unknown>> {
         target_share: 0.1,
         pass: lineShare <= 0.1,
         // Two processes compared: the server with logging off, and a second server that logs. Two processes of the
-        // same code differ by as much as the log costs (see the README), so these are reported, not judged.
+        // same code differ by as much as the log costs (bench/results/history.md#performance-round-4-2026-11-27-night-the-same-fast-machine-as-round-3), so these are reported, not judged.
         cpu_ms_per_cached_login_log_off: round(cpuSilent, 4),
         share_by_process_pair: round(logShare, 3),
         cpu_ms_per_cached_login_second_logging_server: round(percentile(twin, 50), 4),

@@ -2,7 +2,7 @@
 // Which code-signing and notarization secrets a release build has and which it lacks, by name only, so the
 // maintainer sees in the run (a warning annotation, and a table in the job summary) that the installers are unsigned
 // and what to add. .github/workflows/release.yml runs it in each OS's job before `npm run dist`; it never fails the
-// job: an unsigned build is still a build (README, Packaging). Run locally, it checks this shell's environment and
+// job: an unsigned build is still a build (docs/desktop-app.md#installers-npm-run-dist). Run locally, it checks this shell's environment and
 // prints the table. No value is ever printed, only whether each variable is set (non-empty). Node built-ins only.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';

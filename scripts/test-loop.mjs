@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The edit-test loop (README "Tests and benchmarks"), run after bootstrap like `npm test`:
+// The edit-test loop (docs/testing.md#the-edit-test-loop), run after bootstrap like `npm test`:
 //   quick [VITEST_ARGS...]  the unit tests and the fast integration files (vitest.quick.config.ts), no static steps
 //   repeat FILE N           one test file N times, each in a fresh process (and a fresh keyring), until one fails
 // On Linux every vitest run is inside scripts/with-keyring.sh, as in `npm test`, so keychain suites run too.

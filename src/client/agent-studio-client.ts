@@ -46,7 +46,7 @@ export type CharacterCreateInput = BodyOf<'createCharacter'>;
 export type CharacterPatchInput = BodyOf<'updateCharacter'>;
 export type UploadListQuery = QueryOf<'listUploads'>;
 export interface PresignInput {
-  /** MIME type of the file (image/png, video/mp4, audio/mpeg…; the README lists them). */
+  /** MIME type of the file (image/png, video/mp4, audio/mpeg…; docs/video-service.md#uploads lists them). */
   contentType: string;
   /** Original file name; bookkeeping only. */
   fileName?: string;

@@ -20,7 +20,7 @@ export interface LoggedInContextOptions {
   /** Reuse the cached session when it is still fresh (default true, as the API). */
   useCache?: boolean;
   /**
-   * Also capture IndexedDB and/or sessionStorage (README "Full storage"). The new context gets both:
+   * Also capture IndexedDB and/or sessionStorage (docs/login-service.md#full-storage). The new context gets both:
    * IndexedDB through `storageState`, sessionStorage through `applySessionStorage`.
    */
   include?: LoginInput['include'];

@@ -1,5 +1,5 @@
 // `npm run -s cli -- backup …` and `secrets …`: moving an installation to another computer with its secrets, and
-// what to do when a data dir arrived without them (README "Backup, restore and moving to a new computer").
+// what to do when a data dir arrived without them (docs/data-and-secrets.md#backup-restore-and-moving-to-a-new-computer).
 import { loadConfig } from './core/config/load-config.js';
 import { createCore, type Core } from './core/create-core.js';
 import { BackupDamagedError, BackupPassphraseError, minPassphraseProblem } from './core/backup/backup-crypto.js';

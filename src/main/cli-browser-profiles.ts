@@ -1,5 +1,5 @@
 // `npm run -s cli -- browser-profiles …`: which organizations' API keys the person lets read their own browser
-// profiles (README "Security"). The CLI is the person at this machine: no API key can change this list.
+// profiles (docs/security.md#the-browser-profiles-are-the-persons). The CLI is the person at this machine: no API key can change this list.
 import type { Core } from './core/create-core.js';
 import { profileAccess, type ProfileReaders } from './core/login/profiles/index.js';
 

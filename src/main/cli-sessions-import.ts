@@ -1,5 +1,5 @@
 // `npm run -s cli -- sessions import …`: sessions from the person's own browsers, read straight from this machine's
-// profiles through the core (README "Sessions from your own browsers"). Cookie values are printed only with --json,
+// profiles through the core (docs/own-browsers-and-passkeys.md#sessions-from-your-own-browsers). Cookie values are printed only with --json,
 // and only to stdout: the person asked for them.
 import { SessionImportRequestSchema } from '../shared/browser-profiles.schema.js';
 import type { Core } from './core/create-core.js';

@@ -1,4 +1,4 @@
-// Zod schemas of the import from the person's own browsers (README "Sessions from your own browsers"): the profiles
+// Zod schemas of the import from the person's own browsers (docs/own-browsers-and-passkeys.md#sessions-from-your-own-browsers): the profiles
 // found on this machine, and an import of some sites' sessions from one of them. Pure: imports nothing but zod.
 import { z } from 'zod';
 import { httpUrlString, siteUrlString } from './http-url.schema.js';

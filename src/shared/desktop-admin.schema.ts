@@ -57,7 +57,7 @@ export const OrgSummarySchema = z.object({
   active_keys: z.number(),
   /** The organization of this window's key: its mailboxes, templates and generations are the ones shown. */
   desktop: z.boolean(),
-  /** The person lets its keys (with browser-profiles:read) read their browser profiles (README "Security"). */
+  /** The person lets its keys (with browser-profiles:read) read their browser profiles (docs/security.md#the-browser-profiles-are-the-persons). */
   browser_profiles: z.boolean(),
 });
 export type OrgSummary = z.infer<typeof OrgSummarySchema>;

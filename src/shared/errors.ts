@@ -29,7 +29,7 @@ export const LOGIN_FAILURE_REASONS = [
 ] as const;
 export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
 
-/** HTTP status and login-service code for each login failure reason (documented in the README). */
+/** HTTP status and login-service code for each login failure reason (documented in docs/login-service.md#errors). */
 export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; code: string }> = {
   invalid_credentials: { status: 401, code: 'AUTHENTICATION_FAILED' },
   login_form_not_found: { status: 422, code: 'LOGIN_FORM_NOT_FOUND' },
@@ -73,7 +73,7 @@ const LOGIN_CODE_NAMES: Readonly<Record<string, string>> = {
   unauthorized: 'AUTHENTICATION_FAILED',
 };
 
-/** How the login service spells a core error code in its body's `error` (README "Errors"). */
+/** How the login service spells a core error code in its body's `error` (docs/login-service.md#errors). */
 export const loginCodeName = (code: string): string => LOGIN_CODE_NAMES[code] ?? code.toUpperCase();
 
 /** The status of a login-service body's `error`, when its code is one of ERROR_CODE_STATUS. */
@@ -87,7 +87,7 @@ export type IpcResult<T> =
   { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };
 
 /**
- * 409 of PATCH /api/credentials/{id} (README "Who may move a secret"): the change lets a saved login's secrets be
+ * 409 of PATCH /api/credentials/{id} (docs/saved-logins.md#who-may-move-a-secret): the change lets a saved login's secrets be
  * typed somewhere they could not be before, and the request does not carry every one of them (`details.fields`
  * names the missing ones). Login-service spelling; the core's AppError code is its lower case.
  */

@@ -50,7 +50,7 @@ export const CREDENTIALS_CHANNELS = {
   },
   /**
    * The saved login's passkeys with their private keys, written to a file the person picks (mode 0600), in the
-   * documented format of README "Passkeys" (the CDP WebAuthn credential fields). Never returned to the page.
+   * documented format of docs/own-browsers-and-passkeys.md#export (the CDP WebAuthn credential fields). Never returned to the page.
    */
   'credentials:exportPasskeys': {
     kind: 'local',

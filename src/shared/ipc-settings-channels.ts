@@ -84,7 +84,7 @@ export const SETTINGS_CHANNELS = {
   'orgs:useInWindow': { kind: 'local', args: OrgRefArgsSchema, result: OrgSummarySchema },
   /**
    * Whether the organization's keys (those granted browser-profiles:read) may read the person's browser profiles:
-   * the person's choice, made only here and in the CLI, never by a key (README "Security").
+   * the person's choice, made only here and in the CLI, never by a key (docs/security.md#the-browser-profiles-are-the-persons).
    */
   'orgs:setBrowserProfiles': {
     kind: 'local',

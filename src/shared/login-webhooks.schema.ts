@@ -29,7 +29,7 @@ const NeedsPersonDataSchema = z.object({
   login_id: z.string().describe('The X-Login-Id of the login, or the id the server gave it'),
   status: z.literal('needs_person'),
   reason: z.string().describe(`Where the login stopped: ${PERSON_REASONS.join(', ')}`),
-  // Never the takeover_url: only the key that started the login gets it (README "Security").
+  // Never the takeover_url: only the key that started the login gets it (docs/security.md#a-logins-live-page-is-the-starting-keys).
   site: z.string().describe('The host the login is for'),
 });
 

@@ -53,7 +53,7 @@ export const LoginRequestSchema = z
     domain: httpUrl.optional().describe('The login page (full http/https URL); with credential, default its loginUrl'),
     additionalFields: z.record(z.string().max(256), z.string().max(4096)).default({}),
     useCache: z.boolean().default(true),
-    // Session lifecycle (README "Session lifecycle").
+    // Session lifecycle (docs/login-service.md#session-lifecycle).
     storeCredentials: z
       .boolean()
       .optional()
@@ -81,9 +81,9 @@ export const LoginRequestSchema = z
       .describe(
         'Storage to capture besides cookies and localStorage: "indexedDB" (origins[].indexedDB, restored by ' +
           'browser.newContext({ storageState })) and "sessionStorage" (origins[].sessionStorage, restored by an init ' +
-          'script; see the README "Full storage"). A cached session is served only when it was captured with them.',
+          'script; see docs/login-service.md#full-storage). A cached session is served only when it was captured with them.',
       ),
-    // A person in the loop (README "A person in the loop").
+    // A person in the loop (docs/person-in-the-loop.md).
     interactive: z
       .boolean()
       .default(false)
@@ -177,7 +177,7 @@ export const OriginStateSchema = z
       .optional()
       .describe(
         'Only with include "sessionStorage" (then on every origin, possibly empty). Playwright ignores this field: ' +
-          'restore it with an init script (README "Full storage")',
+          'restore it with an init script (docs/login-service.md#full-storage)',
       ),
   })
   .meta({ id: 'OriginState' });

@@ -1,5 +1,5 @@
 // The media the video service accepts: supported MIME types, their kind, size limit and file extension.
-// Documented in the README ("Uploads"): keep the two in step.
+// Documented in docs/video-service.md#uploads: keep the two in step.
 import { CAPTIONS_URL_REFUSAL, captionsProblem, isCaptionsReference, MAX_CAPTION_BYTES } from './captions-format.js';
 
 /** `captions`: SRT or WebVTT text files, for a template's captions variable (checked as text, not decoded as media). */

@@ -1,4 +1,4 @@
-// Who may move a secret (README "Who may move a secret"): the one rule of when a change to a saved login moves where
+// Who may move a secret (docs/saved-logins.md#who-may-move-a-secret): the one rule of when a change to a saved login moves where
 // its secrets are typed. The core refuses such a change from an API key unless the request carries the secrets
 // (core/login/vault/saved-login-move.ts); the desktop window asks the person to confirm it (SavedLoginForm). Pure.
 

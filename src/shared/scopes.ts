@@ -1,4 +1,4 @@
-// API key scopes. `*` grants every scope but the explicit-only ones. Documented in README "Scopes".
+// API key scopes. `*` grants every scope but the explicit-only ones. Documented in docs/security.md#keys-scopes-and-rate-limits.
 export const SCOPES = [
   'login:write', // POST /api/login (and, with credentials:write, POST /api/credentials/:id/passkeys)
   'sessions:read', // GET /api/sessions

@@ -1,4 +1,4 @@
-// Zod schemas of the live page where a person finishes a stopped login (README "A person in the loop"). The page
+// Zod schemas of the live page where a person finishes a stopped login (docs/person-in-the-loop.md#the-live-page). The page
 // itself (src/main/core/login/takeover/live-page/) speaks this protocol. Pure: imports nothing but zod.
 import { z } from 'zod';
 

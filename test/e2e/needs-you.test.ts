@@ -1,4 +1,4 @@
-// The desktop window's "Needs you" banner (README "A person in the loop", desktop app) end to end: the built
+// The desktop window's "Needs you" banner (docs/person-in-the-loop.md, desktop app) end to end: the built
 // renderer in Chromium behind the app's IPC dispatcher and event forwarder, a real core over HTTP whose live page
 // lets the renderer's origin frame it (as the desktop's startCore does with its window origin), and the captcha
 // fixture site. An agent starts an interactive login over HTTP with the organization's key; the window shows the

@@ -1,4 +1,4 @@
-// Who may move a secret, in the window (README "Who may move a secret"): an edit that lets a saved login's secrets be
+// Who may move a secret, in the window (docs/saved-logins.md#who-may-move-a-secret): an edit that lets a saved login's secrets be
 // typed somewhere new (its login page on another origin, an origin added) asks the person first, and once they
 // confirm it is saved as the person — without typing the secrets again, which an API key could not do (409
 // SECRETS_REQUIRED). Going back changes nothing; a path on the same origin is saved without asking.

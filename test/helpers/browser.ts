@@ -26,7 +26,7 @@ export async function launchTestBrowser(): Promise<Browser> {
 
 /**
  * The agent's check: a new browser context from the state opens the protected page logged in
- * (sessionStorage in the state restored as the README says; Playwright's storageState has none).
+ * (sessionStorage in the state restored as docs/login-service.md#full-storage says; Playwright's storageState has none).
  */
 export async function opensProtectedPage(browser: Browser, site: FixtureSite, state: unknown): Promise<boolean> {
   const ctx = await browser.newContext({ storageState: state as never });

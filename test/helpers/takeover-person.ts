@@ -1,4 +1,4 @@
-// A person finishing a stopped login on its live page (README "A person in the loop"), from "any browser": a
+// A person finishing a stopped login on its live page (docs/person-in-the-loop.md#the-live-page), from "any browser": a
 // Playwright context of its own opens the takeover_url and acts ONLY through the streamed canvas (mouse clicks at
 // client coordinates, keys typed into the page). The server's remote page (TakeoverFinisher.livePage) is read only
 // to learn where things are and what they show, as the person sees them on the frames.

@@ -50,7 +50,7 @@ export interface CoreOverrides {
   secrets?: SecretStore;
   /**
    * Lets a person finish logins stopped at a CAPTCHA or second factor (`interactive: true`): the desktop
-   * app gives a visible-browser one; the headless server none (README "A person in the loop").
+   * app gives a visible-browser one; the headless server none (docs/person-in-the-loop.md#a-visible-browser-window).
    */
   interactiveFinisher?: (base: BaseCore) => InteractiveFinisher;
   /**

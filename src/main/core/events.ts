@@ -20,7 +20,7 @@ export interface CoreEvents {
    * A login waits for a person on its live page. `takeoverUrl` is the one capability this bus carries: only the
    * desktop window of the organization (the person at this machine) passes it on. The organization's login webhook
    * gets the rest without it: its URL is set by any key with webhooks:write, and the link belongs to the key that
-   * started the login (README "Security"). `site`: the host the login is for.
+   * started the login (docs/security.md#a-logins-live-page-is-the-starting-keys). `site`: the host the login is for.
    */
   'login.needs_person': { orgId: string; loginId: string; reason: string; takeoverUrl: string; site: string };
   /** A login with an id ended: succeeded (its session), failed or cancelled (the error code). */

@@ -127,7 +127,7 @@ export class DesktopShell {
       settings: this.settings,
     });
     // Windows logoff or shutdown ends the process without before-quit: close the core while there is time. Windows
-    // tells only windows, so with the window closed to the tray the app ends without this (README, Quit).
+    // tells only windows, so with the window closed to the tray the app ends without this (docs/desktop-app.md#quit).
     win.on('session-end', () => this.closeCoreThenQuit());
     win.on('closed', () => {
       if (this.window === win) this.window = null;

@@ -1,4 +1,4 @@
-// The desktop side of interactive logins (README "A person in the loop"): the core's visible-browser
+// The desktop side of interactive logins (docs/person-in-the-loop.md#a-visible-browser-window): the core's visible-browser
 // finisher, plus a system notification that brings the login window to the front when clicked.
 import { Notification } from 'electron';
 import { PERSON_TASK } from '../../shared/person-task.js';

@@ -1,5 +1,5 @@
 // The app's keyboard shortcuts: one list, used by the key handler and by the shortcuts overlay (and
-// written down in the README). "Mod" is ⌘ on macOS and Ctrl elsewhere.
+// written down in docs/desktop-app.md#forms-and-keyboard). "Mod" is ⌘ on macOS and Ctrl elsewhere.
 import { useEffect } from 'react';
 import type { Screen } from '../stores/nav.slice';
 

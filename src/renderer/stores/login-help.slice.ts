@@ -1,4 +1,4 @@
-// Logins of the window's organization that wait for the person (README "A person in the loop"): the
+// Logins of the window's organization that wait for the person (docs/person-in-the-loop.md#in-the-desktop-apps-window): the
 // `login:needs-person` and `login:finished` events turned into the "Needs you" banner's lines, the panel that
 // shows one login's live page, and what the banner says when a login arrives or ends. Memory only: a takeover
 // URL carries its page's token and is never persisted, shown or logged.

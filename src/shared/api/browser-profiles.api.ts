@@ -11,7 +11,7 @@ const explicitOnly =
   "(by default the install's first organization; `npm run cli -- browser-profiles allow --org NAME`): any other " +
   'is a 403 ORGANIZATION_NOT_ALLOWED.';
 
-/** Sessions from the person's own browsers (README "Sessions from your own browsers"). */
+/** Sessions from the person's own browsers (docs/own-browsers-and-passkeys.md#sessions-from-your-own-browsers). */
 export const BROWSER_PROFILES_API = defineApiRoutes({
   listBrowserProfiles: {
     method: 'GET',

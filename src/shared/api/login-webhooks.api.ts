@@ -15,8 +15,8 @@ const EVENTS =
   'cookie or credential. Each attempt goes to the URL set at that moment.';
 
 /**
- * The organization's login webhook: where login.needs_person and login.finished are POSTed (README "A person in the
- * loop"). Under /api/webhooks with the signing secret, so its errors have the same (video-service) shape.
+ * The organization's login webhook: where login.needs_person and login.finished are POSTed
+ * (docs/person-in-the-loop.md#login-webhooks). Under /api/webhooks with the signing secret, so its errors have the same (video-service) shape.
  */
 export const LOGIN_WEBHOOKS_API = defineApiRoutes({
   loginWebhook: {

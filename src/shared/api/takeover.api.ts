@@ -11,7 +11,7 @@ const token =
   'login only, ends with it); POSTs also name the viewer (X-Takeover-Viewer, from the hello event). 404 for a wrong ' +
   'token, an unknown login or one that is over.';
 
-/** The live page where a person finishes a stopped login from any browser (README "A person in the loop"). */
+/** The live page where a person finishes a stopped login from any browser (docs/person-in-the-loop.md#the-live-page). */
 export const TAKEOVER_API = defineApiRoutes({
   livePage: {
     method: 'GET',

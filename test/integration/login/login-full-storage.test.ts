@@ -1,8 +1,8 @@
 /**
- * Full storage (README "Full storage"): `include: ["indexedDB", "sessionStorage"]` on POST /api/login.
+ * Full storage (docs/login-service.md#full-storage): `include: ["indexedDB", "sessionStorage"]` on POST /api/login.
  * Two fixture sites keep their session where a plain storageState does not reach (IndexedDB, Firebase
  * style; sessionStorage, MSAL style). Hand-written scripts first prove each site, then the API logs in
- * and a NEW browser context restored from the answer — with `newContext({ storageState })`, the README's
+ * and a NEW browser context restored from the answer — with `newContext({ storageState })`, the docs'
  * init-script snippet or the typed client's helpers — opens the protected page logged in.
  */
 import fs from 'node:fs';
@@ -79,7 +79,7 @@ async function login(site: FixtureSite, over: Record<string, unknown> = {}) {
 
 const originOf = (state: StorageState, site: FixtureSite) => state.origins.find((o) => o.origin === site.origin);
 
-/** The README's snippet, verbatim: restore sessionStorage with an init script. */
+/** The snippet of docs/login-service.md#full-storage, verbatim: restore sessionStorage with an init script. */
 async function readmeSnippet(browserArg: Browser, state: StorageState): Promise<BrowserContext> {
   const ctx = await browserArg.newContext({ storageState: state });
   await ctx.addInitScript(
@@ -179,7 +179,7 @@ describe('POST /api/login with include', () => {
     expect(await withContext((c) => protectedPageShows(c, idbSite), body)).toBe('logged-in');
   });
 
-  it('sessionStorage: origins[].sessionStorage; the README snippet and the client helper restore it', async () => {
+  it('sessionStorage: origins[].sessionStorage; the docs snippet and the client helper restore it', async () => {
     const { res, body } = await login(sessionSite, { useCache: false, include: ['sessionStorage'] });
     expect(res.status, JSON.stringify(body)).toBe(200);
     const origin = originOf(body, sessionSite)!;

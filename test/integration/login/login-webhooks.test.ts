@@ -1,4 +1,4 @@
-// Login events as Standard Webhooks to the organization's login webhook URL (README "A person in the loop"): a real
+// Login events as Standard Webhooks to the organization's login webhook URL (docs/person-in-the-loop.md#login-webhooks): a real
 // server and Chromium log in to the fixture sites; a real receiver on 127.0.0.1 verifies every POST with the public
 // `standardwebhooks` package and the secret GET /api/webhooks/secret shows. Deliveries run on the server's own job
 // queue with a short retry schedule.
@@ -132,7 +132,7 @@ describe('login webhooks', () => {
         site: new URL(captcha.loginUrl).host,
       },
     });
-    // The link is the starting key's alone (README "Security"): any key with webhooks:write could point this URL
+    // The link is the starting key's alone (docs/security.md#a-logins-live-page-is-the-starting-keys): any key with webhooks:write could point this URL
     // anywhere.
     expect(first.body).not.toContain(takeoverUrl.split('#')[1]!);
     expect(first.body).not.toContain('/live/');

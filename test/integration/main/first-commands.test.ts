@@ -90,7 +90,7 @@ const modes: [string, NodeJS.ProcessEnv, boolean][] = [
 ];
 
 describe.each(modes)('first commands on a fresh data dir, %s', (_mode, env, runs) => {
-  it.runIf(runs)('CLI first (keys create, as the README says), then the server: logins work', async () => {
+  it.runIf(runs)('CLI first (keys create, as docs/getting-started.md says), then the server: logins work', async () => {
     const dataDir = tempDir();
     const key = createKey(dataDir, env, 'acme');
     const server = await serve(dataDir, env);

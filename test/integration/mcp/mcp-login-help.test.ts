@@ -1,4 +1,4 @@
-// MCP agents ask their user for help (README "MCP"): the login tool over Streamable HTTP, driven by the official SDK
+// MCP agents ask their user for help (docs/agents.md#a-person-through-mcp): the login tool over Streamable HTTP, driven by the official SDK
 // client, against a real server and real fixture sites that stop for a person. A client with elicitation gets a URL
 // elicitation (the test plays the person on the takeover page, through the streamed canvas) or a form for a code
 // (typed into the live page by the server); a client without it gets the takeover_url and calls wait_for_login.

@@ -1,4 +1,4 @@
-// tools/list offers only the tools the calling key can call (README "Security"): each tool is a call of routes of the
+// tools/list offers only the tools the calling key can call (docs/security.md#mcp-offers-only-what-the-key-can-call): each tool is a call of routes of the
 // route table, and a key sees a tool only when its scopes allow every one of them (mcp-tool-scopes.ts). Over
 // Streamable HTTP (POST /mcp), with the SDK's own client.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,4 +1,4 @@
-// Moving to a new computer (README "Backup, restore and moving to a new computer"), with real parts: a data dir made
+// Moving to a new computer (docs/data-and-secrets.md#backup-restore-and-moving-to-a-new-computer), with real parts: a data dir made
 // under one Secret Service keyring (npm test's), backed up by the CLI, restored by the CLI under a second, empty
 // keyring (scripts/with-keyring.sh starts a new one) and served from there: every kind of secret works (a saved
 // login's password and TOTP secret, a passkey, a mailbox password, the webhook signing secret, the session-cache key, the API key).

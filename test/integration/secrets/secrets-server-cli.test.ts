@@ -9,7 +9,8 @@ import { REPO_ROOT } from '../../helpers/repo-root.js';
 import { keyringAvailable } from '../../helpers/requires.js';
 
 /**
- * The headless server and the CLI on one data dir at the same time, as the README promises, with
+ * The headless server and the CLI on one data dir at the same time, as
+ * docs/getting-started.md#the-headless-server-and-the-cli promises, with
  * secrets in the encrypted file (no keychain) and in the OS keychain (inside scripts/with-keyring.sh).
  * The file backend used to keep one copy per process and write it back whole: the CLI's webhook
  * secret and mailbox passwords were then replaced or lost by the server's next write.

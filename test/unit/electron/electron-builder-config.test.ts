@@ -55,7 +55,7 @@ describe('electron-builder.yml', () => {
       { target: 'zip', arch: ['x64', 'arm64'] },
     ]);
     expect(targets(config.win?.target).map((t) => t.target)).toEqual(['nsis']);
-    // The .deb first: the AppImage does not start on Ubuntu 24.04+ (README, Installers).
+    // The .deb first: the AppImage does not start on Ubuntu 24.04+ (docs/desktop-app.md#installers-npm-run-dist).
     expect(targets(config.linux?.target).map((t) => t.target)).toEqual(['deb', 'AppImage']);
   });
 
@@ -81,7 +81,7 @@ describe('electron-builder.yml', () => {
     });
   });
 
-  it('names every installer without spaces, as the README lists them (GitHub renames assets with spaces)', () => {
+  it('names every installer without spaces, as docs/desktop-app.md lists them (GitHub renames assets with spaces)', () => {
     const names = [
       config.mac?.artifactName,
       config.dmg?.artifactName,
@@ -93,7 +93,7 @@ describe('electron-builder.yml', () => {
       expect(name).not.toMatch(/ |\$\{productName\}/);
     }
     expect(pkg.name).toMatch(/^[a-z0-9-]+$/);
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const guide = fs.readFileSync(path.join(ROOT, 'docs', 'desktop-app.md'), 'utf8');
     const expected = {
       mac: `${pkg.name}-<version>-{x64,arm64}-mac.zip`,
       dmg: `${pkg.name}-<version>-{x64,arm64}.dmg`,
@@ -101,7 +101,7 @@ describe('electron-builder.yml', () => {
       deb: `${pkg.name}-<version>-amd64.deb`,
       appImage: `${pkg.name}-<version>-x86_64.AppImage`,
     };
-    for (const name of Object.values(expected)) expect(readme).toContain(`\`${name}\``);
+    for (const name of Object.values(expected)) expect(guide).toContain(`\`${name}\``);
     const asReadme = (template: string | null | undefined, arch: string, ext: string) =>
       template!
         .replace('${name}', pkg.name)

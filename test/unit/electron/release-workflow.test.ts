@@ -54,11 +54,11 @@ describe('the release workflow', () => {
 
   it('uploads artifacts with names without spaces, and fails the build on an installer name with one', () => {
     const upload = workflow.jobs.dist!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const guide = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'desktop-app.md'), 'utf8');
     for (const os of ['macOS', 'Windows', 'Linux']) {
       const name = upload!.with!.name!.replace(/\$\{\{\s*runner\.os\s*\}\}/g, os);
       expect(name).toMatch(/^[\w.-]+$/);
-      expect(readme).toContain(`\`${name}\``);
+      expect(guide).toContain(`\`${name}\``);
     }
     expect(workflow.jobs.dist!.steps.some((s) => s.name === 'Installer names have no spaces')).toBe(true);
   });

@@ -183,13 +183,13 @@ export const ConfigSchema = z.object({
     .object({
       /**
        * Whether the MCP login tool accepts inline `cred` (the password in the model's context). Off: agents log
-       * in only by a saved login's id or label (README "Saved logins").
+       * in only by a saved login's id or label (docs/saved-logins.md).
        */
       allowInlineCredentials: z.boolean().default(false),
     })
     .prefault({}),
   /**
-   * Where the person's own browser profiles are looked for (README "Sessions from your own browsers"): home
+   * Where the person's own browser profiles are looked for (docs/own-browsers-and-passkeys.md#sessions-from-your-own-browsers): home
    * directories, each searched at every browser's usual per-OS paths. Default: this user's home.
    */
   browserProfiles: z.object({ roots: z.array(z.string().min(1)).max(20).optional() }).prefault({}),

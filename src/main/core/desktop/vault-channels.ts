@@ -20,7 +20,7 @@ type StoredSavedLogin = ReturnType<SavedLogins['get']>;
 type StoredPasskey = NonNullable<Awaited<ReturnType<SavedLogins['readSecrets']>>['passkeys']>[number];
 
 /**
- * The export file (README "Passkeys"): each credential with the fields of CDP's WebAuthn.Credential (credentialId
+ * The export file (docs/own-browsers-and-passkeys.md#export): each credential with the fields of CDP's WebAuthn.Credential (credentialId
  * and userHandle base64url here, privateKey a base64 PKCS#8 P-256 key), so another virtual authenticator can load it.
  */
 function passkeyExport(saved: StoredSavedLogin, passkeys: readonly StoredPasskey[]) {

@@ -6,7 +6,7 @@ const MAX_KEPT_LENGTH = 256;
 /**
  * The parsed query of one route, kept by its raw query string. Agents poll the same list again and again
  * (`GET /api/templates`, `GET /api/generations?status=…`), and the zod parse of a list query (coercions, defaults,
- * clamping) was the largest single cost of such an answer after the socket write (README "Performance round 5").
+ * clamping) was the largest single cost of such an answer after the socket write (bench/results/history.md#performance-round-5-2026-11-27-late-night-the-same-machine).
  * A schema's parse is a pure function of the string, so the kept value is exactly what parsing again would give;
  * it is frozen, so no handler can change it for the next request. A query that fails validation is not kept: it
  * throws again every time, with the same 400.

@@ -42,7 +42,7 @@ export interface LoginFeature {
 
 /**
  * `interactive`: shows a login stopped at a CAPTCHA or second factor to a person (the desktop app gives
- * one, README "A person in the loop"); without it such logins answer their typed error.
+ * one, docs/person-in-the-loop.md); without it such logins answer their typed error.
  */
 export function createLoginFeature(base: BaseCore, opts: { interactive?: InteractiveFinisher } = {}): LoginFeature {
   const { config, log, outbound } = base;

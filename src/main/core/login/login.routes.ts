@@ -35,7 +35,7 @@ export function loginRoutes(login: LoginRouteParts) {
       return outcome.state;
     },
     loginMethods: () => ({ data: [...LOGIN_METHOD_INFO] }),
-    // The takeover_url only for the key that started the login (README "Security").
+    // The takeover_url only for the key that started the login (docs/security.md#a-logins-live-page-is-the-starting-keys).
     loginStatus: ({ params, auth }) => login.runs.status(auth.orgId, params.id, auth.keyId),
     loginState: ({ params, auth, reply }) => {
       reply.header('Cache-Control', 'no-store');

@@ -98,7 +98,7 @@ function stillWaiting(run: LoginRun): CallToolResult {
     login_id: run.login_id,
   };
   if (run.status === 'needs_person' && !run.takeover_url) {
-    // The link goes only to the key that started the login (README "Security"): this key waits like anyone else.
+    // The link goes only to the key that started the login (docs/security.md#a-logins-live-page-is-the-starting-keys): this key waits like anyone else.
     if (run.reason) answer.reason = run.reason;
     return ok(
       `Login ${run.login_id} waits for a person: ${whatToDo(run)}. Its live page's link is given only to the API key ` +

@@ -1,4 +1,4 @@
-// The tools of sessions from the person's own browsers (README "Sessions from your own browsers"): registered only
+// The tools of sessions from the person's own browsers (docs/own-browsers-and-passkeys.md#sessions-from-your-own-browsers): registered only
 // for a key granted "browser-profiles:read" by name (`*` does not grant it), so other keys never even see them.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // Which MCP tools a key is offered: each tool is a call of one or more routes of the route table, and a key sees only
-// the tools whose every route its scopes allow (README "Security"). tools/list then says what the key can do, instead
+// the tools whose every route its scopes allow (docs/security.md#mcp-offers-only-what-the-key-can-call). tools/list then says what the key can do, instead
 // of offering tools that answer `forbidden`.
 import { API_ROUTES, type ApiRouteName } from '../../../shared/api/index.js';
 import { hasScope } from '../../../shared/scopes.js';

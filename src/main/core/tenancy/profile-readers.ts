@@ -1,4 +1,4 @@
-// Which organizations' API keys may read the person's own browser profiles (README "Security"). The profiles belong to
+// Which organizations' API keys may read the person's own browser profiles (docs/security.md#the-browser-profiles-are-the-persons). The profiles belong to
 // the person at this machine, not to whoever holds a key: `browser-profiles:read` says a key may ask, this list says
 // whether its organization may be answered. Only the person changes it (desktop Settings, CLI `browser-profiles
 // allow|deny`); no HTTP route or MCP tool does, so no key can add its own organization. Here in tenancy, as a

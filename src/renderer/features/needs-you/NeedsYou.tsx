@@ -1,4 +1,4 @@
-// The "Needs you" banner at the top of every screen (README "A person in the loop"): one line for each login of
+// The "Needs you" banner at the top of every screen (docs/person-in-the-loop.md#in-the-desktop-apps-window): one line for each login of
 // this window's organization that waits for the person, with Show the page (the login's live page in a panel of
 // this window, LivePagePanel) and Cancel login; and a short polite word when one of them ends.
 import { useEffect, useRef, useState, type RefObject } from 'react';

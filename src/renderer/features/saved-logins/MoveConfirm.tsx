@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { CONFIRM_DELAY_MS } from '../../components/ConfirmButton';
 
 /**
- * Asked before an edit that lets a saved login's secrets be typed somewhere new (README "Who may move a secret"):
+ * Asked before an edit that lets a saved login's secrets be typed somewhere new (docs/saved-logins.md#who-may-move-a-secret):
  * the next login with it — by any key it is shared with, a health check, Test now — types them there, so moving them
  * is as good as reading them. An API key cannot make this change without sending the secrets; the person can, once
  * they said yes here. The confirm button waits a moment, so a double-click on Save cannot pass both steps.

@@ -43,7 +43,8 @@ export function PasskeysExport({ saved }: { saved: SavedLogin }) {
         </span>
       </p>
       <p className="muted">
-        The file holds the private keys: keep it as safe as a password export (format in the README, “Passkeys”).
+        The file holds the private keys: keep it as safe as a password export (format:
+        docs/own-browsers-and-passkeys.md#export).
       </p>
     </>
   );

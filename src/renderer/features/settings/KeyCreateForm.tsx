@@ -9,7 +9,7 @@ import type { CreatedKey } from '../../stores/admin.slice';
 
 const LABELS = { name: 'Name', scopes: 'Scopes', expiresInDays: 'Expires' };
 
-/** What each scope allows, in a few words (README "Keys, scopes and rate limits"). */
+/** What each scope allows, in a few words (docs/security.md#keys-scopes-and-rate-limits). */
 const SCOPE_HINTS: Record<string, string> = {
   'login:write': 'log in (POST /api/login)',
   'sessions:read': 'list cached sessions',

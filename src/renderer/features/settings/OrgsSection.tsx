@@ -39,7 +39,7 @@ const ORG_COLUMNS: Column<OrgSummary>[] = [
 
 /**
  * Whether the organization's keys (those granted browser-profiles:read) may read the person's browser profiles: the
- * person's choice alone, so it is made here, never through the API (README "Security").
+ * person's choice alone, so it is made here, never through the API (docs/security.md#the-browser-profiles-are-the-persons).
  */
 function BrowserProfilesToggle({ org }: { org: OrgSummary }) {
   const setAllowed = useAppStore((s) => s.setOrgBrowserProfiles);

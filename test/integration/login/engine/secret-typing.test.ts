@@ -1,4 +1,4 @@
-// Where the engine types a saved login's secrets (README "Security"), below the vault's own check of the page it
+// Where the engine types a saved login's secrets (docs/security.md#a-saved-secret-goes-only-where-it-belongs), below the vault's own check of the page it
 // is asked to open: only into the element it chose, and only while the frame and every frame around it up to the
 // top-level page are on the saved login's origins. A page of another origin that frames the real login page and
 // keeps moving the focus to an input of its own gets nothing — framed from another site, the same site (another

@@ -1,4 +1,4 @@
-// A person in the loop (README "A person in the loop"): logins that stop at a CAPTCHA or a second factor,
+// A person in the loop (docs/person-in-the-loop.md): logins that stop at a CAPTCHA or a second factor,
 // with `interactive: true`, are shown in a real headed Chromium (on Xvfb) by the VisibleBrowserFinisher the
 // desktop app gives the core for when its API does not listen (else the live page in its window is used). The test plays the person through the window's Page (the finisher's onOpen
 // hook): it solves what the bar asks and presses Done or Cancel, or does nothing until the time is up.

@@ -1,4 +1,4 @@
-// Session lifecycle (README "Session lifecycle"): POST /refresh with stored credentials, POST
+// Session lifecycle (docs/login-service.md#session-lifecycle): POST /refresh with stored credentials, POST
 // /api/sessions/:id/validate on the site, background health checks. Real server, real fixture sites,
 // real Chromium; a session is killed the way a user would kill it: the site's own sign-out.
 import fs from 'node:fs';
@@ -85,7 +85,7 @@ async function sessions(key: string): Promise<Summary[]> {
   return ((await res.json()) as { data: Summary[] }).data;
 }
 
-/** Saved logins' secrets: storeCredentials keeps a login's credentials as a saved login (README "Saved logins"). */
+/** Saved logins' secrets: storeCredentials keeps a login's credentials as a saved login (docs/saved-logins.md#storecredentials-an-inline-logins-credentials-kept). */
 const storedAccounts = () => t.core.secrets.listAccounts('saved-login:');
 
 /** Signs the session out on the site itself (classic-csrf: GET /logout with its cookie). */

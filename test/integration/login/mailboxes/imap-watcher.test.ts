@@ -229,7 +229,7 @@ describe('MailboxWatchers against Dovecot', () => {
     await env.dovecot.stop();
     await rec.until(() => rec.errors.length > 0, 'the unreachable report');
     expect(rec.errors[0]).toMatchObject({ kind: 'unreachable', mailboxName: 'Work' });
-    // On loopback the reason (refused, silent, not IMAP) is not told: README Security, outbound requests.
+    // On loopback the reason (refused, silent, not IMAP) is not told: docs/security.md#outbound-requests.
     expect(rec.errors[0].message).toContain(`could not connect to an IMAP server at 127.0.0.1:${env.dovecot.port}`);
     expect(rec.errors).toHaveLength(1); // once per outage, not once per attempt
 

@@ -240,7 +240,7 @@ describe('/api/mailboxes', () => {
 
     // Saving checks the login first: a wrong password, a closed port and TLS against a plain port are not
     // saved, with the check's words on the field to change. For loopback every network failure reads the same
-    // (README Security, outbound requests): it cannot be used to map what listens where.
+    // (docs/security.md#outbound-requests): it cannot be used to map what listens where.
     const refused = async (imap: Record<string, unknown>, field: string, message: string) => {
       const r = await create(s, body({}, { port: d.port, secure: false, ...imap }));
       const json = (await expectLoginError(new Response(r.text, { status: r.status }), 400, 'INVALID_REQUEST')) as {

@@ -1,4 +1,4 @@
-// The person's browser profiles answer only the organizations the person allowed (README "Security"): by default the
+// The person's browser profiles answer only the organizations the person allowed (docs/security.md#the-browser-profiles-are-the-persons): by default the
 // install's first organization; another organization's key, even one granted browser-profiles:read by name, gets a
 // 403 saying how the person allows it (`browser-profiles allow --org NAME`, the CLI on the same data dir). A real
 // Chromium profile (Debian's chromium, basic store), logged in to a fixture site and closed.

@@ -1,4 +1,4 @@
-// Background logins and the login board (README "A person in the loop"): POST /api/login with "async": true or
+// Background logins and the login board (docs/person-in-the-loop.md#logins-in-the-background): POST /api/login with "async": true or
 // Prefer: respond-async answers 202 {login_id, status_url} at once; GET /api/login/:id says where the login stands
 // (running, needs_person with its takeover_url, succeeded, failed, cancelled); GET /api/login/:id/state gives an
 // async login's storageState once. A synchronous login named by X-Login-Id shows on the board too.

@@ -1,4 +1,4 @@
-// The live page's link of a login that waits for a person is the starting key's alone (README "Security"): the link
+// The live page's link of a login that waits for a person is the starting key's alone (docs/security.md#a-logins-live-page-is-the-starting-keys): the link
 // drives the stopped browser, which may hold a saved login no other key of the organization may use. Another key of
 // the same organization sees where the login stands, without the link, over HTTP and over MCP; the desktop window
 // (the person at this machine) still gets it from the event bus.

@@ -1,4 +1,4 @@
-// The live takeover page with a real server and Chromium (README "A person in the loop"): a login stopped at a
+// The live takeover page with a real server and Chromium (docs/person-in-the-loop.md#the-live-page): a login stopped at a
 // CAPTCHA or a second factor with `interactive: true` waits on <server>/live/<id>#<token>; a person opens it in
 // any browser (a separate Playwright context here) and finishes the login ONLY through the streamed canvas
 // (test/helpers/takeover-person.ts). Also: Done, Cancel, the page's security and several viewers.

@@ -1,4 +1,4 @@
-// Saved logins (README "Saved logins"): the vault's HTTP API, login by reference, sharing per key, the use log,
+// Saved logins (docs/saved-logins.md): the vault's HTTP API, login by reference, sharing per key, the use log,
 // and the origin check that keeps a saved login's secrets off every page outside its origins.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

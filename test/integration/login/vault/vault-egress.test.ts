@@ -1,4 +1,4 @@
-// Issue 37 as an attacker with an agent's scopes would try it (README "Security"): a saved login's secrets go only
+// Issue 37 as an attacker with an agent's scopes would try it (docs/security.md#a-saved-secret-goes-only-where-it-belongs): a saved login's secrets go only
 // to its origins. A page on the saved login's own origin whose form, script, beacon, image or WebSocket sends the
 // password to another origin is stopped before the request leaves (422 CREDENTIAL_ORIGIN_MISMATCH naming that
 // origin); a login pointed at a page off the saved origins (a page that frames the real login page and steals the

@@ -1,5 +1,5 @@
-// POST /api/credentials/import (README "Saved logins"): every format, with the real-shaped export files of
-// test/fixtures/password-exports (README there). The preview's counts and reasons; a dry run saves nothing; the real
+// POST /api/credentials/import (docs/saved-logins.md#import): every format, with the real-shaped export files of
+// test/fixtures/password-exports (test/fixtures/password-exports/README.md). The preview's counts and reasons; a dry run saves nothing; the real
 // run saves exactly what the preview listed, and a merge replaces the saved login's password (proved by logging in
 // with it); a bad file is 400 naming line and column; no answer and no file of the data dir holds a secret of the
 // export (the secrets are only in the secret store: the OS keychain, or the encrypted file of the file backend).

@@ -1,4 +1,4 @@
-// A token in a saved login's loginUrl (README "Saved logins", the login page's query): a site mailed a sign-in link
+// A token in a saved login's loginUrl (docs/saved-logins.md#what-a-saved-login-holds, the login page's query): a site mailed a sign-in link
 // whose query carries one, and saved logins are listed to any key with credentials:read. The full URL lives in the
 // secret store with the saved login's other secrets; the database and every answer keep it with each query value
 // and the fragment masked, while a login still opens it in full. The recording site shows its form only to a request

@@ -1,4 +1,4 @@
-// Saved logins (README "Saved logins") with every login method, by reference: a password with an authenticator
+// Saved logins (docs/saved-logins.md#logging-in-by-reference) with every login method, by reference: a password with an authenticator
 // code, an emailed code and a sign-in link read from a real IMAP mailbox (Dovecot), and Google-style OAuth, whose
 // saved login must list the provider's origin. Each state opens the protected page in a new browser context; a
 // session signed out on the site is renewed by POST /api/refresh {credential}.

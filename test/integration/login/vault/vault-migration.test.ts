@@ -1,4 +1,4 @@
-// Credentials kept by `storeCredentials` before saved logins existed (README "Saved logins"): the old version kept
+// Credentials kept by `storeCredentials` before saved logins existed (docs/saved-logins.md#storecredentials-an-inline-logins-credentials-kept): the old version kept
 // them in the secret store under `login-credentials:<orgId>:<identityKey hex>` and flagged the session
 // (login_sessions.credentials_stored = 1). A core started on such a data dir moves them onto saved logins
 // (vault/adopt-stored-credentials.ts): a saved login per session, linked to it, the old secret deleted, and

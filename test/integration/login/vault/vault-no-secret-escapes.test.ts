@@ -1,4 +1,4 @@
-// The acceptance test of saved logins (README "Saved logins"): log in with every method through saved logins, once
+// The acceptance test of saved logins (docs/saved-logins.md): log in with every method through saved logins, once
 // inline, and fail twice (a wrong password, a provider outside the saved login's origins), over HTTP and over MCP
 // (Streamable HTTP at /mcp). Then no secret — password, TOTP secret, notes, additional field value, mailbox
 // password — is found in any form (plain, JSON, URL- or form-encoded, hex, base64, base64url) in the data dir (every

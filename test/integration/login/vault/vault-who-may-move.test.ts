@@ -1,4 +1,4 @@
-// Who may move a secret (README "Who may move a secret"): moving where a saved login's secrets are typed (its login
+// Who may move a secret (docs/saved-logins.md#who-may-move-a-secret): moving where a saved login's secrets are typed (its login
 // page to another origin, an origin added) is reading them in practice, so PATCH /api/credentials/{id} refuses it
 // with 409 SECRETS_REQUIRED unless the request carries every secret a login types; the person moves them from the
 // desktop window (credentials:updateConfirmed). A recording site stands for the place a key tries to move them to.

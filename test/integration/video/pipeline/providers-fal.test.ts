@@ -150,8 +150,7 @@ describe('fal.ai provider against a stand-in of the queue API', () => {
   });
 
   it('a result that is not a video, is gone, or is too large fails readably without the signed URL', async () => {
-    // The stand-in's CDN is on loopback: what went wrong there is not told (README Security, outbound
-    // requests); test/integration/net/outbound-policy.test.ts has the detailed texts of a public address.
+    // The stand-in's CDN is on loopback: what went wrong there is not told (docs/security.md#outbound-requests); test/integration/net/outbound-policy.test.ts has the detailed texts of a public address.
     const unfetchable =
       'Could not download the finished video from fal.ai: no video could be fetched from the address it gave.';
     const cases = [

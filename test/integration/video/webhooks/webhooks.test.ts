@@ -161,7 +161,7 @@ describe('webhook delivery', () => {
     const replay = await h.api(`/api/generations/${id}/webhooks/replay`, { method: 'POST' });
     expect(replay.status).toBe(202);
     const refused = await h.driver.settle(h, id, replay.body.id);
-    // The receiver is on loopback: why there was no answer is not told (README Security, outbound requests).
+    // The receiver is on loopback: why there was no answer is not told (docs/security.md#outbound-requests).
     expect(refused.attempts.map((a) => [a.status_code, a.error])).toEqual([
       [null, 'no HTTP answer from the receiver'],
       [null, 'no HTTP answer from the receiver'],
@@ -231,7 +231,7 @@ describe('webhook delivery', () => {
     const deliveryId = (await h.finish(id, {}))!;
     const log = await h.driver.settle(h, id, deliveryId);
     expect(r.received).toHaveLength(2);
-    // A silent receiver on loopback reads like a closed port (README Security, outbound requests).
+    // A silent receiver on loopback reads like a closed port (docs/security.md#outbound-requests).
     expect(log.attempts.map((a) => [a.status_code, a.error])).toEqual([
       [null, 'no HTTP answer from the receiver'],
       [null, 'no HTTP answer from the receiver'],

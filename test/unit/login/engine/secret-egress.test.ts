@@ -1,4 +1,4 @@
-// The pure part of the egress rule (README "Security"): in which forms a secret is found in a request, what is not
+// The pure part of the egress rule (docs/security.md#a-saved-secret-goes-only-where-it-belongs): in which forms a secret is found in a request, what is not
 // taken for one (so third-party traffic never stops a login by chance), and which origins or sites may get it.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// The login answer's shape with `include` (README "Full storage"): normalizeState keeps IndexedDB and
+// The login answer's shape with `include` (docs/login-service.md#full-storage): normalizeState keeps IndexedDB and
 // sessionStorage exactly when asked, and the session cache serves an entry only to requests whose
 // `include` it was captured with.
 import path from 'node:path';

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Generation options (README "Quotes, drafts, deadlines, event filters and batches"): the `aborted` status (a
+ * Generation options (docs/video-service.md#quotes-drafts-deadlines-event-filters-and-batches): the `aborted` status (a
  * deadline passed before the render started), drafts, deadlines, when the render started, a batch row's index and
  * the webhook events a generation's receiver wants; webhook deliveries name their event, and a generation gets one
  * automatic delivery per event (any number of `progress` ones).

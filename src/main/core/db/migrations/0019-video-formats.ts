@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Formats people post (README "Aspect ratios and output formats"): a template's frame shape, and the storage keys
+ * Formats people post (docs/video-service.md#formats-people-post-aspect-ratios-output-files-captions): a template's frame shape, and the storage keys
  * of a generation's extra files (WebM, GIF preview, WebVTT captions) as JSON `{format: key}` next to video_key.
  */
 export const m0019: Migration = {

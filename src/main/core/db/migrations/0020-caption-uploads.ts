@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Captions uploads (README "Uploads"): an SRT or WebVTT file is a stored upload of kind `captions`, for a template's
+ * Captions uploads (docs/video-service.md#uploads): an SRT or WebVTT file is a stored upload of kind `captions`, for a template's
  * captions variable. SQLite cannot change a CHECK constraint in place, so `uploads` is rebuilt (the documented 12-step
  * way; no table references it) with every column and index it had after 0006.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Scratch templates (README "Templates"): a preview copy the editor makes of a template before it is saved. It is
+ * Scratch templates (docs/video-service.md#templates): a preview copy the editor makes of a template before it is saved. It is
  * kept out of the list and deleted by the service once unchanged for a day, so a quit or a crash with the editor
  * open leaves nothing behind for good. The partial index serves that sweep (scratch rows are few; the rest never
  * enter it).

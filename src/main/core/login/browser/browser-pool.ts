@@ -113,7 +113,7 @@ export function playwrightEnabledFeatures(env: NodeJS.ProcessEnv = process.env):
 /**
  * Without the sandbox, Chromium's GPU and network-service processes add no security boundary (each runs with all of
  * the user's rights, like the browser process), so there they run inside the browser process, as Chromium does on
- * low-memory Android devices: two processes fewer, ~15 MB less PSS with 8 logins at once (README, "Performance").
+ * low-memory Android devices: two processes fewer, ~15 MB less PSS with 8 logins at once (bench/results/history.md#performance-round-4-2026-11-27-night-the-same-fast-machine-as-round-3).
  * WebGL is still there (SwiftShader, in the browser process). What is lost is crash isolation: a crash of either
  * takes the browser down, and the pool launches a new one for the next login. A sandboxed browser keeps them apart.
  */

@@ -9,7 +9,7 @@ import { nextScanId, runInFrame } from './page-script.js';
  * element's centre; whenever the quick look is not sure (covered, animating, in an iframe), the
  * caller falls back to Playwright's click, which waits and retries.
  *
- * Typing is bound to the element (README "Security"): focus, select and insert happen inside the
+ * Typing is bound to the element (docs/security.md#a-saved-secret-goes-only-where-it-belongs): focus, select and insert happen inside the
  * field's own document in one task, through the browser's editing (`insertText`: real `beforeinput`
  * / `input` events, which controlled React inputs need), never through the page-wide keyboard — text
  * sent to "whatever has focus" lands wherever a script moved the focus meanwhile. Where the browser's

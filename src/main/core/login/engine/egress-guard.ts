@@ -29,7 +29,7 @@ function webSocketOrigin(url: string): string {
 }
 
 /**
- * The egress guard of one login (README "Security"): every request the login's pages make — navigations, form
+ * The egress guard of one login (docs/security.md#a-saved-secret-goes-only-where-it-belongs): every request the login's pages make — navigations, form
  * posts, fetch/XHR, beacons (through the request interceptor's `check`) and WebSocket messages (routed here) —
  * that carries one of the login's secrets to an origin they are not for is blocked before it leaves, and the
  * login stops with `credential_origin_mismatch` naming that origin (`stopped` rejects).

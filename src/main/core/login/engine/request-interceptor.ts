@@ -152,7 +152,7 @@ export class RequestInterceptor {
       blockHeavy: boolean;
       /** Where the credentials may be sent (a saved login's origins); absent: any challenge may get them. */
       allowedOrigins?: readonly string[];
-      /** Blocks every request that would carry a secret to another origin (README "Security"). */
+      /** Blocks every request that would carry a secret to another origin (docs/security.md#a-saved-secret-goes-only-where-it-belongs). */
       egress?: EgressCheck;
       /** False (another page than the login's: a popup): every HTTP authentication challenge is cancelled. */
       answerChallenges?: boolean;

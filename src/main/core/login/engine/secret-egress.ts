@@ -1,7 +1,7 @@
 import { getDomain } from 'tldts';
 
 /**
- * The egress rule of a login that carries secrets (README "Security"): a request that carries one of the
+ * The egress rule of a login that carries secrets (docs/security.md#a-saved-secret-goes-only-where-it-belongs): a request that carries one of the
  * login's secrets — in its URL, a header or its body — may go only to an origin the secrets are for. This file
  * is the pure part of that rule: which origins are allowed, and whether a piece of text carries a secret in any
  * form a page could send it in (plain, percent- or form-encoded, JSON-escaped, hex, base64 or base64url at any byte

@@ -50,9 +50,9 @@ export const DEFAULT_INTERACTIVE_TIMEOUT_SEC = 300;
 
 export type PersonResult = { state: SessionStorageState } | { outcome: InteractiveOutcome; note: string };
 
-const README_ROUTE =
-  'See the README, "A person in the loop": run the desktop app where a person can see the window, or use a ' +
-  'remote browser with a live view (browser.connectEndpoint).';
+const WHERE_A_PERSON_CAN_FINISH =
+  'See "A person in the loop" (docs/person-in-the-loop.md#the-live-page): run the desktop app where a person can ' +
+  'see the window, or use a remote browser with a live view (browser.connectEndpoint).';
 
 /**
  * The service's side of an interactive login (`interactive: true`): hands a failure a person can get
@@ -78,7 +78,7 @@ export async function askPerson(
   if (!finisher)
     return {
       outcome: 'unavailable',
-      note: ` This server shows no browser window for a person to finish the login. ${README_ROUTE}`,
+      note: ` This server shows no browser window for a person to finish the login. ${WHERE_A_PERSON_CAN_FINISH}`,
     };
   const timeoutSec = opts.timeoutSec ?? DEFAULT_INTERACTIVE_TIMEOUT_SEC;
   const timeout = AbortSignal.timeout(timeoutSec * 1000);
@@ -106,7 +106,7 @@ export async function askPerson(
     opts.log.warn({ origin, err: why }, 'no browser window for a person');
     return {
       outcome: 'unavailable',
-      note: ` No browser window could be opened for a person to finish it (see the log). ${README_ROUTE}`,
+      note: ` No browser window could be opened for a person to finish it (see the log). ${WHERE_A_PERSON_CAN_FINISH}`,
     };
   }
   if (state) {

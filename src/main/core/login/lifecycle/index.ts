@@ -9,7 +9,7 @@ import { SessionValidator, type ValidatorBrowsers } from './session-validator.js
 export type { HealthCheckReport } from './health-checks.js';
 export type { RefreshKind } from './session-lifecycle.js';
 
-/** Validation, refresh and health checks of cached sessions (README "Session lifecycle"). */
+/** Validation, refresh and health checks of cached sessions (docs/login-service.md#session-lifecycle). */
 export interface Lifecycle {
   sessions: SessionLifecycle;
   healthChecks: HealthChecks;

@@ -1,7 +1,7 @@
 import type { FeatureRoutes } from '../../http/route.js';
 import type { Lifecycle } from './index.js';
 
-/** Session lifecycle (README "Session lifecycle"): refresh with stored credentials, validation on the site. */
+/** Session lifecycle (docs/login-service.md#session-lifecycle): refresh with stored credentials, validation on the site. */
 export function lifecycleRoutes({ sessions }: Pick<Lifecycle, 'sessions'>) {
   return {
     refresh: async ({ body, auth, reply }) => {

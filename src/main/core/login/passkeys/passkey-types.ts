@@ -1,5 +1,5 @@
 /**
- * A passkey as the vault keeps it (README "Passkeys"): a WebAuthn credential of the virtual authenticator,
+ * A passkey as the vault keeps it (docs/own-browsers-and-passkeys.md#what-is-kept): a WebAuthn credential of the virtual authenticator,
  * with its private key. The whole record lives in the secret store with the saved login's other secrets;
  * only `rpId`, `credentialId` and `createdAt` are metadata (SavedLogin.passkeys).
  */

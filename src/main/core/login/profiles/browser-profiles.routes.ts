@@ -2,9 +2,9 @@ import type { FeatureRoutes } from '../../http/route.js';
 import { browserProfiles, profileAccess, type ProfilesCore } from './index.js';
 
 /**
- * The person's own browser profiles (README "Sessions from your own browsers"): thin, the service owns the rest.
- * Every key (MCP tools call these routes too) is answered only for an organization the person allowed (README
- * "Security"); the desktop window and the CLI are the person, and call the service directly.
+ * The person's own browser profiles (docs/own-browsers-and-passkeys.md#sessions-from-your-own-browsers): thin, the service owns the rest.
+ * Every key (MCP tools call these routes too) is answered only for an organization the person allowed
+ * (docs/security.md#the-browser-profiles-are-the-persons); the desktop window and the CLI are the person, and call the service directly.
  */
 export function browserProfilesRoutes(core: ProfilesCore) {
   return {

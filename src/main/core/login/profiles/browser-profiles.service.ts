@@ -49,7 +49,7 @@ const profileNotFound = (id: string) =>
   );
 
 /**
- * The person's own browser profiles (README "Sessions from your own browsers"): lists them, and imports some sites'
+ * The person's own browser profiles (docs/own-browsers-and-passkeys.md#sessions-from-your-own-browsers): lists them, and imports some sites'
  * sessions from one into the session cache, each validated at once with the session check.
  */
 export class BrowserProfiles {

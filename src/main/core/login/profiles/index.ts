@@ -1,4 +1,4 @@
-// Sessions from the person's own browsers (README "Sessions from your own browsers"). One service per core, made on
+// Sessions from the person's own browsers (docs/own-browsers-and-passkeys.md#sessions-from-your-own-browsers). One service per core, made on
 // first use by the routes, the MCP tools and the CLI.
 import type { BaseCore } from '../../base-core.js';
 import type { SessionLifecycle } from '../lifecycle/session-lifecycle.js';

@@ -12,7 +12,7 @@ interface Entry extends LoginRun {
   state?: StorageState;
   /**
    * The API key that started the login (null: none). Only it is shown the takeover_url: the link opens the stopped
-   * browser, which may hold a saved login other keys of the organization may not use (README "Security").
+   * browser, which may hold a saved login other keys of the organization may not use (docs/security.md#a-logins-live-page-is-the-starting-keys).
    */
   startedBy: string | null;
 }

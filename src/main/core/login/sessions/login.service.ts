@@ -249,7 +249,7 @@ export class LoginService {
     const ms = Date.now() - started;
     let captured = result.ok ? result.storageState : undefined;
     if (!result.ok) {
-      // interactive: a person may get past a CAPTCHA or second factor (README "A person in the loop").
+      // interactive: a person may get past a CAPTCHA or second factor (docs/person-in-the-loop.md).
       const person = req.interactive
         ? await askPerson(this.deps.interactive, result, {
             loginUrl: req.domain,

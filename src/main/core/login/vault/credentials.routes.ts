@@ -5,7 +5,7 @@ import type { Vault } from './vault.js';
 import { PasskeyCreator } from './passkey-creator.js';
 import { publicSavedLogin } from './saved-logins.service.js';
 
-/** Saved logins of the caller's organization (README "Saved logins"): metadata in, metadata out, secrets write-only. */
+/** Saved logins of the caller's organization (docs/saved-logins.md): metadata in, metadata out, secrets write-only. */
 export function credentialsRoutes({ vault, browsers }: { vault: Vault; browsers: ContextProvider }) {
   const saved = vault.savedLogins;
   const passkeys = new PasskeyCreator({ browsers, vault });

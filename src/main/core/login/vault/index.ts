@@ -11,7 +11,7 @@ import { Vault } from './vault.js';
 export { Vault, type VaultCaller } from './vault.js';
 export type { SavedLoginsService } from './saved-logins.service.js';
 
-/** Saved logins (README "Saved logins"): the vault, its table and its use log. */
+/** Saved logins (docs/saved-logins.md): the vault, its table and its use log. */
 export function createVault(deps: {
   db: Db;
   secrets: SecretStore;

@@ -1,4 +1,4 @@
-// Who may move a secret (README "Who may move a secret"). Moving where a saved login's secrets are typed is reading
+// Who may move a secret (docs/saved-logins.md#who-may-move-a-secret). Moving where a saved login's secrets are typed is reading
 // them in practice: the next login with it (by any key it is shared with, a health check, the person's Test now,
 // a passkey's creation) types them there. So an API key may move a saved login only by handing over, in the same
 // request, every secret a login would type: then nothing it did not already hold goes to the new place. The person

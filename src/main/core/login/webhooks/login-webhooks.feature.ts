@@ -14,7 +14,7 @@ export interface LoginWebhooks {
 }
 
 /**
- * Login events as Standard Webhooks to the organization's own endpoint (README "A person in the loop"): listens to
+ * Login events as Standard Webhooks to the organization's own endpoint (docs/person-in-the-loop.md#login-webhooks): listens to
  * the bus's login.needs_person and login.finished (the login service emits them; nothing of it is imported), stores
  * each as a sealed delivery of core/webhooks (the login kind: login-webhook-kind.ts), delivered by the same job as
  * generation callbacks, signed with the organization's webhook secret.

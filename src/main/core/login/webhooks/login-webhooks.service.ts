@@ -98,7 +98,7 @@ export class LoginWebhooksService {
 
   /**
    * The bus's login.needs_person, without its takeover link: the receiver URL is whatever a key with webhooks:write
-   * set, and the link belongs to the key that started the login (README "Security"). The receiver learns which login
+   * set, and the link belongs to the key that started the login (docs/security.md#a-logins-live-page-is-the-starting-keys). The receiver learns which login
    * waits, why and for which site, so it can tell someone; the link itself reaches the person through that key's
    * agent or the desktop window.
    */

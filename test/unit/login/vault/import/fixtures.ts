@@ -1,4 +1,4 @@
-// The export fixtures (test/fixtures/password-exports, README there) and the 1PUX archive built from its JSON.
+// The export fixtures (test/fixtures/password-exports/README.md) and the 1PUX archive built from its JSON.
 import { readFileSync } from 'node:fs';
 import { strToU8, zipSync } from 'fflate';
 

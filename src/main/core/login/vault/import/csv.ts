@@ -23,7 +23,7 @@ interface CsvHeader {
   optional: readonly string[];
 }
 
-/** The header of each tool's CSV export as it writes it today (README of the import folder: sources). */
+/** The header of each tool's CSV export as it writes it today (sources: test/fixtures/password-exports/README.md). */
 export const CSV_HEADERS: Record<CsvFormat, CsvHeader> = {
   // Chromium password_csv_writer.cc (Chrome, Edge, Brave…); exports before the notes field have no "note".
   chrome: { label: 'Chrome/Edge', required: ['url', 'username', 'password'], optional: ['name', 'note'] },
