@@ -4,7 +4,7 @@ import { layersPlugin } from './scripts/eslint-layers.mjs';
 export default tseslint.config(
   // .python: the Python client's test venv (its Playwright driver ships JavaScript and .d.ts files of its own).
   {
-    ignores: ['.tmp/**', 'node_modules/**', 'out/**', 'dist/**', 'bench/results/**', 'coverage/**', '.python/**'],
+    ignores: ['.tmp/**', 'node_modules/**', 'out/**', '**/dist/**', 'bench/results/**', 'coverage/**', '.python/**'],
   },
   {
     files: ['**/*.{ts,tsx,mts}'],

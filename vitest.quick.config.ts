@@ -34,7 +34,6 @@ export const SLOW_UNIT = [
   'test/unit/electron/floating-promises-lint.test.ts',
   'test/unit/electron/electron-builder-config.test.ts',
   'test/unit/electron/preload-bundle.test.ts', // needs out/ (electron-vite build)
-  'test/unit/client/client-package.test.ts', // builds the typed client
   'test/unit/tune-heap.test.ts',
   'test/unit/desktop/desktop-results.test.ts',
   'test/unit/desktop/desktop-ipc.test.ts',

@@ -3,6 +3,8 @@
 // with the server's flags. Not through tsx: its loader keeps a second V8 isolate and esbuild's service beside the
 // server for the whole run (~12 MB of PSS at rest), and the packaged app runs built code too.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -12,9 +14,13 @@ import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const HEADLESS_BUNDLE = path.join(root, 'out', 'headless', 'headless.mjs');
 
-/** Bundles src/main/headless.ts (with a linked source map, so stack traces name the source files). */
+/**
+ * Bundles src/main/headless.ts (with a linked source map, so stack traces name the source files). Each file is
+ * written beside its place and renamed over it: another `npm start`, `npm run serve` or test starting the bundle at
+ * that moment runs the old one or the new one whole, never a half-written file.
+ */
 export async function buildHeadlessServer() {
-  await build({
+  const { outputFiles } = await build({
     entryPoints: [path.join(root, 'src', 'main', 'headless.ts')],
     outfile: HEADLESS_BUNDLE,
     bundle: true,
@@ -24,7 +30,17 @@ export async function buildHeadlessServer() {
     packages: 'external',
     sourcemap: 'linked',
     logLevel: 'warning',
+    write: false,
   });
+  fs.mkdirSync(path.dirname(HEADLESS_BUNDLE), { recursive: true });
+  // The map first: the bundle that names it is in place only once the map it links to is.
+  for (const file of [...outputFiles].sort(
+    (a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')),
+  )) {
+    const temp = `${file.path}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    fs.writeFileSync(temp, file.contents);
+    fs.renameSync(temp, file.path);
+  }
   return HEADLESS_BUNDLE;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test` after bootstrap: format -> lint (incl. layer rules) -> import cycles -> type-check -> builds (electron-vite, client) -> vitest.
+// `npm test` after bootstrap: format -> lint (incl. layer rules) -> import cycles -> type-check -> builds (electron-vite, client package) -> vitest.
 // vitest runs last so the run ends with its summary. On Linux it runs inside a throwaway keyring.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -38,7 +38,10 @@ if (!process.env.AGENT_STUDIO_SKIP_STATIC) {
   step('type-check (main, preload, shared, tests)', tool('tsc', ['-p', 'tsconfig.json', '--noEmit']));
   step('type-check (renderer)', tool('tsc', ['-p', 'tsconfig.web.json', '--noEmit']));
   step('build (electron-vite: main, preload, renderer)', tool('electron-vite', ['build']));
-  step('build (typed client: tsc -> out/client)', tool('tsc', ['-p', 'tsconfig.client.json']));
+  step('build (typed client package: esbuild + tsc -> clients/typescript/dist)', [
+    process.execPath,
+    'scripts/build-client.mjs',
+  ]);
 }
 // The JSON report (test-results/ is git-ignored) feeds `node scripts/test-timings.mjs`: the slowest files and tests.
 const vitest = tool('vitest', [

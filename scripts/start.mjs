@@ -1,34 +1,32 @@
 #!/usr/bin/env node
-// `npm start` after bootstrap: the Electron window where Electron can run, else the headless server.
+// `npm start` after bootstrap: the Electron window where there is a display (its binary fetched on the first start,
+// scripts/electron-binary.mjs), else the headless server, saying why.
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binCommand } from './bin-path.mjs';
+import { displayMissing, electronBinary, electronDir, fetchElectron } from './electron-binary.mjs';
 import { runHeadlessServer } from './headless-server.mjs';
 import { handleSignalsFor } from './launcher-signals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 
-/** Finds the Electron binary without require('electron'), which would try to download it. */
-function electronBinary() {
-  const dir = path.join(root, 'node_modules', 'electron');
-  if (!fs.existsSync(path.join(dir, 'package.json'))) return { reason: 'electron is not installed' };
-  const pathFile = path.join(dir, 'path.txt');
-  const rel = fs.existsSync(pathFile) ? fs.readFileSync(pathFile, 'utf8').trim() : '';
-  const bin = rel && path.join(process.env.ELECTRON_OVERRIDE_DIST_PATH ?? path.join(dir, 'dist'), rel);
-  if (bin && fs.existsSync(bin)) return { path: bin };
-  return { reason: 'the Electron binary is not installed (it could not be downloaded when npm installed electron)' };
-}
-
-function whyNotElectron() {
-  if (process.env.AGENT_STUDIO_HEADLESS === '1') return 'AGENT_STUDIO_HEADLESS=1';
-  const bin = electronBinary();
-  if (!bin.path) return bin.reason;
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
-    return 'there is no display (DISPLAY/WAYLAND_DISPLAY unset)';
-  return null;
+/** The Electron binary to run, or { reason } why the headless server starts instead. */
+async function electronToRun() {
+  if (process.env.AGENT_STUDIO_HEADLESS === '1') return { reason: 'AGENT_STUDIO_HEADLESS=1' };
+  const dir = electronDir();
+  const found = electronBinary(dir);
+  if (found.reason) return found;
+  // Before any fetch: without a display the binary could not open a window, so there is nothing to fetch it for.
+  const noDisplay = displayMissing();
+  if (noDisplay) return { reason: noDisplay };
+  if (found.path) return found;
+  const fetched = await fetchElectron(dir);
+  if (fetched.signal) process.exit(0);
+  if (fetched.reason) return fetched;
+  const installed = electronBinary(dir);
+  return installed.path ? installed : { reason: `Electron's installer finished but left no binary in ${dir}` };
 }
 
 function run(cmd, cmdArgs) {
@@ -37,13 +35,17 @@ function run(cmd, cmdArgs) {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 
-const reason = whyNotElectron();
-if (reason === null) {
-  const viteBuild = binCommand('electron-vite');
-  const built = spawnSync(viteBuild.command, [...viteBuild.args, 'build'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
-  run(electronBinary().path, ['.', ...args]);
+const electron = await electronToRun();
+if (electron.path) {
+  // AGENT_STUDIO_SKIP_ELECTRON_BUILD=1 runs out/ as it is: for tests, which must not rewrite out/ while the suite's
+  // other files load it.
+  if (process.env.AGENT_STUDIO_SKIP_ELECTRON_BUILD !== '1') {
+    const viteBuild = binCommand('electron-vite');
+    const built = spawnSync(viteBuild.command, [...viteBuild.args, 'build'], { cwd: root, stdio: 'inherit' });
+    if (built.status !== 0) process.exit(built.status ?? 1);
+  }
+  run(electron.path, ['.', ...args]);
 } else {
-  process.stderr.write(`Electron cannot run here: ${reason}. Starting the headless API server instead.\n`);
+  process.stderr.write(`Electron cannot run here: ${electron.reason}. Starting the headless API server instead.\n`);
   await runHeadlessServer(args);
 }

@@ -4,9 +4,26 @@
 import { z } from 'zod';
 import type { Channel } from './ipc-channel.js';
 
+/** What the provider said of the stored key when the app last asked it (provider-key-check.ts). */
+export const ProviderKeyCheckSchema = z.object({
+  /** connected: the provider accepted the key; refused: it said the key is not valid; unreachable: no answer about it. */
+  outcome: z.enum(['connected', 'refused', 'unreachable']),
+  /** The provider's answer in words (never the key). */
+  message: z.string(),
+  checkedAt: z.number(),
+});
+export type ProviderKeyCheck = z.infer<typeof ProviderKeyCheckSchema>;
+
+export const HostedProviderStatusSchema = z.object({
+  stored: z.boolean(),
+  /** The last check of the key stored now; null when it was not checked since it was stored or the app started. */
+  check: ProviderKeyCheckSchema.nullable(),
+});
+export type HostedProviderStatus = z.infer<typeof HostedProviderStatusSchema>;
+
 export const ProviderStatusSchema = z.object({
-  fal: z.object({ connected: z.boolean() }),
-  replicate: z.object({ connected: z.boolean() }),
+  fal: HostedProviderStatusSchema,
+  replicate: HostedProviderStatusSchema,
   /** ComfyUI needs no key: the address the core sends workflows to (config providers.comfyui.baseUrl). */
   comfyui: z.object({ address: z.string() }),
 });
@@ -21,7 +38,7 @@ export const STUDIO_CHANNELS = {
   'batches:cancel': { kind: 'http', route: 'cancelBatch' },
   /** Whether a fal.ai / Replicate key is stored (never the key), and the ComfyUI address. */
   'providers:status': { kind: 'local', args: z.undefined(), result: ProviderStatusSchema },
-  /** Stores a provider key in the secret store (OS keychain or the encrypted secrets file). */
+  /** Stores a provider key in the secret store (OS keychain or the encrypted secrets file), then checks it. */
   'providers:setKey': {
     kind: 'local',
     args: z
@@ -35,6 +52,12 @@ export const STUDIO_CHANNELS = {
           .regex(/^\S+$/, 'the key is one word without spaces'),
       })
       .strict(),
+    result: ProviderStatusSchema,
+  },
+  /** Asks fal.ai / Replicate whether the stored key works (one cheap authenticated call, no paid work). */
+  'providers:check': {
+    kind: 'local',
+    args: z.object({ name: z.enum(['fal', 'replicate']) }).strict(),
     result: ProviderStatusSchema,
   },
   /** Sets the ComfyUI address in config.json and restarts the core with it (restored when it cannot start). */

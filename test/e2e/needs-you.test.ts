@@ -224,6 +224,51 @@ describe('Needs you: a login that waits for the person, in the window', () => {
     await app.context.close();
   }, 300_000);
 
+  it('a login started from the Sessions form that stops for the person says so in its own panel, with its page there', async () => {
+    const app = await h.openApp();
+    const { page } = app;
+    await nav(page, 'Sessions').click();
+    const form = page.getByRole('form', { name: 'Test a login' });
+    await form.getByLabel('Login page URL').fill(captcha.loginUrl);
+    await form.getByLabel('Username').fill('form-person@example.com');
+    await form.getByLabel('Password').fill(captcha.credentials.password);
+    await form.getByRole('button', { name: 'Run login' }).click();
+    const progress = page.getByTestId('login-progress');
+    const show = progress.getByRole('button', { name: 'Show the page' });
+    await show.waitFor({ timeout: PERSON_WAIT_MS });
+    const loginId = (await progress.getAttribute('data-login-id'))!;
+    started.push(loginId);
+    // No spinner and no "Logging in…": it waits for the person, and says for what.
+    expect(await progress.locator('.login-progress-head strong').innerText()).toBe(
+      `Needs you: ${PERSON_TASK.captcha_blocked}`,
+    );
+    expect(await progress.getByRole('status', { name: 'Logging in' }).count()).toBe(0);
+    expect(await progress.getByText('Logging in…').count()).toBe(0);
+    expect(await show.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await show.isVisible()).toBe(true);
+
+    // Its page opens here, under the form that started it (not under the banner at the top of the screen).
+    await show.click();
+    const here = progress.getByRole('region', { name: `Finish signing in to ${host}` });
+    await here.waitFor();
+    expect(await panel(page).count()).toBe(1);
+    expect(
+      await line(page, loginId)
+        .getByRole('button', { name: /^Hide the page/ })
+        .count(),
+    ).toBe(1);
+    await inspect(page, 'form-login-needs-you', progress);
+    await here.getByRole('button', { name: 'Hide' }).click();
+    await here.waitFor({ state: 'detached' });
+    expect(await show.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await progress.getByRole('button', { name: 'Cancel login' }).click();
+    await progress.locator('.login-progress-head strong').filter({ hasText: 'Login cancelled' }).waitFor();
+    expect((await waitForEnd(h.t, loginId)).status).toBe('cancelled');
+    expect(app.problems).toEqual([]);
+    await app.context.close();
+  }, 300_000);
+
   it('several waiting logins have a line each; Cancel login ends one, then the other', async () => {
     const app = await h.openApp();
     const { page } = app;

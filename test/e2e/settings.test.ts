@@ -78,10 +78,24 @@ describe('Settings over the IPC contract and a real core', () => {
       expect(await own.count()).toBe(1);
       expect(await own.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
 
-      // A double-click arms the confirmation but cannot pass it.
-      await row.getByRole('button', { name: /^Revoke key/ }).dblclick();
+      // A double-click arms the confirmation but cannot pass it. The question stays until it is answered (a fake
+      // clock runs a minute: an earlier version went back silently after 4 s), with the confirm button focused.
+      await page.clock.install();
+      const revoke = row.getByRole('button', { name: /^Revoke key/ });
+      await revoke.dblclick();
       const confirm = row.getByRole('button', { name: /^Revoke now/ });
       await confirm.waitFor();
+      await page.clock.runFor(60_000);
+      const asking = row.getByRole('group', { name: /^Revoke key .*\?$/ });
+      expect(await asking.isVisible()).toBe(true);
+      expect(await confirm.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(core().keys.authenticate(secret)).not.toBeNull();
+      // Escape (or No) takes the question back, focus on the button that asked it.
+      await page.keyboard.press('Escape');
+      await asking.waitFor({ state: 'detached' });
+      expect(await revoke.evaluate((el) => el === document.activeElement)).toBe(true);
+      await revoke.click();
+      await page.clock.runFor(1_000);
       expect(core().keys.authenticate(secret)).not.toBeNull();
       await confirm.click();
       await row.getByTestId('key-status').filter({ hasText: 'Revoked' }).waitFor();

@@ -9,17 +9,24 @@ import { PROVIDER_KEYS } from '../../src/shared/provider.schema.js';
 import { draftOf, inputOf } from '../../src/renderer/features/templates/template-form-state.js';
 import { validateDraft } from '../../src/renderer/features/templates/template-checks.js';
 import type { Template } from '../../src/shared/ipc-contract.js';
+import { FalStandin } from '../fixtures/providers/fal-standin.js';
 import { media } from '../helpers/media-fixtures.js';
 import { upload } from '../helpers/video-api.js';
 import { axeViolations, overflowsRight, setScheme } from './support/layout-audit.js';
 import { nav, startRendererHarness, SHOTS_DIR, type RendererHarness } from './support/renderer-harness.js';
 
 let h: RendererHarness;
+let fal: FalStandin;
 beforeAll(async () => {
-  // Renders run here (the test server pauses them by default): the preview must play.
-  h = await startRendererHarness({ jobs: { renderConcurrency: 1 } });
+  fal = await new FalStandin('fal-test-key-123').start();
+  // Renders run here (the test server pauses them by default): the preview must play. fal.ai is the stand-in: a key
+  // typed in the window is checked there.
+  h = await startRendererHarness({ jobs: { renderConcurrency: 1 }, providers: { fal: { baseUrl: fal.url } } });
 }, 120_000);
-afterAll(() => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await fal?.stop();
+});
 
 type Body = Record<string, unknown> & { title: string; input_variables: Record<string, unknown>[] };
 const templates = async () =>

@@ -34,7 +34,10 @@ export function RendererLabel({
       live = false;
     };
   }, [offerConnect, keyed, open]);
-  const missingKey = keyed && status && !status[keyed].connected;
+  const keyState = keyed && status ? status[keyed] : null;
+  // No key, or one the provider refused when it was last asked: either way its renders fail.
+  const refused = keyState?.check?.outcome === 'refused';
+  const missingKey = !!keyState && (!keyState.stored || refused);
   if (compact) {
     return (
       <span className={`renderer-chip renderer-${r.kind}`} data-testid="renderer-label" title={r.label}>
@@ -52,7 +55,9 @@ export function RendererLabel({
         <>
           <p className={missingKey ? 'field-error' : 'muted'}>
             {missingKey
-              ? `${PROVIDER_LABELS[r.name]} is not connected on this computer: its renders fail until a key is set.`
+              ? refused
+                ? `${PROVIDER_LABELS[r.name]} refused the key stored on this computer: its renders fail until a valid key is set.`
+                : `${PROVIDER_LABELS[r.name]} is not connected on this computer: its renders fail until a key is set.`
               : 'Not an AI model: the text is shown as motion graphics. For AI video, connect a provider and set it on a template of your own.'}
           </p>
           <button

@@ -29,6 +29,7 @@ export const createLoginHelpSlice: StateCreator<AppState, [], [], LoginHelpSlice
   return {
     waitingLogins: [],
     livePageLoginId: null,
+    livePagePlace: 'banner',
     loginHelpNews: null,
     applyLoginNeedsPerson(p) {
       const waiting = { loginId: p.loginId, reason: p.reason, site: p.site, takeoverUrl: p.takeoverUrl };
@@ -51,8 +52,8 @@ export const createLoginHelpSlice: StateCreator<AppState, [], [], LoginHelpSlice
       // Its session is cached now: a list already shown says so.
       if (p.status === 'succeeded' && get().sessions.status !== 'idle') void get().loadSessions();
     },
-    showLivePage(loginId) {
-      set({ livePageLoginId: loginId });
+    showLivePage(loginId, place = 'banner') {
+      set({ livePageLoginId: loginId, livePagePlace: place });
     },
     async cancelWaitingLogin(loginId) {
       try {

@@ -271,6 +271,8 @@ export interface LoginRunsSlice {
  * A login of this window's organization that waits for the person ("Needs you"). `takeoverUrl` (with the live page's
  * #token) lives in this memory only: it is handed to the panel's frame and never shown, logged or written anywhere.
  */
+export type LivePagePlace = 'banner' | 'login-form';
+
 export interface WaitingLogin {
   loginId: string;
   reason: IpcEventPayload<'login:needs-person'>['reason'];
@@ -293,10 +295,12 @@ export interface LoginHelpSlice {
   waitingLogins: WaitingLogin[];
   /** The login whose live page the panel shows, or null (closed). */
   livePageLoginId: string | null;
+  /** Where that panel is: under the banner, or in the Sessions form's progress panel of the login it started. */
+  livePagePlace: LivePagePlace;
   loginHelpNews: LoginHelpNews | null;
   applyLoginNeedsPerson(p: IpcEventPayload<'login:needs-person'>): void;
   applyLoginFinished(p: IpcEventPayload<'login:finished'>): void;
-  showLivePage(loginId: string | null): void;
+  showLivePage(loginId: string | null, place?: LivePagePlace): void;
   /** POST /api/login/{id}/cancel; its login:finished removes the line. Throws ApiError when it cannot. */
   cancelWaitingLogin(loginId: string): Promise<void>;
   dismissLoginHelpNews(): void;

@@ -45,12 +45,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the app, the renderer and Chromium (and Dovecot if asked) before the file's tests; stops them after. */
-export function useSettingsApp(opts: { dovecot?: boolean } = {}): void {
+/** `config`: the core's config.json, read when the app starts (after the file's earlier beforeAll hooks ran). */
+export function useSettingsApp(opts: { dovecot?: boolean; config?: () => Record<string, unknown> } = {}): void {
   beforeAll(async () => {
     fs.mkdirSync(SHOTS_DIR, { recursive: true });
     await buildRenderer(outDir);
     [app, web] = await Promise.all([
-      startDesktopApp(),
+      startDesktopApp(opts.config?.()),
       startRendererServer({ dir: outDir }),
       opts.dovecot ? startDovecot({ users: [IMAP_USER] }).then((d) => (dovecot = d)) : undefined,
     ]);

@@ -15,6 +15,7 @@ import { studioChannels } from '../../../src/main/core/desktop/studio-channels.j
 import type { IpcResult } from '../../../src/shared/errors.js';
 import { memoryThemeStore } from '../../e2e/support/desktop-host.js';
 import { startDesktopApp, type DesktopApp } from '../../e2e/support/desktop-app.js';
+import { PROVIDER_KEYS } from '../../../src/shared/provider.schema.js';
 import { FalStandin } from '../../fixtures/providers/fal-standin.js';
 import { makeContext, makeJob, registry } from '../../fixtures/providers/provider-test-kit.js';
 
@@ -40,10 +41,18 @@ async function listen(handler: http.RequestListener): Promise<{ url: string; clo
   };
 }
 
+const FAL_KEY = 'fal-typed-in-window-7d3e91c0';
+let fal: FalStandin;
+
 beforeAll(async () => {
-  app = await startDesktopApp();
+  fal = await new FalStandin(FAL_KEY).start();
+  // The core's fal.ai is the stand-in: a key typed in the window is checked there (never on the internet).
+  app = await startDesktopApp({ providers: { fal: { baseUrl: fal.url } } });
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  await app?.close();
+  await fal?.stop();
+});
 
 describe('CoreHost over the desktop startCore', () => {
   it('restarts with the new config; a call made during the restart is answered by the new core', async () => {
@@ -189,22 +198,24 @@ describe('admin channels (keys, organizations, credits)', () => {
 
 describe('studio channels', () => {
   it('a provider key typed in the window is the key a job sends to the provider; the status never carries it', async () => {
-    const key = 'fal-typed-in-window-7d3e91c0';
-    const fal = await new FalStandin(key).start();
-    try {
-      const studio = studioChannels(app.host);
-      expect(value(await studio['providers:status'](undefined)).fal.connected).toBe(false);
-      const status = value(await studio['providers:setKey']({ name: 'fal', key }));
-      expect(status.fal.connected).toBe(true);
-      expect(JSON.stringify(status)).not.toContain(key);
+    const studio = studioChannels(app.host);
+    expect(value(await studio['providers:status'](undefined)).fal).toEqual({ stored: false, check: null });
+    // A made-up key is stored, and said to be refused: the provider was asked.
+    const wrong = value(await studio['providers:setKey']({ name: 'fal', key: 'fal-made-up-key' })).fal;
+    expect(wrong).toMatchObject({ stored: true, check: { outcome: 'refused', message: expect.stringMatching(/401/) } });
+    const status = value(await studio['providers:setKey']({ name: 'fal', key: FAL_KEY }));
+    expect(status.fal).toMatchObject({ stored: true, check: { outcome: 'connected' } });
+    expect(JSON.stringify(status)).not.toContain(FAL_KEY);
+    // A key stored since by someone else (the CLI) is not "connected" on the strength of the old check.
+    await app.current().core.secrets.set(PROVIDER_KEYS.fal.account, 'fal-set-by-the-cli');
+    expect(value(await studio['providers:status'](undefined)).fal).toEqual({ stored: true, check: null });
+    await app.current().core.secrets.set(PROVIDER_KEYS.fal.account, FAL_KEY);
+    expect(value(await studio['providers:check']({ name: 'fal' })).fal.check?.outcome).toBe('connected');
 
-      // The pipeline's own registry over the running core's secret store, as a generation job builds it.
-      const provider = registry({ fal: fal.url }, app.current().core.secrets).get('fal');
-      const model = 'fal-ai/kling-video/v2/master/text-to-video';
-      await provider.submit(makeJob({ name: 'fal', model, input: { prompt: '{{prompt}}' } }), makeContext().ctx);
-      expect(fal.seen('POST', `/${model}`).at(-1)?.authorization).toBe(`Key ${key}`);
-    } finally {
-      await fal.stop();
-    }
+    // The pipeline's own registry over the running core's secret store, as a generation job builds it.
+    const provider = registry({ fal: fal.url }, app.current().core.secrets).get('fal');
+    const model = 'fal-ai/kling-video/v2/master/text-to-video';
+    await provider.submit(makeJob({ name: 'fal', model, input: { prompt: '{{prompt}}' } }), makeContext().ctx);
+    expect(fal.seen('POST', `/${model}`).at(-1)?.authorization).toBe(`Key ${FAL_KEY}`);
   });
 });

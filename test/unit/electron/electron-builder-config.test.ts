@@ -144,7 +144,7 @@ describe('electron-builder.yml', () => {
         typeof set === 'string' ? [set] : ([] as string[]).concat((set as { filter?: string[] }).filter ?? []),
       );
     expect(files).toEqual(expect.arrayContaining(['out/**', 'package.json']));
-    expect(files.filter((f) => f.startsWith('!out/'))).toEqual(['!out/client/**']);
+    expect(files.filter((f) => f.startsWith('!out/'))).toEqual([]);
     expect(pkg.main).toBe('out/main/index.js');
     expect(config.extraResources).toEqual([{ from: 'resources', to: 'resources', filter: ['**/*'] }]);
     for (const sub of ['templates', 'characters', 'fonts', 'icons'])

@@ -1,6 +1,7 @@
 // .github/workflows/release.yml, read as GitHub reads it: every job has a time limit, Electron's downloads are
 // cached, the uploaded artifacts have names without spaces (the installers' own names: electron-builder.yml), and
-// each OS job says which signing secrets it lacks (scripts/signing-secrets.mjs) without being given their values.
+// each OS job says which signing secrets it lacks (scripts/signing-secrets.mjs) without being given their values,
+// and the TypeScript client's npm tarball goes to the release with the installers.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -20,6 +21,7 @@ interface Step {
 }
 interface Job {
   'timeout-minutes'?: number;
+  needs?: string | string[];
   steps: Step[];
 }
 
@@ -83,5 +85,16 @@ describe('the release workflow', () => {
     // Each variable is "set" or empty, computed from its own secret: the step never holds a secret's value.
     for (const [name, value] of Object.entries(checked))
       expect(value, name).toBe(`\${{ secrets.${name} != '' && 'set' || '' }}`);
+  });
+
+  it('packs the TypeScript client (npm run build:client, npm pack) and attaches the tarball to the release', () => {
+    const steps = workflow.jobs['client-package']!.steps;
+    const pack = steps.find((s) => s.run?.includes('npm pack ./clients/typescript --pack-destination client-package'));
+    expect(pack?.run).toContain('npm run build:client');
+    const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload!.with!.path).toBe('client-package/*.tgz');
+    expect(upload!.with!['if-no-files-found']).toBe('error');
+    // the release job attaches every artifact it downloads: the installers and this one
+    expect(workflow.jobs.release!.needs).toEqual(['dist', 'client-package']);
   });
 });

@@ -213,6 +213,7 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'generations:quote': { good: { body: { prompt: 'a fox', modelName: 'studio-v1' } }, bad: { body: {} } },
   'batches:cancel': { good: { params: { id: 'b' } }, bad: {} },
   'providers:setKey': { good: { name: 'fal', key: 'k-123' }, bad: { name: 'fal', key: 'two words' } },
+  'providers:check': { good: { name: 'replicate' }, bad: { name: 'comfyui' } },
   'backup:create': { good: { passphrase: 'twelve chars!', media: true }, bad: { passphrase: 'short', media: true } },
   'backup:schedule': { good: undefined, bad: { folder: '/etc' } },
   'backup:chooseFolder': { good: undefined, bad: { folder: '/etc' } },

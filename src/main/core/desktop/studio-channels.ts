@@ -1,5 +1,6 @@
-// The video studio's main-only channels: whether fal.ai / Replicate keys are stored (never the keys) and storing
-// one typed in the window, in the same secret-store accounts the CLI's `providers set-key` uses. Plain Node.
+// The video studio's main-only channels: whether fal.ai / Replicate keys are stored (never the keys) and what the
+// provider said of them, and storing one typed in the window (in the same secret-store accounts the CLI's
+// `providers set-key` uses) and checking it. Plain Node.
 import type { ProviderStatus } from '../../../shared/ipc-studio-channels.js';
 import { PROVIDER_KEYS } from '../../../shared/provider.schema.js';
 import fs from 'node:fs';
@@ -8,21 +9,15 @@ import type { DesktopHost } from './settings-channels.js';
 import { fail } from './http-channel.js';
 import type { LocalHandlers } from './ipc-dispatcher.js';
 
-export type StudioChannelName = 'providers:status' | 'providers:setKey' | 'providers:setComfyAddress';
+export type StudioChannelName =
+  'providers:status' | 'providers:setKey' | 'providers:check' | 'providers:setComfyAddress';
 
 export function studioChannels(host: DesktopHost): Pick<LocalHandlers, StudioChannelName> {
   const status = async (): Promise<ProviderStatus> => {
     const { core } = host.current();
-    const has = async (account: string) => {
-      try {
-        return Boolean(await core.secrets.get(account));
-      } catch {
-        return false;
-      }
-    };
     return {
-      fal: { connected: await has(PROVIDER_KEYS.fal.account) },
-      replicate: { connected: await has(PROVIDER_KEYS.replicate.account) },
+      fal: await core.video.providerKeys.status('fal'),
+      replicate: await core.video.providerKeys.status('replicate'),
       comfyui: { address: core.config.providers.comfyui.baseUrl },
     };
   };
@@ -30,12 +25,19 @@ export function studioChannels(host: DesktopHost): Pick<LocalHandlers, StudioCha
     'providers:status': async () => ({ ok: true, value: await status() }),
     'providers:setKey': async ({ name, key }) => {
       const { account, label } = PROVIDER_KEYS[name];
+      const { core } = host.current();
       try {
-        await host.current().core.secrets.set(account, key);
+        await core.secrets.set(account, key);
       } catch (err) {
         // The store's own message, never the key.
         return fail('secrets_unavailable', `The ${label} key could not be stored: ${(err as Error).message}`);
       }
+      // Stored is not connected: the provider is asked at once, so the window can say which it is.
+      await core.video.providerKeys.check(name);
+      return { ok: true, value: await status() };
+    },
+    'providers:check': async ({ name }) => {
+      await host.current().core.video.providerKeys.check(name);
       return { ok: true, value: await status() };
     },
     'providers:setComfyAddress': async ({ address }) => {

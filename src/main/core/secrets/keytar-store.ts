@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { withFileLock } from './file-lock.js';
+import { secretServiceAccounts } from './secret-service-accounts.js';
 import { SecretStoreUnavailableError, type SecretEntry, type SecretStore } from './secret-store.js';
 
 type Keytar = {
@@ -128,15 +129,29 @@ export class KeytarSecretStore implements SecretStore {
     await this.get('__agent_studio_probe__');
   }
   /**
-   * keytar lists a service's items and then reads each one's secret: an item another process deletes in between
-   * (the CLI, another data dir's server) fails the whole listing with "No such secret item". The listing is then
-   * taken again: the item is gone, so the next one does not meet it.
+   * On Linux the Secret Service is asked over D-Bus for the items' "account" attributes only
+   * (secret-service-accounts.ts: keytar's listing loads every secret and crashes the process when another one deletes
+   * an item meanwhile). Elsewhere keytar lists them; an item another process deletes in between fails that listing
+   * with "No such secret item", and it is then taken again: the item is gone, so the next one does not meet it.
    */
   async listAccounts(prefix: string): Promise<string[]> {
+    const accounts = this.platform === 'linux' ? await this.secretServiceAccounts() : await this.keytarAccounts();
+    return accounts.filter((a) => a.startsWith(prefix));
+  }
+
+  private async secretServiceAccounts(): Promise<string[]> {
+    this.load(); // the same "no D-Bus session" refusal as every other call
+    try {
+      return await secretServiceAccounts(this.service);
+    } catch (err) {
+      throw new SecretStoreUnavailableError(`the OS keychain refused the request: ${(err as Error).message}`);
+    }
+  }
+
+  private async keytarAccounts(): Promise<string[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const all = await this.call((k) => k.findCredentials(this.service));
-        return all.map((c) => c.account).filter((a) => a.startsWith(prefix));
+        return (await this.call((k) => k.findCredentials(this.service))).map((c) => c.account);
       } catch (err) {
         if (attempt >= LIST_ATTEMPTS || !/No such secret item/i.test((err as Error).message)) throw err;
       }

@@ -3,6 +3,7 @@ import type { BaseCore } from '../base-core.js';
 import type { GenerationsService } from './generations/generations.service.js';
 import type { BlobStore } from './uploads/storage/blob-store.js';
 import { sweepRenderLeftovers } from './pipeline/leftovers.js';
+import { ProviderKeyChecks } from './pipeline/providers/provider-key-check.js';
 import { createProviderRegistry } from './pipeline/providers/provider-registry.js';
 import { LocalRenderer } from './pipeline/renderers/ffmpeg/local-renderer.js';
 import { makeOutputs } from './pipeline/output-files.js';
@@ -15,6 +16,8 @@ const RETENTION_SWEEP_MS = 60 * 60_000;
 export interface Pipeline {
   /** Sweeps what a crashed run left (renderer processes, work dirs) and starts the retention sweep. */
   start(): void;
+  /** Whether the stored fal.ai / Replicate keys work, asked of the providers. */
+  providerKeys: ProviderKeyChecks;
 }
 
 /**
@@ -82,6 +85,10 @@ export function createPipeline(
   };
   base.onDispose(() => timer && clearInterval(timer));
   return {
+    providerKeys: new ProviderKeyChecks({
+      secrets: base.secrets,
+      baseUrl: (name) => config.providers[name].baseUrl,
+    }),
     start() {
       sweepRenderLeftovers(workRoot, log);
       expire();

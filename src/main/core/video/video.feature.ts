@@ -7,6 +7,7 @@ import { createBlobStore } from './uploads/storage/create-blob-store.js';
 import { UploadsRepo } from './uploads/uploads.repo.js';
 import { UploadsService } from './uploads/uploads.service.js';
 import { createPipeline } from './create-pipeline.js';
+import type { ProviderKeyChecks } from './pipeline/providers/provider-key-check.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.feature.js';
 
 /**
@@ -23,6 +24,8 @@ export interface VideoFeature extends GenerationParts {
   ingest: MediaIngestService;
   /** Signed callbacks of finished generations (deliveries, log, replay, secrets). */
   webhooks: Webhooks;
+  /** Whether the stored fal.ai / Replicate keys work (the desktop's Video providers settings). */
+  providerKeys: ProviderKeyChecks;
   /** Starts the pipeline's background work (see Core.startBackgroundWork). */
   start(): void;
   dispose(): Promise<void>;
@@ -114,6 +117,7 @@ export function createVideoFeature(base: BaseCore, opts: { now?: () => number } 
     ingest,
     ...parts,
     webhooks,
+    providerKeys: pipeline.providerKeys,
     start: () => {
       // At start-up too: copies that aged past their day while the app was closed go now, not at the first tick.
       sweepScratchTemplates();

@@ -13,6 +13,8 @@ import './needs-you.css';
 export function NeedsYou() {
   const waiting = useAppStore((s) => s.waitingLogins);
   const shownId = useAppStore((s) => s.livePageLoginId);
+  // A login started from the Sessions form shows its page in that form's progress panel (LoginProgress) instead.
+  const shownHere = useAppStore((s) => s.livePagePlace === 'banner');
   const showLivePage = useAppStore((s) => s.showLivePage);
   const showButtons = useRef(new Map<string, HTMLButtonElement>());
   const dismissRef = useRef<HTMLButtonElement>(null);
@@ -56,7 +58,9 @@ export function NeedsYou() {
           </ul>
         </section>
       ) : null}
-      {shown ? <LivePagePanel key={shown.loginId} login={shown} onHide={() => hide(shown.loginId)} /> : null}
+      {shown && shownHere ? (
+        <LivePagePanel key={shown.loginId} login={shown} onHide={() => hide(shown.loginId)} />
+      ) : null}
     </div>
   );
 }
