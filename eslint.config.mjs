@@ -2,7 +2,10 @@ import tseslint from 'typescript-eslint';
 import { layersPlugin } from './scripts/eslint-layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['.tmp/**', 'node_modules/**', 'out/**', '**/dist/**', 'bench/results/**', 'coverage/**'] },
+  // .python: the Python client's test venv (its Playwright driver ships JavaScript and .d.ts files of its own).
+  {
+    ignores: ['.tmp/**', 'node_modules/**', 'out/**', '**/dist/**', 'bench/results/**', 'coverage/**', '.python/**'],
+  },
   {
     files: ['**/*.{ts,tsx,mts}'],
     extends: [tseslint.configs.recommended],

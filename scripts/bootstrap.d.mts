@@ -18,6 +18,8 @@ export interface Facts {
   list(dir: string): string[];
   /** `ffmpeg -encoders` output; null or absent when unknown. */
   ffmpegEncoders?: string | null;
+  /** Linux, test mode: whether python3 can make a venv (ensurepip imports); null or absent when not asked. */
+  pythonVenv?: boolean | null;
   /** macOS: `xcode-select -p` succeeded. */
   xcodeTools?: boolean;
   /** Windows: vswhere found the C++ build tools. */
@@ -93,6 +95,17 @@ export function installCommands(
 ): { run: string[][]; lines: string[] };
 export function systemPlan(facts: Facts): Plan;
 export function describePlan(plan: Plan): string[];
+
+export function venvPaths(
+  root: string,
+  platform: NodeJS.Platform,
+): { dir: string; python: string; stamp: string; pyproject: string };
+export function venvStamp(pyprojectText: string | Buffer, platform: NodeJS.Platform, arch: string): string;
+export function venvCommands(
+  root: string,
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv,
+): { argv: string[]; env: NodeJS.ProcessEnv }[];
 
 export const WINDOWS_BUILD_TOOLS: string;
 export const WINDOWS_PYTHON: string;

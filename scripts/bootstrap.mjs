@@ -9,7 +9,9 @@
 //    machine it says what to install instead.
 // 3. `npm ci` only when the lockfile or the Node ABI changed, after checking for the native-build toolchain;
 //    native modules build against the headers of the Node that runs them (npm_config_nodedir) where it has them.
-// 4. With --then: runs `node NODE_ARGS...` with that Node (its bin dir first on PATH); signals: launcher-signals.mjs.
+// 4. --test only: the Python client's test venv (.python/venv) when clients/python/pyproject.toml changed
+//    (scripts/bootstrap/python-venv.mjs); a failure is said and the run goes on (its test skips, or fails under CI).
+// 5. With --then: runs `node NODE_ARGS...` with that Node (its bin dir first on PATH); signals: launcher-signals.mjs.
 // --check: says what it would do and changes nothing; exits 0 only when there is nothing to do.
 // The decisions are pure functions in scripts/bootstrap/ (re-exported here for the tests); this file does the I/O.
 // Node built-ins only, and runnable on old Node: this runs before node_modules exists.
@@ -29,6 +31,7 @@ import {
   versionOk,
 } from './bootstrap/node-dist.mjs';
 import { describePlan, systemPlan } from './bootstrap/platform.mjs';
+import { venvCommands, venvPaths, venvStamp } from './bootstrap/python-venv.mjs';
 import { toolchainCheck } from './bootstrap/toolchain.mjs';
 import { handleSignalsFor } from './launcher-signals.mjs';
 
@@ -57,6 +60,7 @@ export {
   parseOsRelease,
   systemPlan,
 } from './bootstrap/platform.mjs';
+export { venvCommands, venvPaths, venvStamp } from './bootstrap/python-venv.mjs';
 export { toolchainCheck, WINDOWS_BUILD_TOOLS, WINDOWS_PYTHON } from './bootstrap/toolchain.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -244,6 +248,40 @@ function ensureNodeModules(node, facts, installLines, check) {
   return true;
 }
 
+/** The Python client's test venv, made anew when pyproject.toml changed. Returns whether it is ready. */
+function ensurePythonVenv(check) {
+  const venv = venvPaths(root, process.platform);
+  const want = venvStamp(fs.readFileSync(venv.pyproject), process.platform, process.arch);
+  let have = null;
+  try {
+    have = fs.readFileSync(venv.stamp, 'utf8').trim();
+  } catch {
+    // no stamp: first run, or a venv whose install did not finish
+  }
+  // existsSync follows the venv's python symlink: a venv whose base Python was removed or upgraded is remade.
+  if (have === want && fs.existsSync(venv.python)) return true;
+  const why = 'clients/python/pyproject.toml changed (or first run)';
+  if (check) {
+    say(`${why}: would make .python/venv for the Python client's tests`);
+    return false;
+  }
+  say(`${why}: making .python/venv for the Python client's tests (pip install -e clients/python[test])`);
+  // A new venv each time: one made by another Python, or holding packages the pyproject no longer names, is not kept.
+  fs.rmSync(venv.dir, { recursive: true, force: true });
+  for (const { argv, env } of venvCommands(root, process.platform, process.env)) {
+    const res = spawnSync(argv[0], argv.slice(1), { cwd: root, env, stdio: ['ignore', 2, 'inherit'] });
+    if (res.status !== 0) {
+      say(
+        `\`${argv.join(' ')}\` failed (${res.error?.message ?? `exit ${res.status}`}): the Python client's tests ` +
+          'skip (under CI they fail). Python 3.9 or newer with its venv module is what they need.',
+      );
+      return false;
+    }
+  }
+  fs.writeFileSync(venv.stamp, `${want}\n`);
+  return true;
+}
+
 function runThen(node, args) {
   const child = spawn(node.bin, args, { cwd: process.cwd(), stdio: 'inherit', env: envFor(node) });
   handleSignalsFor(child);
@@ -264,9 +302,11 @@ export function main(argv) {
   const node = ensureNode(args.check);
   const installLines = plan.steps.flatMap((s) => s.lines);
   const modulesReady = node ? ensureNodeModules(node, facts, installLines, args.check) : false;
+  const venvReady = args.mode === 'test' ? ensurePythonVenv(args.check) : true;
   if (args.check) {
-    if (systemReady && node && modulesReady) say('Nothing to do.');
-    process.exit(systemReady && node && modulesReady ? 0 : 1);
+    const ready = systemReady && node && modulesReady && venvReady;
+    if (ready) say('Nothing to do.');
+    process.exit(ready ? 0 : 1);
   }
   if (args.thenArgs) runThen(node, args.thenArgs);
 }

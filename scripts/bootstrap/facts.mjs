@@ -35,6 +35,14 @@ function ffmpegEncoders() {
   return res.status === 0 ? res.stdout : null;
 }
 
+/**
+ * Whether python3 can make a venv: Debian and Ubuntu split the venv module's ensurepip into python3-venv, without
+ * which `python3 -m venv` fails. null: not asked (no python3, not in test mode, or not Linux).
+ */
+function pythonVenv() {
+  return spawnSync('python3', ['-c', 'import ensurepip, venv'], { stdio: 'ignore', timeout: 15_000 }).status === 0;
+}
+
 /** The facts the system plan needs (`mode`: 'runtime' or 'test'). */
 export function readFacts(mode) {
   const platform = process.platform;
@@ -58,6 +66,7 @@ export function readFacts(mode) {
       }
     },
     ffmpegEncoders: has('ffmpeg') ? ffmpegEncoders() : null,
+    pythonVenv: platform === 'linux' && mode === 'test' && has('python3') ? pythonVenv() : null,
   };
 }
 

@@ -10,7 +10,7 @@ import { findBrowser } from './browsers.mjs';
  *   GitHub, not the npm registry) cannot be downloaded; better-sqlite3 ships its binaries in the npm package.
  * - The test-only parts are where test/helpers look for them: with-keyring.sh (dbus, gnome-keyring), Dovecot at
  *   /usr/sbin/dovecot, Xvfb, Firefox at /usr/bin/firefox(-esr). Those helpers only know Linux paths, so on macOS
- *   and Windows those suites skip and nothing is asked for.
+ *   and Windows those suites skip and nothing is asked for. python3-venv: for the Python client's test venv.
  */
 export const NEEDS = [
   {
@@ -76,6 +76,16 @@ export const NEEDS = [
     onlyWherePackaged: true,
     present: (f) => f.exists('/usr/bin/firefox-esr') || f.exists('/usr/bin/firefox'),
   },
+  // The Python client's tests run in a venv (scripts/bootstrap/python-venv.mjs). Debian and Ubuntu package the
+  // venv module's ensurepip apart from python3; the other distributions' python3 has it.
+  {
+    id: 'python3-venv',
+    what: "Python's venv module (python3-venv)",
+    mode: 'test',
+    platforms: ['linux'],
+    onlyWherePackaged: true,
+    present: (f) => f.has('python3') && f.pythonVenv !== false,
+  },
 ];
 
 /**
@@ -105,6 +115,7 @@ export const PACKAGES = {
     dovecot: 'dovecot-imapd',
     xvfb: 'xvfb',
     firefox: 'firefox-esr',
+    'python3-venv': 'python3-venv',
   },
   dnf: {
     browser: 'chromium',

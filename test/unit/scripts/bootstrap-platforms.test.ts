@@ -149,6 +149,7 @@ describe('bootstrap: the install line per system', () => {
       'dovecot-imapd',
       'xvfb',
       'firefox-esr',
+      'python3-venv',
     ]);
   });
 
@@ -158,7 +159,7 @@ describe('bootstrap: the install line per system', () => {
     expect(plan.missing).toContain('browser');
     expect(plan.missing).not.toContain('firefox');
     expect(lines(machine(bare))).toEqual([
-      'sudo apt-get update && sudo apt-get install -y ffmpeg libsecret-1-dev python3 make g++ xz-utils dbus gnome-keyring dovecot-imapd xvfb',
+      'sudo apt-get update && sudo apt-get install -y ffmpeg libsecret-1-dev python3 make g++ xz-utils dbus gnome-keyring dovecot-imapd xvfb python3-venv',
       'sudo snap install chromium',
     ]);
     expect(plan.notes.join(' ')).toMatch(/Chromium only as a snap.*chromium-browser deb just installs that snap/);
