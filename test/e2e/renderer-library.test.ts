@@ -155,6 +155,8 @@ describe('renderer over the real HTTP API', () => {
       expect(await confirmation.getByRole('status').innerText()).toMatch(
         /^Created “Robin Tester”: it is in the library/,
       );
+      // The focus went with the closed form's place to the confirmation, not to the page's body.
+      expect(await confirmation.evaluate((el) => el.contains(document.activeElement))).toBe(true);
       await confirmation.getByRole('button', { name: 'Open it' }).click();
       await page.getByTestId('character-detail').getByRole('heading', { name: 'Robin Tester' }).waitFor();
 

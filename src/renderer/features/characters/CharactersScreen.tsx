@@ -4,6 +4,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, Notice } from '../../components/StatusViews';
 import { Thumbnail } from '../../components/Thumbnail';
 import { formatDate } from '../../lib/format';
+import { useScrollIntoView } from '../../lib/use-scroll-into-view';
 import { useAppStore } from '../../stores/app-store';
 import { MIN_CHARACTER_QUERY } from '../../stores/characters.slice';
 import { CharacterDetail } from './CharacterDetail';
@@ -19,6 +20,8 @@ export function CharactersScreen() {
   // The confirmation of the last character made here (the form closes, so it says so in its place).
   const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
   const opened = characters.data.find((c) => c.id === openId) ?? null;
+  // The form that had the focus is gone: the confirmation takes it (and comes into view), not the page's body.
+  const createdRef = useScrollIntoView<HTMLDivElement>(created?.id ?? null, { focus: true });
 
   // Debounced search; 1 character is too short for the API, so it keeps the full list and says why.
   useEffect(() => {
@@ -57,7 +60,7 @@ export function CharactersScreen() {
         />
       ) : null}
       {created ? (
-        <div data-testid="character-created">
+        <div data-testid="character-created" ref={createdRef} tabIndex={-1}>
           <Notice tone="success">
             Created “{created.name}”: it is in the library below.{' '}
             <button type="button" className="btn btn-secondary btn-small" onClick={() => setOpenId(created.id)}>
