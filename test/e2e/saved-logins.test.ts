@@ -159,17 +159,33 @@ describe('Saved logins over the IPC contract and a real core', () => {
       expect(await html(page)).not.toContain(site.credentials.password);
       await inspect(page, 'detail', page.getByTestId('saved-login-detail'));
       const secret = page.getByTestId('secret-row').filter({ hasText: 'Password' });
+      // A fake clock: what the line says once the clipboard's 30 s are over, without waiting them out.
+      await page.clock.install();
       await secret.getByRole('button', { name: 'Copy password' }).click();
       await expect.poll(() => bridge.copiedSecrets).toEqual([site.credentials.password]);
       expect(bridge.copied).toEqual([]);
+      const status = page.getByTestId('secret-status');
+      const time = String.raw`\d{1,2}:\d{2}:\d{2}(\s?[AP]M)?`;
       await expect
-        .poll(() => page.getByTestId('secret-status').innerText())
-        .toBe('Password copied — cleared from the clipboard in 30 s.');
+        .poll(() => status.innerText())
+        .toMatch(new RegExp(`^Password copied at ${time}; the app takes it off the clipboard at ${time}\\.$`));
       expect(await html(page)).not.toContain(site.credentials.password);
+      // Minutes later it does not still say "in 30 s": it says when, in the past tense.
+      await page.clock.runFor(5 * 60_000);
+      await expect
+        .poll(() => status.innerText())
+        .toMatch(new RegExp(`^Password copied at ${time}; taken off the clipboard at ${time} \\(unless`));
 
       await secret.getByRole('button', { name: 'Reveal password' }).click();
       await expect.poll(() => secret.getByTestId('revealed-value').innerText()).toBe(site.credentials.password);
       await secret.getByRole('button', { name: 'Hide password' }).click();
+      await secret.getByText('Hidden').waitFor();
+      expect(await html(page)).not.toContain(site.credentials.password);
+      // Left revealed, it is hidden again after 30 s.
+      await secret.getByRole('button', { name: 'Reveal password' }).click();
+      await secret.getByTestId('revealed-value').waitFor();
+      await page.getByText('Shown values are hidden again 30 s after Reveal.').waitFor();
+      await page.clock.runFor(31_000);
       await secret.getByText('Hidden').waitFor();
       expect(await html(page)).not.toContain(site.credentials.password);
 

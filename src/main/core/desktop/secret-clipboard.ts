@@ -2,8 +2,9 @@
 // Node: the Electron side gives its clipboard (electron/ipc/local-channels.ts); tests give a stand-in and run the
 // timer themselves.
 
-/** How long a copied secret stays on the clipboard. */
-export const SECRET_ON_CLIPBOARD_MS = 30_000;
+import { SECRET_ON_CLIPBOARD_MS } from '../../../shared/secret-clipboard.js';
+
+export { SECRET_ON_CLIPBOARD_MS };
 
 /** What is used of the OS clipboard (Electron's `clipboard`). */
 export interface SecretClipboard {
