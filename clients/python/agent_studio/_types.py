@@ -81,7 +81,7 @@ class OriginState(_OriginStateRequired, total=False):
     """Only with include "indexedDB" (then on every origin, possibly empty)"""
     sessionStorage: list[OriginStateSessionStorageItem]
     """Only with include "sessionStorage" (then on every origin, possibly empty). Playwright ignores this field:
-    restore it with an init script (README "Full storage")
+    restore it with an init script (docs/login-service.md#full-storage)
     """
 
 
@@ -129,8 +129,8 @@ LoginRequestInput = TypedDict(
         "healthCheckIntervalSec": Optional[int],
         # Storage to capture besides cookies and localStorage: "indexedDB" (origins[].indexedDB, restored by
         # browser.newContext({ storageState })) and "sessionStorage" (origins[].sessionStorage, restored by an
-        # init script; see the README "Full storage"). A cached session is served only when it was captured
-        # with them.
+        # init script; see docs/login-service.md#full-storage). A cached session is served only when it was
+        # captured with them.
         "include": list[Literal["indexedDB", "sessionStorage"]],
         # true: when the login stops at a CAPTCHA or a second factor with no automatic way through, the
         # desktop app shows it in a browser window for a person to finish, and the request waits
@@ -173,7 +173,8 @@ class LoginParams(TypedDict, total=False):
     include: list[Literal["indexedDB", "sessionStorage"]]
     """Storage to capture besides cookies and localStorage: "indexedDB" (origins[].indexedDB, restored by
     browser.newContext({ storageState })) and "sessionStorage" (origins[].sessionStorage, restored by an init
-    script; see the README "Full storage"). A cached session is served only when it was captured with them.
+    script; see docs/login-service.md#full-storage). A cached session is served only when it was captured with
+    them.
     """
     interactive: bool
     """true: when the login stops at a CAPTCHA or a second factor with no automatic way through, the desktop app
