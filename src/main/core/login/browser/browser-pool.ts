@@ -1,10 +1,12 @@
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { LoginBrowser } from '../../../../shared/login-browser.schema.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import { startOutboundProxy, type OutboundProxy } from '../../net/outbound-proxy.js';
 import { noopLogSink, type LogSink } from '../../logger.js';
 import { BrowserPriority, browserChildren } from './browser-priority.js';
 import { decideSandbox, sandboxFacts } from './chromium-sandbox.js';
 import { defaultLaunchArgs, proxyArgs } from './chromium-args.js';
+import { machineLocale, machineTimeZone } from './machine-locale.js';
 
 export interface BrowserPoolOptions {
   executablePath?: string;
@@ -15,6 +17,13 @@ export interface BrowserPoolOptions {
   connectEndpoint?: string;
   /** Replaces the default launch args when given. */
   launchArgs?: string[];
+  /** Added to the launch args (a browser mode's own switches: the off-screen window of a headed one). */
+  extraArgs?: string[];
+  /** Environment of the browser process (the DISPLAY of the app's own Xvfb). Default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** Language and time zone of every context (default: this computer's, machine-locale.ts). */
+  locale?: string;
+  timezoneId?: string;
   log?: LogSink;
   /** Options applied to every new context (viewport, locale, ...). */
   contextOptions?: BrowserContextOptions;
@@ -68,7 +77,13 @@ export class BrowserPool {
   private readonly maxContexts: number;
   private browser: Browser | undefined;
   private launching: Promise<Browser> | undefined;
-  private userAgent: string | undefined;
+  /** The user agent the browser sends by itself (read once it runs), and the one contexts are given instead, if any. */
+  private nativeUserAgent: string | undefined;
+  private userAgentOverride: string | undefined;
+  private readonly locale: string;
+  private readonly timezoneId: string;
+  /** What the last launch started (executable and version), for the log and the tests of the browser modes. */
+  private started: { executablePath: string | null; version: string } | null = null;
   private running = 0;
   private readonly queue: Waiter[] = [];
   private disposed = false;
@@ -82,23 +97,45 @@ export class BrowserPool {
     this.opts = opts;
     this.log = opts.log ?? noopLogSink();
     this.maxContexts = Math.max(1, Math.floor(opts.maxContexts ?? 4));
+    this.locale = opts.locale ?? machineLocale();
+    this.timezoneId = opts.timezoneId ?? machineTimeZone();
+  }
+
+  /** The executable and version of the browser the pool launched (null before the first launch). */
+  launched(): { executablePath: string | null; version: string } | null {
+    return this.started;
   }
 
   stats(): { running: number; queued: number; launched: boolean } {
     return { running: this.running, queued: this.queue.length, launched: !!this.browser?.isConnected() };
   }
 
-  async withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts: WithContextOptions = {}): Promise<T> {
+  /**
+   * Runs `fn` in a fresh context of the warm browser. `presented`: what the context's pages show the sites (user agent,
+   * language, time zone), which a login returns with its state; undefined when the user agent could not be read.
+   */
+  async withContext<T>(
+    fn: (ctx: BrowserContext, presented: LoginBrowser | undefined) => Promise<T>,
+    opts: WithContextOptions = {},
+  ): Promise<T> {
     await this.acquire(opts.signal);
     let ctx: BrowserContext | undefined;
+    let presented: LoginBrowser | undefined;
     try {
       const browser = await this.getBrowser();
-      ctx = await browser.newContext({
-        ...(this.userAgent ? { userAgent: this.userAgent } : {}),
+      const options: BrowserContextOptions = {
+        ...(this.userAgentOverride ? { userAgent: this.userAgentOverride } : {}),
         viewport: { width: 1280, height: 800 },
+        locale: this.locale,
+        timezoneId: this.timezoneId,
         ...this.opts.contextOptions,
         ...opts.contextOptions,
-      });
+      };
+      ctx = await browser.newContext(options);
+      const userAgent = options.userAgent ?? this.nativeUserAgent;
+      presented = userAgent
+        ? { userAgent, locale: options.locale ?? this.locale, timezoneId: options.timezoneId ?? this.timezoneId }
+        : undefined;
       this.openContexts.add(ctx);
       if (!this.opts.connectEndpoint) this.priority.watch();
     } catch (err) {
@@ -107,7 +144,7 @@ export class BrowserPool {
     }
     const context = ctx;
     try {
-      return await fn(context);
+      return await fn(context, presented);
     } finally {
       // The answer does not wait for the context to close (tens of ms); its slot is freed once it has.
       void context
@@ -211,7 +248,7 @@ export class BrowserPool {
     }
     const decision = decideSandbox(sandboxFacts(this.opts.executablePath));
     this.log.info({ sandbox: decision.sandbox, why: decision.why }, 'browser sandbox');
-    const args = [...(this.opts.launchArgs ?? defaultLaunchArgs(decision))];
+    const args = [...(this.opts.launchArgs ?? defaultLaunchArgs(decision)), ...(this.opts.extraArgs ?? [])];
     const { outbound } = this.opts;
     if (outbound) {
       const proxy = (this.proxy ??= startOutboundProxy(outbound));
@@ -231,6 +268,7 @@ export class BrowserPool {
         executablePath: this.opts.executablePath,
         headless: this.opts.headless ?? true,
         args,
+        env: this.opts.env,
         // Playwright adds --no-sandbox itself unless told otherwise: the sandbox is on where this process can run it.
         chromiumSandbox: decision.sandbox && !args.includes('--no-sandbox'),
         // The app shuts down in order (in-flight logins finish, then the pool closes the browser);
@@ -255,19 +293,38 @@ export class BrowserPool {
       }
     }
     this.priority.launched(before);
-    if (this.userAgent === undefined) this.userAgent = await this.readUserAgent(browser);
+    this.started = { executablePath: this.opts.executablePath ?? null, version: browser.version() };
+    this.log.info({ ...this.started }, 'browser launched');
+    if (this.nativeUserAgent === undefined) {
+      this.nativeUserAgent = await readUserAgent(browser);
+      // Headless Chromium announces itself as "HeadlessChrome", which many sites block: contexts get the token
+      // dropped. A headed browser's own user agent is left alone: an override would be one more thing that differs
+      // from a person's browser (a page's workers then see no client-hint brands).
+      if (this.nativeUserAgent?.includes('HeadlessChrome/'))
+        this.userAgentOverride = this.nativeUserAgent.replace('HeadlessChrome/', 'Chrome/');
+    }
     return browser;
   }
+}
 
-  /** Headless Chromium announces itself as "HeadlessChrome", which many sites block; drop that token. */
-  private async readUserAgent(browser: Browser): Promise<string | undefined> {
+/** The user agent the browser sends by itself: from the protocol, else from a blank page (a remote browser's may lack it). */
+async function readUserAgent(browser: Browser): Promise<string | undefined> {
+  try {
+    const session = await browser.newBrowserCDPSession();
+    const version = (await session.send('Browser.getVersion')) as { userAgent?: string };
+    await session.detach().catch(() => {});
+    if (version.userAgent) return version.userAgent;
+  } catch {
+    // not a CDP connection: ask a page
+  }
+  try {
+    const page = await browser.newPage();
     try {
-      const session = await browser.newBrowserCDPSession();
-      const version = (await session.send('Browser.getVersion')) as { userAgent?: string };
-      await session.detach().catch(() => {});
-      return version.userAgent?.replace('HeadlessChrome/', 'Chrome/');
-    } catch {
-      return undefined;
+      return await page.evaluate(() => navigator.userAgent);
+    } finally {
+      await page.context().close();
     }
+  } catch {
+    return undefined;
   }
 }
