@@ -28,7 +28,12 @@ export interface LoggedInContextOptions {
   client?: AgentStudioClient;
   apiKey?: string;
   baseUrl?: string;
-  /** More options of the new context (viewport, userAgent…); storageState is set from the login. */
+  /** Which browser logs in (docs/login-service.md#bot-walls): `{ mode: 'headed' }` for a site that refuses headless browsers. */
+  browser?: LoginInput['browser'];
+  /**
+   * More options of the new context (viewport…); storageState is set from the login. The login browser's userAgent,
+   * locale and timezoneId (the state's `browser`) are applied unless given here.
+   */
   contextOptions?: Omit<BrowserContextOptions, 'storageState'>;
 }
 
@@ -40,14 +45,24 @@ export async function newLoggedInContext(
   browser: Pick<Browser, 'newContext'>,
   options: LoggedInContextOptions,
 ): Promise<BrowserContext> {
-  const { credential, domain, username, password, loginMethod, additionalFields, useCache, include, contextOptions } =
-    options;
+  const {
+    credential,
+    domain,
+    username,
+    password,
+    loginMethod,
+    additionalFields,
+    useCache,
+    include,
+    browser: loginBrowser,
+    contextOptions,
+  } = options;
   let client = options.client;
   if (!client) {
     if (!options.apiKey) throw new TypeError('newLoggedInContext: pass `client` or `apiKey`');
     client = createAgentStudioClient({ apiKey: options.apiKey, baseUrl: options.baseUrl });
   }
-  const common = { additionalFields, useCache, include };
+  const common = { additionalFields, useCache, include, ...(loginBrowser ? { browser: loginBrowser } : {}) };
   let body: LoginInput;
   if (credential !== undefined) body = { credential, domain, ...common };
   else if (domain === undefined || password === undefined)
@@ -56,7 +71,7 @@ export async function newLoggedInContext(
     );
   else body = { cred: { username: username ?? '', password }, domain, loginMethod, ...common };
   const storageState = await client.login(body);
-  const context = await browser.newContext({ ...contextOptions, storageState });
+  const context = await browser.newContext({ ...presentedAs(storageState), ...contextOptions, storageState });
   try {
     await applySessionStorage(context, storageState);
   } catch (err) {
@@ -64,6 +79,19 @@ export async function newLoggedInContext(
     throw err;
   }
   return context;
+}
+
+/**
+ * The context options that make an agent's pages present what the login browser did (user agent, language, time
+ * zone): a site may tie the session to them. Empty for a state without `browser` (imported, or cached by an older
+ * server). Useful on its own: `browser.newContext({ ...presentedAs(state), storageState: state })`.
+ */
+export function presentedAs(
+  state: Pick<StorageState, 'browser'>,
+): Pick<BrowserContextOptions, 'userAgent' | 'locale' | 'timezoneId'> {
+  if (!state.browser) return {};
+  const { userAgent, locale, timezoneId } = state.browser;
+  return { userAgent, locale, timezoneId };
 }
 
 /**

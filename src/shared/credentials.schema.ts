@@ -2,6 +2,13 @@
 // label. Secrets are write-only: no schema here has a field that carries one back. Pure: imports nothing but zod.
 import { z } from 'zod';
 import { httpUrlString, tryUrl } from './http-url.schema.js';
+import { BrowserChoiceSchema } from './login-browser.schema.js';
+
+/** A saved login's own login browser: used when a login request names none (the request's wins). */
+const savedBrowser = BrowserChoiceSchema.describe(
+  'The login browser of this site (docs/login-service.md#bot-walls): e.g. {"mode": "headed"} for a site that refuses headless ' +
+    "browsers. A login request's own browser wins; neither: the server's browser.mode",
+);
 
 /** What a saved login can hold that is secret (kept in the OS keychain or the encrypted file, never in SQLite). */
 export const SAVED_LOGIN_SECRETS = ['password', 'totpSecret', 'additionalFields', 'notes'] as const;
@@ -89,6 +96,7 @@ export const SavedLoginCreateSchema = z
     additionalFields: secretFields.additionalFields.optional(),
     notes: secretFields.notes.optional(),
     shareWith: shareWith.default('all'),
+    browser: savedBrowser.optional(),
   })
   .meta({ id: 'SavedLoginCreate' });
 export type SavedLoginCreate = z.infer<typeof SavedLoginCreateSchema>;
@@ -108,6 +116,7 @@ export const SavedLoginUpdateSchema = z
     additionalFields: secretFields.additionalFields.nullable().optional(),
     notes: secretFields.notes.nullable().optional(),
     shareWith: shareWith.optional(),
+    browser: savedBrowser.nullable().optional(),
   })
   .meta({ id: 'SavedLoginUpdate' });
 export type SavedLoginUpdate = z.infer<typeof SavedLoginUpdateSchema>;
@@ -155,6 +164,7 @@ export const SavedLoginSchema = z
     mailboxId: z.string().nullable(),
     phone: z.string().nullable(),
     shareWith: z.union([z.literal('all'), z.array(z.string())]),
+    browser: savedBrowser.nullable(),
     source: z.enum(SAVED_LOGIN_SOURCES),
     created_at: z.number(),
     updated_at: z.number(),

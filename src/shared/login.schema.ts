@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrlString } from './http-url.schema.js';
+import { BrowserChoiceSchema, LoginBrowserSchema } from './login-browser.schema.js';
 import { PERSON_REASONS } from './person-task.js';
 
 export const LOGIN_METHODS = ['password', 'oauth_google', 'otp_email', 'magic_link', 'passkey'] as const;
@@ -99,6 +100,10 @@ export const LoginRequestSchema = z
       .max(1800)
       .default(300)
       .describe('How long an interactive login waits for the person (seconds, 5 to 1800)'),
+    browser: BrowserChoiceSchema.optional().describe(
+      'The login browser (docs/login-service.md#bot-walls). Wins over the saved login\'s own choice, which wins over the ' +
+        "server's browser.mode (default headless)",
+    ),
     async: z
       .boolean()
       .default(false)
@@ -183,10 +188,17 @@ export const OriginStateSchema = z
   .meta({ id: 'OriginState' });
 
 export const StorageStateSchema = z
-  .object({ cookies: z.array(CookieSchema), origins: z.array(OriginStateSchema) })
+  .object({
+    cookies: z.array(CookieSchema),
+    origins: z.array(OriginStateSchema),
+    // Playwright ignores keys it does not know, so the answer still goes straight into newContext({ storageState }).
+    browser: LoginBrowserSchema.optional(),
+  })
   .meta({
     id: 'StorageState',
-    description: 'Playwright storageState: pass it to browser.newContext({ storageState })',
+    description:
+      'Playwright storageState: pass it to browser.newContext({ storageState }), with browser.userAgent, locale and ' +
+      "timezoneId as that context's options",
   });
 export type StorageState = z.infer<typeof StorageStateSchema>;
 

@@ -85,11 +85,34 @@ class OriginState(_OriginStateRequired, total=False):
     """
 
 
-class StorageState(TypedDict):
-    """Playwright storageState: pass it to browser.newContext({ storageState })"""
+class LoginBrowser(TypedDict):
+    """What the login browser presented while it made the session. An agent that loads the state should present
+    the same: browser.newContext({ storageState, userAgent, locale, timezoneId }) (the typed client's
+    newLoggedInContext does). A site may tie a session to them and end it, or ask again, when they change.
+    Client hints (Sec-CH-UA) come from the agent's own browser: a Chromium of the major version the user agent
+    names keeps them in line. Absent when no login browser made the session (imported from a browser profile)
+    or when it was cached by an older version
+    """
 
+    userAgent: str
+    """The User-Agent header and navigator.userAgent the site saw"""
+    locale: str
+    """navigator.language, Accept-Language and Intl formatting (BCP 47, e.g. en-US)"""
+    timezoneId: str
+    """The IANA time zone the pages saw (e.g. Europe/Berlin)"""
+
+
+class _StorageStateRequired(TypedDict):
     cookies: list[Cookie]
     origins: list[OriginState]
+
+
+class StorageState(_StorageStateRequired, total=False):
+    """Playwright storageState: pass it to browser.newContext({ storageState }), with browser.userAgent, locale
+    and timezoneId as that context's options
+    """
+
+    browser: LoginBrowser
 
 
 class LoginAccepted(TypedDict):
@@ -105,6 +128,13 @@ class LoginRequestInputCred(TypedDict, total=False):
     password: str
     totpSecret: str
     """Authenticator secret (base32, or an otpauth:// URI) for loginMethod totp and sites that ask a TOTP"""
+
+
+class BrowserChoiceInput(TypedDict):
+    mode: Literal["headless", "headed", "own-chrome"]
+    """headless (default): no window; headed: a real window kept off-screen, for sites that refuse headless
+    browsers; own-chrome: the Chrome, Edge or Chromium installed on this computer, with a window
+    """
 
 
 LoginRequestInput = TypedDict(
@@ -139,6 +169,9 @@ LoginRequestInput = TypedDict(
         "interactive": bool,
         # How long an interactive login waits for the person (seconds, 5 to 1800)
         "interactiveTimeoutSec": int,
+        # The login browser (docs/login-service.md#bot-walls). Wins over the saved login's own choice, which
+        # wins over the server's browser.mode (default headless)
+        "browser": BrowserChoiceInput,
         # true (or the header Prefer: respond-async): answer 202 {login_id, status_url} at once and run the
         # login in the background; poll GET /api/login/{id}, then take the state from GET
         # /api/login/{id}/state
@@ -183,6 +216,10 @@ class LoginParams(TypedDict, total=False):
     """
     interactive_timeout_sec: int
     """How long an interactive login waits for the person (seconds, 5 to 1800)"""
+    browser: BrowserChoiceInput
+    """The login browser (docs/login-service.md#bot-walls). Wins over the saved login's own choice, which wins
+    over the server's browser.mode (default headless)
+    """
 
 
 class LoginError(TypedDict):
@@ -271,6 +308,13 @@ class SavedPasskey(TypedDict):
     created_at: float
 
 
+class BrowserChoice(TypedDict):
+    mode: Literal["headless", "headed", "own-chrome"]
+    """headless (default): no window; headed: a real window kept off-screen, for sites that refuse headless
+    browsers; own-chrome: the Chrome, Edge or Chromium installed on this computer, with a window
+    """
+
+
 class SavedLogin(TypedDict):
     """A saved login: metadata only; its secrets are never returned"""
 
@@ -292,6 +336,7 @@ class SavedLogin(TypedDict):
     mailboxId: Optional[str]
     phone: Optional[str]
     shareWith: Union[Literal["all"], list[str]]
+    browser: Optional[BrowserChoice]
     source: Literal["api", "import", "stored_credentials"]
     created_at: float
     updated_at: float
@@ -409,6 +454,7 @@ BODY_FIELDS: dict[str, dict[str, str]] = {
         "include": "include",
         "interactive": "interactive",
         "interactive_timeout_sec": "interactiveTimeoutSec",
+        "browser": "browser",
     },
     "refresh": {
         "credential": "credential",

@@ -68,6 +68,12 @@ export interface CoreOverrides {
    * (and a busy machine cannot refill one between two requests). Never set in production.
    */
   rateLimitNow?: () => number;
+  /**
+   * Tests only: the environment the login browsers are set up from (DISPLAY and the PATH Xvfb is found on; LANG,
+   * LC_* and TZ for the language and time zone they present), so a test can stand for another machine. Never set in
+   * production: there it is this process's.
+   */
+  browserEnv?: NodeJS.ProcessEnv;
 }
 
 function installIdOf(settings: SettingsRepo): string {
@@ -161,7 +167,10 @@ export function createCore(config: AppConfig, overrides: CoreOverrides = {}): Co
     },
   };
   try {
-    const login = createLoginFeature(base, { interactive: overrides.interactiveFinisher?.(base) });
+    const login = createLoginFeature(base, {
+      interactive: overrides.interactiveFinisher?.(base),
+      browserEnv: overrides.browserEnv,
+    });
     const video = createVideoFeature(base, { now: overrides.now });
     const loginWebhooks = createLoginWebhooks(base);
     const backups = new BackupScheduler({

@@ -42,7 +42,10 @@ export const LOGIN_API = defineApiRoutes({
       'server, only on its origins, and the caller never holds them; domain then defaults to its loginUrl) or ' +
       `cred {username, password}, cred.totpSecret (base32 or otpauth:// URI, for totp and sites that ask an authenticator code), loginMethod (${KNOWN_LOGIN_METHODS.join(', ')}), ` +
       'domain (full http/https URL of the login page), additionalFields (string map matched to extra fields by name, id, label or placeholder), ' +
-      'useCache (default true). The answer is exactly Playwright storageState; the headers X-Session-Cache (hit|miss) and X-Session-Id say where it came from. ' +
+      'useCache (default true), browser {mode: headless|headed|own-chrome} (the login browser: docs/login-service.md#bot-walls; default the ' +
+      "saved login's, else the server's browser.mode). The answer is Playwright storageState plus browser {userAgent, locale, " +
+      "timezoneId}: what the login browser presented, for the agent's context to present as well (Playwright ignores the " +
+      'extra key); the headers X-Session-Cache (hit|miss) and X-Session-Id say where it came from. ' +
       `A fresh login always replaces the cached entry. Failures: ${failureDocs}; 400 INVALID_REQUEST for bad input.`,
     tags: ['login'],
     body: LoginRequestSchema,
@@ -84,7 +87,7 @@ export const LOGIN_API = defineApiRoutes({
       },
       422: {
         description:
-          "LOGIN_FORM_NOT_FOUND, MFA_REQUIRED (the message says what to pass), CAPTCHA_BLOCKED, CREDENTIALS_REQUIRED (the site asks a password that was not given) or CREDENTIAL_ORIGIN_MISMATCH (a saved login's secrets were about to be typed on a page outside its origins; nothing was typed)",
+          "LOGIN_FORM_NOT_FOUND, MFA_REQUIRED (the message says what to pass), CAPTCHA_BLOCKED, CREDENTIALS_REQUIRED (the site asks a password that was not given), CREDENTIAL_ORIGIN_MISMATCH (a saved login's secrets were about to be typed on a page outside its origins; nothing was typed) or BROWSER_MODE_UNAVAILABLE (a browser mode other than headless on a server that logs in through a remote browser)",
       },
       423: { description: 'ACCOUNT_LOCKED' },
       502: {
@@ -93,7 +96,8 @@ export const LOGIN_API = defineApiRoutes({
       },
       503: {
         description:
-          'BROWSER_NOT_FOUND, BROWSER_UNAVAILABLE (the browser exited while starting, twice in a row) or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)',
+          'BROWSER_NOT_FOUND (for browser mode own-chrome: no installed Chrome, Edge or Chromium, details.mode), BROWSER_UNAVAILABLE (the browser exited while starting, twice in a row), ' +
+          'DISPLAY_UNAVAILABLE (browser mode headed or own-chrome on Linux without a display and without Xvfb; details.reason) or SECRETS_UNAVAILABLE (set-up problems; the message says what to install or configure)',
       },
       504: {
         description:

@@ -104,11 +104,20 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('logs in to a local site: the returned storageState opens the protected page', async () => {
-    const state = dataOf<{ cookies: { name: string; value: string }[]; origins: unknown[] }>(
-      await callTool(client, 'login', loginArgs(site)),
-    );
+    const state = dataOf<{
+      cookies: { name: string; value: string }[];
+      origins: unknown[];
+      browser?: { userAgent: string; locale: string; timezoneId: string };
+    }>(await callTool(client, 'login', loginArgs(site)));
     expect(state.cookies.length).toBeGreaterThan(0);
     expect(await opensProtectedPage(browser, site, state)).toBe(true);
+    // What the login browser presented, for the agent's context (docs/login-service.md#bot-walls).
+    expect(state.browser).toEqual({
+      userAgent: expect.stringMatching(/Chrome\/\d+/),
+      locale: expect.any(String),
+      timezoneId: expect.any(String),
+    });
+    expect(state.browser?.userAgent).not.toMatch(/headless/i);
     // The state is only the tool's answer: no cookie value reaches the log.
     await t.core.logger.flush();
     const log = fs.readFileSync(t.core.logger.file, 'utf8');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BROWSER_MODES, type BrowserMode } from '../../../shared/login-browser.schema.js';
 
 const loopbackHost = z
   .string()
@@ -62,6 +63,13 @@ export const ConfigSchema = z.object({
   browser: z
     .object({
       executablePath: z.string().optional(),
+      /**
+       * The login browser of a request that names none, and whose saved login names none (docs/login-service.md#bot-walls):
+       * headless, headed (a window kept off-screen; on Linux without a display, an Xvfb the app starts) or own-chrome
+       * (the installed Chrome, Edge or Chromium). Unset: headless, or headed where an older config says headless: false.
+       */
+      mode: z.enum(BROWSER_MODES).optional(),
+      /** Older spelling: false stands for mode "headed" when mode is not set (defaultBrowserMode). */
       headless: z.boolean().default(true),
       maxContexts: z.number().int().min(1).max(32).default(4),
       /** ws:// (Playwright server) or http(s):// (CDP) endpoint of a remote browser instead of launching one. */
@@ -206,5 +214,10 @@ export const ConfigSchema = z.object({
 });
 
 export type AppConfig = z.infer<typeof ConfigSchema>;
+
+/** The login browser's mode when neither the request nor its saved login chooses one (config `browser.mode`). */
+export function defaultBrowserMode(browser: Pick<AppConfig['browser'], 'mode' | 'headless'>): BrowserMode {
+  return browser.mode ?? (browser.headless ? 'headless' : 'headed');
+}
 /** What a user may write in config.json or pass programmatically (everything optional but dataDir). */
 export type AppConfigInput = z.input<typeof ConfigSchema>;

@@ -1,6 +1,7 @@
 import type { Cookie } from 'playwright-core';
 import type { LoginFailureReason } from '../../../shared/errors.js';
 import type { IndexedDBDatabase, KnownLoginMethod, StorageExtra } from '../../../shared/login.schema.js';
+import type { LoginBrowser } from '../../../shared/login-browser.schema.js';
 import type { CodeSources } from './codes/code-sources.js';
 import type { PasskeyUse } from './passkeys/passkey-types.js';
 
@@ -67,6 +68,8 @@ export interface OriginStorage {
 export interface SessionStorageState {
   cookies: Cookie[];
   origins: OriginStorage[];
+  /** What the browser that holds the session presented to the site (a finisher that knows says so). */
+  browser?: LoginBrowser;
 }
 
 export type LoginResult =

@@ -1,8 +1,11 @@
 import type { BaseCore } from '../base-core.js';
+import { defaultBrowserMode } from '../config/config.schema.js';
 import { BrowserPool } from './browser/browser-pool.js';
+import { modeLaunch } from './browser/browser-modes.js';
 import { LazyBrowserPool } from './browser/lazy-browser-pool.js';
+import { machineLocale, machineTimeZone } from './browser/machine-locale.js';
+import { VirtualDisplay } from './browser/virtual-display.js';
 import { InboxHub } from './codes/inbox-hub.js';
-import { resolveBrowserExecutable } from './browser/browser-resolver.js';
 import { createLifecycle, type Lifecycle } from './lifecycle/index.js';
 import { LoginEngine } from './flow/login-engine.js';
 import type { InteractiveFinisher } from './interactive/interactive-finisher.js';
@@ -44,25 +47,31 @@ export interface LoginFeature {
  * `interactive`: shows a login stopped at a CAPTCHA or second factor to a person (the desktop app gives
  * one, docs/person-in-the-loop.md); without it such logins answer their typed error.
  */
-export function createLoginFeature(base: BaseCore, opts: { interactive?: InteractiveFinisher } = {}): LoginFeature {
+export function createLoginFeature(
+  base: BaseCore,
+  opts: { interactive?: InteractiveFinisher; browserEnv?: NodeJS.ProcessEnv } = {},
+): LoginFeature {
   const { config, log, outbound } = base;
   const browserLog = log.child({ component: 'browser' });
-  const browsers = new LazyBrowserPool(
-    () =>
+  // Where headed login browsers draw their window (the app's own Xvfb on Linux without a display).
+  const browserEnv = opts.browserEnv ?? process.env;
+  const display = new VirtualDisplay({ env: browserEnv, log: browserLog });
+  // One pool per browser mode, each made on its first use (docs/login-service.md#bot-walls).
+  const browsers = new LazyBrowserPool({
+    defaultMode: defaultBrowserMode(config.browser),
+    outbound,
+    make: async (mode) =>
       new BrowserPool({
-        executablePath: config.browser.connectEndpoint
-          ? undefined
-          : resolveBrowserExecutable({ configuredPath: config.browser.executablePath }).path,
-        headless: config.browser.headless,
+        ...(await modeLaunch(mode, { browser: config.browser, display })),
         maxContexts: config.browser.maxContexts,
-        connectEndpoint: config.browser.connectEndpoint,
-        log: browserLog,
-        // In every mode, not only public-only: link-local and metadata addresses are refused in each. The
+        locale: machineLocale(browserEnv),
+        timezoneId: machineTimeZone(browserEnv),
+        log: browserLog.child({ mode }),
+        // In every network mode, not only public-only: link-local and metadata addresses are refused in each. The
         // proxy costs nothing measurable (interleaved logins of 8 fixture sites: within ±2%).
         outbound,
       }),
-    outbound,
-  );
+  });
   const cache = new SessionCache({ db: base.db, secrets: base.secrets, maxAgeSec: config.login.cacheMaxAgeSec });
   const inbox = new InboxHub();
   const mailboxes = createMailboxes({
@@ -137,7 +146,8 @@ export function createLoginFeature(base: BaseCore, opts: { interactive?: Interac
   const dispose = async () => {
     board.dispose();
     await takeover.dispose();
-    await Promise.all([mailboxes.dispose(), browsers.dispose()]);
+    // The display after the browsers that draw on it.
+    await Promise.all([mailboxes.dispose(), browsers.dispose().then(() => display.dispose())]);
   };
   const runs = new LoginRuns({
     board,

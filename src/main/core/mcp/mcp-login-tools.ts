@@ -65,6 +65,9 @@ const SessionAnswerSchema = z.object({
     .optional()
     .describe('The storageState: browser.newContext({ storageState })'),
   origins: StorageStateSchema.shape.origins.optional(),
+  browser: StorageStateSchema.shape.browser.describe(
+    "What the login browser presented: give the agent's context the same userAgent, locale and timezoneId",
+  ),
   path: z.string().optional().describe('Where the storageState was written (stdio, with path)'),
   cookie_count: z.number().int().optional(),
   origin_count: z.number().int().optional(),
@@ -148,7 +151,13 @@ export function registerLoginTools(server: McpServer, deps: McpToolDeps, kit: To
     if (!files || !save.path) return ok(said.returned, state);
     const saved = await saveStorageState(files, save.path, state, save.overwrite ?? false);
     const counts = { cookie_count: state.cookies.length, origin_count: state.origins.length };
-    return ok(said.saved(saved), { path: saved, ...counts, ...extra });
+    // Not a secret, and what the agent's context must present: said here too, not only in the file.
+    return ok(said.saved(saved), {
+      path: saved,
+      ...counts,
+      ...(state.browser ? { browser: state.browser } : {}),
+      ...extra,
+    });
   };
   /** An ended login's answer: its state (taken once from GET /api/login/:id/state), or its error. */
   const endAnswer = async (run: LoginRun, save: SaveArgs): Promise<CallToolResult> => {

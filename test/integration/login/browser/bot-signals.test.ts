@@ -3,7 +3,8 @@
 // person's browser". Without the one switch that hides automation, BotD's webdriver detection fires: the check can fail.
 import { detectors } from '@fingerprintjs/botd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool, defaultLaunchArgs } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { BrowserPool } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { defaultLaunchArgs } from '../../../../src/main/core/login/browser/chromium-args.js';
 import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
 import { decideSandbox, sandboxFacts } from '../../../../src/main/core/login/browser/chromium-sandbox.js';
 import { startBotWall, type FixtureSite } from '../../../fixtures/sites/index.js';

@@ -4,12 +4,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  BrowserPool,
-  PoolDisposedError,
-  defaultLaunchArgs,
-  playwrightEnabledFeatures,
-} from '../../../../src/main/core/login/browser/browser-pool.js';
+import { BrowserPool, PoolDisposedError } from '../../../../src/main/core/login/browser/browser-pool.js';
+import { defaultLaunchArgs, playwrightEnabledFeatures } from '../../../../src/main/core/login/browser/chromium-args.js';
 import { resolveBrowserExecutable } from '../../../../src/main/core/login/browser/browser-resolver.js';
 import { startSite } from '../../../fixtures/sites/index.js';
 

@@ -21,6 +21,7 @@ import { m0020 } from './0020-caption-uploads.js';
 import { m0021 } from './0021-scratch-templates.js';
 import { m0022 } from './0022-secret-inventory.js';
 import { m0023 } from './0023-webhook-deliveries.js';
+import { m0024 } from './0024-saved-login-browser.js';
 
 import type { Migration } from './migration.js';
 
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0021,
   m0022,
   m0023,
+  m0024,
 ];

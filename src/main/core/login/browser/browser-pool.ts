@@ -1,9 +1,12 @@
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { LoginBrowser } from '../../../../shared/login-browser.schema.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import { startOutboundProxy, type OutboundProxy } from '../../net/outbound-proxy.js';
 import { noopLogSink, type LogSink } from '../../logger.js';
 import { BrowserPriority, browserChildren } from './browser-priority.js';
 import { decideSandbox, sandboxFacts } from './chromium-sandbox.js';
+import { defaultLaunchArgs, proxyArgs } from './chromium-args.js';
+import { machineLocale, machineTimeZone } from './machine-locale.js';
 
 export interface BrowserPoolOptions {
   executablePath?: string;
@@ -14,6 +17,13 @@ export interface BrowserPoolOptions {
   connectEndpoint?: string;
   /** Replaces the default launch args when given. */
   launchArgs?: string[];
+  /** Added to the launch args (a browser mode's own switches: the off-screen window of a headed one). */
+  extraArgs?: string[];
+  /** Environment of the browser process (the DISPLAY of the app's own Xvfb). Default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** Language and time zone of every context (default: this computer's, machine-locale.ts). */
+  locale?: string;
+  timezoneId?: string;
   log?: LogSink;
   /** Options applied to every new context (viewport, locale, ...). */
   contextOptions?: BrowserContextOptions;
@@ -56,116 +66,6 @@ export class PoolDisposedError extends Error {
   }
 }
 
-/**
- * Chromium features Playwright (playwright-core 1.65) disables with its own `--disable-features`.
- * Chromium honours only the LAST `--disable-features` switch of a command line (a later one
- * replaces an earlier one, it does not add to it), so ours repeats Playwright's list; without it
- * those features would silently come back. test/unit/login/browser/login-browser-pool.test.ts compares this
- * list with the installed playwright-core.
- */
-export const PLAYWRIGHT_DISABLED_FEATURES = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync',
-  'DestroyProfileOnBrowserClose',
-  'HttpsUpgrades',
-  'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay',
-  'MediaRouter',
-  'PaintHolding',
-  'ThirdPartyStoragePartitioning',
-  'AvoidCorsURLLoaderRestartOnRedirect',
-  'TcpPortRandomizationWin',
-  'OptimizationHints',
-  'NetworkTimeServiceQuerying',
-  'AimEnabled',
-  'PreconnectToSearch',
-  'msForceBrowserSignIn',
-  'msEdgeUpdateLaunchServicesPreferredVersion',
-];
-
-/**
- * Features we turn off on top of Playwright's. Each login runs in a fresh context with one page,
- * so per-page and per-context extras are paid on every login, concurrently up to maxContexts.
- */
-export const EXTRA_DISABLED_FEATURES = [
-  // Chromium >= 151 pre-renders the address-bar popup (chrome://omnibox-popup.top-chrome, two
-  // WebUI documents) for every window, headless too, and every Playwright page is a window: one
-  // more renderer process (~150 MB RSS, ~50 ms to start) per login, for a UI nobody ever sees.
-  'WebUIOmniboxPopup',
-  'WebUIOmniboxAimPopup',
-  // Keeps a spare renderer warm for the next navigation. It is made for the context that navigated
-  // last, and every login uses a fresh context, so it is never used: a wasted process start (CPU
-  // on small machines) and ~75 MB RSS.
-  'SpareRendererForSitePerProcess',
-];
-
-/**
- * Features Playwright (playwright-core 1.65) enables with its own `--enable-features` (the same rule: only the last
- * switch counts, so a list of ours repeats them; the unit test compares it with the installed playwright-core).
- * `PLAYWRIGHT_LEGACY_SCREENSHOT` turns the first off, as in Playwright.
- */
-export function playwrightEnabledFeatures(env: NodeJS.ProcessEnv = process.env): string[] {
-  return [
-    env.PLAYWRIGHT_LEGACY_SCREENSHOT ? '' : 'CDPScreenshotNewSurface',
-    'SkipListAccountsWithoutGaiaCookies',
-  ].filter(Boolean);
-}
-
-/**
- * Without the sandbox, Chromium's GPU and network-service processes add no security boundary (each runs with all of
- * the user's rights, like the browser process), so there they run inside the browser process, as Chromium does on
- * low-memory Android devices: two processes fewer, ~15 MB less PSS with 8 logins at once (bench/results/history.md#performance-round-4-2026-11-27-night-the-same-fast-machine-as-round-3).
- * WebGL is still there (SwiftShader, in the browser process). What is lost is crash isolation: a crash of either
- * takes the browser down, and the pool launches a new one for the next login. A sandboxed browser keeps them apart.
- */
-function unsandboxedProcessArgs(): string[] {
-  return [
-    '--in-process-gpu',
-    `--enable-features=${[...playwrightEnabledFeatures(), 'NetworkServiceInProcess2'].join(',')}`,
-  ];
-}
-
-/**
- * Default args keep a warm headless Chromium quiet and cheap. `--no-sandbox` is added only where
- * Chromium's sandbox cannot work (decideSandbox: root, or no user namespaces and no setuid helper) – a desktop
- * user keeps the sandbox.
- * Site isolation stays on. Playwright itself already passes --disable-extensions and
- * --disable-dev-shm-usage. Not used on purpose: --renderer-process-limit (contexts never share
- * renderers, and with site isolation it is only a soft limit) and --js-flags=--max-old-space-size
- * (does not shrink small pages, but would crash the renderer of a heavy single-page app).
- */
-export function defaultLaunchArgs(env: { sandbox: boolean }): string[] {
-  const args = [
-    // A person's browser, to the page: without it Chromium sets navigator.webdriver under automation, the one signal
-    // by which the open-source BotD detector (and walls built like it) refused every login of this browser. The
-    // other client checks (user agent and client hints without "Headless", window.chrome, plugins, languages,
-    // permissions, window size, round-trip time) already read as a normal browser: bot-wall.test.ts checks each.
-    '--disable-blink-features=AutomationControlled',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-    '--disable-sync',
-    `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...EXTRA_DISABLED_FEATURES].join(',')}`,
-  ];
-  if (!env.sandbox) args.unshift('--no-sandbox', ...unsandboxedProcessArgs());
-  return args;
-}
-
-/**
- * Every request of a page goes to the outbound proxy: `<-loopback>` removes Chromium's implicit bypass
- * rules, which would otherwise send localhost, 127/8, [::1], 169.254/16 and fe80::/10 direct (Chromium's
- * net/docs/proxy.md), i.e. exactly the metadata and loopback addresses the policy exists for. WebRTC may
- * use UDP only through a proxy, which an HTTP proxy never offers: no STUN/TURN packet goes around it.
- * Appended after any configured args: Chromium takes the last value of a repeated switch.
- */
-export function proxyArgs(proxyUrl: string): string[] {
-  return [
-    `--proxy-server=${proxyUrl}`,
-    '--proxy-bypass-list=<-loopback>',
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  ];
-}
-
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
@@ -177,7 +77,13 @@ export class BrowserPool {
   private readonly maxContexts: number;
   private browser: Browser | undefined;
   private launching: Promise<Browser> | undefined;
-  private userAgent: string | undefined;
+  /** The user agent the browser sends by itself (read once it runs), and the one contexts are given instead, if any. */
+  private nativeUserAgent: string | undefined;
+  private userAgentOverride: string | undefined;
+  private readonly locale: string;
+  private readonly timezoneId: string;
+  /** What the last launch started (executable and version), for the log and the tests of the browser modes. */
+  private started: { executablePath: string | null; version: string } | null = null;
   private running = 0;
   private readonly queue: Waiter[] = [];
   private disposed = false;
@@ -191,23 +97,45 @@ export class BrowserPool {
     this.opts = opts;
     this.log = opts.log ?? noopLogSink();
     this.maxContexts = Math.max(1, Math.floor(opts.maxContexts ?? 4));
+    this.locale = opts.locale ?? machineLocale();
+    this.timezoneId = opts.timezoneId ?? machineTimeZone();
+  }
+
+  /** The executable and version of the browser the pool launched (null before the first launch). */
+  launched(): { executablePath: string | null; version: string } | null {
+    return this.started;
   }
 
   stats(): { running: number; queued: number; launched: boolean } {
     return { running: this.running, queued: this.queue.length, launched: !!this.browser?.isConnected() };
   }
 
-  async withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts: WithContextOptions = {}): Promise<T> {
+  /**
+   * Runs `fn` in a fresh context of the warm browser. `presented`: what the context's pages show the sites (user agent,
+   * language, time zone), which a login returns with its state; undefined when the user agent could not be read.
+   */
+  async withContext<T>(
+    fn: (ctx: BrowserContext, presented: LoginBrowser | undefined) => Promise<T>,
+    opts: WithContextOptions = {},
+  ): Promise<T> {
     await this.acquire(opts.signal);
     let ctx: BrowserContext | undefined;
+    let presented: LoginBrowser | undefined;
     try {
       const browser = await this.getBrowser();
-      ctx = await browser.newContext({
-        ...(this.userAgent ? { userAgent: this.userAgent } : {}),
+      const options: BrowserContextOptions = {
+        ...(this.userAgentOverride ? { userAgent: this.userAgentOverride } : {}),
         viewport: { width: 1280, height: 800 },
+        locale: this.locale,
+        timezoneId: this.timezoneId,
         ...this.opts.contextOptions,
         ...opts.contextOptions,
-      });
+      };
+      ctx = await browser.newContext(options);
+      const userAgent = options.userAgent ?? this.nativeUserAgent;
+      presented = userAgent
+        ? { userAgent, locale: options.locale ?? this.locale, timezoneId: options.timezoneId ?? this.timezoneId }
+        : undefined;
       this.openContexts.add(ctx);
       if (!this.opts.connectEndpoint) this.priority.watch();
     } catch (err) {
@@ -216,7 +144,7 @@ export class BrowserPool {
     }
     const context = ctx;
     try {
-      return await fn(context);
+      return await fn(context, presented);
     } finally {
       // The answer does not wait for the context to close (tens of ms); its slot is freed once it has.
       void context
@@ -320,7 +248,7 @@ export class BrowserPool {
     }
     const decision = decideSandbox(sandboxFacts(this.opts.executablePath));
     this.log.info({ sandbox: decision.sandbox, why: decision.why }, 'browser sandbox');
-    const args = [...(this.opts.launchArgs ?? defaultLaunchArgs(decision))];
+    const args = [...(this.opts.launchArgs ?? defaultLaunchArgs(decision)), ...(this.opts.extraArgs ?? [])];
     const { outbound } = this.opts;
     if (outbound) {
       const proxy = (this.proxy ??= startOutboundProxy(outbound));
@@ -340,6 +268,7 @@ export class BrowserPool {
         executablePath: this.opts.executablePath,
         headless: this.opts.headless ?? true,
         args,
+        env: this.opts.env,
         // Playwright adds --no-sandbox itself unless told otherwise: the sandbox is on where this process can run it.
         chromiumSandbox: decision.sandbox && !args.includes('--no-sandbox'),
         // The app shuts down in order (in-flight logins finish, then the pool closes the browser);
@@ -364,19 +293,38 @@ export class BrowserPool {
       }
     }
     this.priority.launched(before);
-    if (this.userAgent === undefined) this.userAgent = await this.readUserAgent(browser);
+    this.started = { executablePath: this.opts.executablePath ?? null, version: browser.version() };
+    this.log.info({ ...this.started }, 'browser launched');
+    if (this.nativeUserAgent === undefined) {
+      this.nativeUserAgent = await readUserAgent(browser);
+      // Headless Chromium announces itself as "HeadlessChrome", which many sites block: contexts get the token
+      // dropped. A headed browser's own user agent is left alone: an override would be one more thing that differs
+      // from a person's browser (a page's workers then see no client-hint brands).
+      if (this.nativeUserAgent?.includes('HeadlessChrome/'))
+        this.userAgentOverride = this.nativeUserAgent.replace('HeadlessChrome/', 'Chrome/');
+    }
     return browser;
   }
+}
 
-  /** Headless Chromium announces itself as "HeadlessChrome", which many sites block; drop that token. */
-  private async readUserAgent(browser: Browser): Promise<string | undefined> {
+/** The user agent the browser sends by itself: from the protocol, else from a blank page (a remote browser's may lack it). */
+async function readUserAgent(browser: Browser): Promise<string | undefined> {
+  try {
+    const session = await browser.newBrowserCDPSession();
+    const version = (await session.send('Browser.getVersion')) as { userAgent?: string };
+    await session.detach().catch(() => {});
+    if (version.userAgent) return version.userAgent;
+  } catch {
+    // not a CDP connection: ask a page
+  }
+  try {
+    const page = await browser.newPage();
     try {
-      const session = await browser.newBrowserCDPSession();
-      const version = (await session.send('Browser.getVersion')) as { userAgent?: string };
-      await session.detach().catch(() => {});
-      return version.userAgent?.replace('HeadlessChrome/', 'Chrome/');
-    } catch {
-      return undefined;
+      return await page.evaluate(() => navigator.userAgent);
+    } finally {
+      await page.context().close();
     }
+  } catch {
+    return undefined;
   }
 }

@@ -70,6 +70,30 @@ export function resolveBrowserExecutable(opts: ResolveBrowserOptions = {}): {
   throw new BrowserNotFoundError(installHint(platform), searched);
 }
 
+/**
+ * The Chrome, Edge or Chromium installed on this computer (browser mode "own-chrome", docs/login-service.md#bot-walls): the system
+ * browsers only, in the order resolveBrowserExecutable looks for them, never a Playwright-managed build nor the
+ * configured executable (those are what the other modes use). Throws BrowserNotFoundError naming what to install.
+ */
+export function resolveInstalledBrowser(opts: Omit<ResolveBrowserOptions, 'configuredPath'> = {}): {
+  path: string;
+  source: 'system';
+} {
+  const env = opts.env ?? process.env;
+  const platform = opts.platform ?? process.platform;
+  const fs = opts.fs ?? realFs;
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const searched = systemCandidates(env, platform, opts.home ?? homedir(), p);
+  const found = searched.find((candidate) => fs.exists(candidate));
+  if (found) return { path: found, source: 'system' };
+  throw new BrowserNotFoundError(
+    'Browser mode "own-chrome" uses the Google Chrome, Microsoft Edge or Chromium installed on this computer, and ' +
+      `none was found (looked at ${searched.length} places). Install one, or log in with browser mode "headless" or ` +
+      '"headed" (the browser the app found: `browser.executablePath`, or a Playwright-managed Chromium).',
+    searched,
+  );
+}
+
 function playwrightRoots(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform,

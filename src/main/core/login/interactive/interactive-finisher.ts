@@ -1,4 +1,5 @@
 import type { StorageExtra } from '../../../../shared/login.schema.js';
+import type { BrowserMode } from '../../../../shared/login-browser.schema.js';
 import type { PersonReason } from '../../../../shared/person-task.js';
 import type { Logger } from '../../logger.js';
 import { PERSON_CAN_FINISH } from '../flow/login-engine.js';
@@ -32,6 +33,8 @@ export interface FinishRequest {
   cancel?: AbortSignal;
   /** Where the person can finish it, once that page is ready (a finisher that serves one calls it). */
   onTakeover?: (url: string) => void;
+  /** The login's browser mode: a live page in the login pool opens in the same one (a wall saw that browser). */
+  mode?: BrowserMode;
 }
 
 /**
@@ -69,6 +72,7 @@ export async function askPerson(
     log: Logger;
     /** The login was cancelled (POST /api/login/:id/cancel): the window closes and the caller answers. */
     cancel?: AbortSignal;
+    mode?: BrowserMode;
     loginId?: string;
     orgId?: string;
     onTakeover?: (url: string) => void;
@@ -99,6 +103,7 @@ export async function askPerson(
       orgId: opts.orgId,
       cancel: opts.cancel,
       onTakeover: opts.onTakeover,
+      mode: opts.mode,
     });
   } catch (err) {
     // Launch errors carry no session data; the first line says enough (a missing display, browser, …).

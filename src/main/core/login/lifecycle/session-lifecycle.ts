@@ -279,7 +279,7 @@ export class SessionLifecycle {
         checkedAt: this.now(),
       };
     }
-    const check = await this.deps.validator.check(entry.state, url, signal);
+    const check = await this.deps.validator.check(entry.state, url, signal, entry.mode);
     if (!entry.checkUrl) check.evidence.unshift('no check page was recorded for this session: opened the site root');
     return check;
   }

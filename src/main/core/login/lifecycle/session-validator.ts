@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import type { StorageState } from '../../../../shared/login.schema.js';
-import type { WithContextOptions } from '../browser/browser-pool.js';
+import type { ModeContextOptions } from '../browser/lazy-browser-pool.js';
 import { FormFinder } from '../engine/form-finder.js';
 import { unreachableCode } from '../engine/net-errors.js';
 import { DOM_WATCH_SCRIPT, pageActivity } from '../engine/page-activity.js';
@@ -8,7 +8,7 @@ import { safeUrl } from '../login-types.js';
 
 /** The browser pool as the validator uses it: a fresh context, opened with the cached state. */
 export interface ValidatorBrowsers {
-  withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: WithContextOptions): Promise<T>;
+  withContext<T>(fn: (ctx: BrowserContext) => Promise<T>, opts?: ModeContextOptions): Promise<T>;
   /** A 400 when the outbound policy refuses the URL's host (LazyBrowserPool.checkUrl). */
   checkUrl?(url: string, field: string): Promise<void>;
 }
@@ -77,7 +77,16 @@ export class SessionValidator {
     },
   ) {}
 
-  async check(state: StorageState, url: string, signal?: AbortSignal): Promise<CheckResult> {
+  /**
+   * `mode`: the browser mode the session was made in. The check's context shows the site what the login browser
+   * did (the state's `browser`: user agent, language, time zone), as an agent's context would.
+   */
+  async check(
+    state: StorageState,
+    url: string,
+    signal?: AbortSignal,
+    mode?: ModeContextOptions['mode'],
+  ): Promise<CheckResult> {
     const checkedAt = this.deps.now?.() ?? Date.now();
     const checkedUrl = safeUrl(url);
     const evidence: string[] = [];
@@ -121,7 +130,20 @@ export class SessionValidator {
           signal?.removeEventListener('abort', abort);
         }
       },
-      { signal, contextOptions: { storageState: state as never } },
+      {
+        signal,
+        mode,
+        contextOptions: {
+          storageState: state as never,
+          ...(state.browser
+            ? {
+                userAgent: state.browser.userAgent,
+                locale: state.browser.locale,
+                timezoneId: state.browser.timezoneId,
+              }
+            : {}),
+        },
+      },
     );
   }
 

@@ -2,6 +2,7 @@ import type { BrowserContext } from 'playwright-core';
 import type { ContextProvider } from '../browser/lazy-browser-pool.js';
 import { ERROR_CODE_STATUS, LOGIN_FAILURE_STATUS } from '../../../../shared/errors.js';
 import type { LoginRequest, StorageState } from '../../../../shared/login.schema.js';
+import type { LoginBrowser } from '../../../../shared/login-browser.schema.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { CodeSourceInputError, openCodeSources, type MailboxFeed } from '../codes/code-sources.js';
@@ -9,7 +10,7 @@ import type { InboxHub } from '../codes/inbox-hub.js';
 import { checkLoginInput } from '../login-methods.js';
 import { askPerson, type InteractiveFinisher } from '../interactive/interactive-finisher.js';
 import type { CoreEventBus } from '../../events.js';
-import { redact, type EngineLoginRequest, type LoginResult } from '../login-types.js';
+import { redact, type EngineLoginRequest, type LoginResult, type SessionStorageState } from '../login-types.js';
 import type { PasskeyUse } from '../passkeys/passkey-types.js';
 import type { CacheIdentity, CredentialHash, SessionCache } from './session-cache.js';
 import { normalizeInclude, normalizeState } from './storage-state.js';
@@ -129,6 +130,8 @@ export class LoginService {
       opts.passkeys?.passkeys.map((p) => p.credentialId) ?? null,
       // A login with an id is followed, cancelled and shown a person on its own: it never rides another's flight.
       opts.loginId ?? null,
+      // Another browser is another login: a site that refuses headless browsers answers the two differently.
+      req.browser?.mode ?? null,
     ]);
     const running = this.inflight.get(flightKey);
     if (running) return running;
@@ -214,10 +217,14 @@ export class LoginService {
         { reason: 'cancelled' },
       );
     let result: LoginResult;
+    // What the login browser showed the site (user agent, language, time zone): returned with the state.
+    let presented: LoginBrowser | undefined;
+    const mode = req.browser?.mode;
     try {
       result = await this.deps.browsers.withContext(
-        (ctx) =>
-          this.deps.engine.login(
+        (ctx, shown) => {
+          presented = shown;
+          return this.deps.engine.login(
             ctx,
             {
               url: req.domain,
@@ -237,8 +244,9 @@ export class LoginService {
               ...(passkeys ? { passkeys } : {}),
             },
             run?.signal,
-          ),
-        { signal: run?.signal },
+          );
+        },
+        { signal: run?.signal, mode },
       );
     } catch (err) {
       if (run?.signal.aborted) throw cancelled();
@@ -247,7 +255,9 @@ export class LoginService {
       codes.dispose();
     }
     const ms = Date.now() - started;
-    let captured = result.ok ? result.storageState : undefined;
+    let captured: SessionStorageState | undefined = result.ok
+      ? { ...result.storageState, browser: presented }
+      : undefined;
     if (!result.ok) {
       // interactive: a person may get past a CAPTCHA or second factor (docs/person-in-the-loop.md).
       const person = req.interactive
@@ -257,6 +267,7 @@ export class LoginService {
             include: normalizeInclude(req.include),
             log: this.deps.log,
             cancel: run?.signal,
+            mode,
             loginId,
             orgId: identity.orgId,
             onTakeover: (url) => {
@@ -274,6 +285,7 @@ export class LoginService {
           })
         : undefined;
       if (run?.signal.aborted) throw cancelled();
+      // The finisher says what its browser presented (the live page's is the login pool's of the same mode).
       if (person && 'state' in person) captured = person.state;
       else {
         this.deps.log.info(
@@ -295,7 +307,7 @@ export class LoginService {
     const sessionIn = result.ok ? (result.sessionIn ?? []) : [];
     const include = normalizeInclude([...(req.include ?? []), ...sessionIn]);
     const state = normalizeState(captured as unknown as StorageState, include);
-    const sessionId = await this.deps.cache.put(identity, state, credentials, include, sessionIn);
+    const sessionId = await this.deps.cache.put(identity, state, credentials, include, sessionIn, mode);
     this.deps.log.info(
       {
         orgId: identity.orgId,

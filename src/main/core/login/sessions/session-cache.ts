@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { SessionStatus, SessionSummary, StorageExtra, StorageState } from '../../../../shared/login.schema.js';
+import type { SessionSummary, StorageExtra, StorageState } from '../../../../shared/login.schema.js';
+import type { BrowserMode } from '../../../../shared/login-browser.schema.js';
 import { KeptRows } from '../../db/change-stamp.js';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../ids.js';
@@ -14,10 +15,11 @@ import {
   type CachedPayload,
   type CredentialHash,
 } from './session-payload.js';
-import type { HitRow, Row } from './session-rows.js';
+import type { CacheEntry, HitRow, LifecyclePatch, Row } from './session-rows.js';
 import { coversInclude } from './storage-state.js';
 
 export { sessionExpiry, type CredentialHash } from './session-payload.js';
+export type { CacheEntry, LifecyclePatch } from './session-rows.js';
 
 export interface CacheIdentity {
   orgId: string;
@@ -34,39 +36,6 @@ export interface CredentialSecrets {
 }
 
 const byKey = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A cache entry with everything the lifecycle needs (lifecycle/session-lifecycle.ts). */
-export interface CacheEntry {
-  id: string;
-  orgId: string;
-  origin: string;
-  method: string;
-  /** Stable for an identity (hex of its lookup key): names its stored credentials, survives replacement. */
-  identityKey: string;
-  /** null when the payload cannot be opened (cache key rotated or data tampered). */
-  state: StorageState | null;
-  checkUrl: string | null;
-  status: SessionStatus;
-  lastCheckedAt: number | null;
-  healthCheckIntervalSec: number | null;
-  nextCheckAt: number | null;
-  /** The saved login a re-login uses (refresh, health checks), or null: the entry cannot be renewed. */
-  credentialId: string | null;
-  /** The storage the entry was captured with (a re-login captures the same). */
-  include: StorageExtra[];
-}
-
-/** Lifecycle fields a caller may change on an entry (undefined: left as is). */
-export interface LifecyclePatch {
-  checkUrl?: string;
-  status?: SessionStatus;
-  lastCheckedAt?: number;
-  /** Setting it (re)schedules the next check an interval from now; null turns checks off. */
-  healthCheckIntervalSec?: number | null;
-  nextCheckAt?: number | null;
-  /** Links the entry to the saved login that renews it; null unlinks. */
-  credentialId?: string | null;
-}
 
 /**
  * Cached login sessions per (org, site origin, username, login method), AES-256-GCM encrypted at
@@ -177,7 +146,7 @@ export class SessionCache {
 
   /**
    * Stores (replacing any entry of the same identity) and returns the entry id. `include`: what was
-   * captured; `sessionIn`: the part of it where the session lives (see CachedPayload).
+   * captured; `sessionIn`: the part of it where the session lives; `mode`: the browser's (see CachedPayload).
    */
   async put(
     id: CacheIdentity,
@@ -185,6 +154,7 @@ export class SessionCache {
     credentials: CredentialHash,
     include: readonly StorageExtra[] = [],
     sessionIn: readonly StorageExtra[] = [],
+    mode?: BrowserMode,
   ): Promise<string> {
     const key = await this.cacheKey();
     const rowId = newId('ses', 16);
@@ -214,7 +184,13 @@ export class SessionCache {
         id.method,
         seal(
           key,
-          JSON.stringify({ v: 2, include: [...include], sessionIn: [...sessionIn], state } satisfies CachedPayload),
+          JSON.stringify({
+            v: 2,
+            include: [...include],
+            sessionIn: [...sessionIn],
+            state,
+            ...(mode ? { mode } : {}),
+          } satisfies CachedPayload),
           `${rowId}:${id.orgId}`,
         ),
         credentials,
@@ -300,15 +276,17 @@ export class SessionCache {
         return null; // key rotated or tampered: the caller treats the entry as unusable
       }
     };
-    const payload = openText(row.payload, `${row.id}:${row.org_id}`);
+    const text = openText(row.payload, `${row.id}:${row.org_id}`);
+    const payload = text === null ? null : readPayload(text);
     return {
       id: row.id,
       orgId: row.org_id,
       origin: row.origin,
       method: row.login_method,
       identityKey: row.cache_key.toString('hex'),
-      state: payload === null ? null : readPayload(payload).state,
-      include: payload === null ? [] : readPayload(payload).include,
+      state: payload?.state ?? null,
+      include: payload?.include ?? [],
+      ...(payload?.mode ? { mode: payload.mode } : {}),
       checkUrl: openText(row.check_url_enc, `${row.id}:check-url`),
       status: row.status,
       lastCheckedAt: row.last_checked_at,

@@ -2,6 +2,7 @@
 // shape, and when a cached state stops being usable. The table itself is session-cache.ts's alone.
 import crypto from 'node:crypto';
 import type { StorageExtra, StorageState } from '../../../../shared/login.schema.js';
+import type { BrowserMode } from '../../../../shared/login-browser.schema.js';
 import { readOrCreateKey, SecretsMissingError, type SecretStore } from '../../secrets/secret-store.js';
 import { isAuthCookie } from '../engine/auth-cookies.js';
 
@@ -46,7 +47,10 @@ export interface CachedPayload {
   include: StorageExtra[];
   /** Where the session itself lives beyond cookies and localStorage: returned whatever a request includes. */
   sessionIn?: StorageExtra[];
+  /** The state, with what the login browser presented (`browser`) since entries have it (older ones: none). */
   state: StorageState;
+  /** The browser mode that made it (a session check opens it in the same); absent: the default, or an older entry. */
+  mode?: BrowserMode;
 }
 
 export function readPayload(json: string): CachedPayload {

@@ -1,5 +1,7 @@
-// The rows of table login_sessions as the session cache reads them (session-cache.ts owns the table).
-import type { SessionStatus } from '../../../../shared/login.schema.js';
+// The rows of table login_sessions as the session cache reads them (session-cache.ts owns the table), and the entry
+// and the lifecycle patch the cache makes of one and takes for one.
+import type { SessionStatus, StorageExtra, StorageState } from '../../../../shared/login.schema.js';
+import type { BrowserMode } from '../../../../shared/login-browser.schema.js';
 
 export interface Row {
   id: string;
@@ -42,3 +44,38 @@ export type HitRow = Pick<
   | 'status'
   | 'credential_id'
 >;
+
+/** A cache entry with everything the lifecycle needs (lifecycle/session-lifecycle.ts). */
+export interface CacheEntry {
+  id: string;
+  orgId: string;
+  origin: string;
+  method: string;
+  /** Stable for an identity (hex of its lookup key): names its stored credentials, survives replacement. */
+  identityKey: string;
+  /** null when the payload cannot be opened (cache key rotated or data tampered). */
+  state: StorageState | null;
+  checkUrl: string | null;
+  status: SessionStatus;
+  lastCheckedAt: number | null;
+  healthCheckIntervalSec: number | null;
+  nextCheckAt: number | null;
+  /** The saved login a re-login uses (refresh, health checks), or null: the entry cannot be renewed. */
+  credentialId: string | null;
+  /** The storage the entry was captured with (a re-login captures the same). */
+  include: StorageExtra[];
+  /** The browser mode the login ran in (a check of the session opens it in the same); undefined: the default. */
+  mode?: BrowserMode;
+}
+
+/** Lifecycle fields a caller may change on an entry (undefined: left as is). */
+export interface LifecyclePatch {
+  checkUrl?: string;
+  status?: SessionStatus;
+  lastCheckedAt?: number;
+  /** Setting it (re)schedules the next check an interval from now; null turns checks off. */
+  healthCheckIntervalSec?: number | null;
+  nextCheckAt?: number | null;
+  /** Links the entry to the saved login that renews it; null unlinks. */
+  credentialId?: string | null;
+}

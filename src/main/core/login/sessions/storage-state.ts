@@ -22,7 +22,8 @@ export function coversInclude(captured: readonly StorageExtra[], wanted: readonl
 /**
  * Exactly Playwright's storageState shape: drops any extra field a newer Playwright may add, and the
  * IndexedDB and sessionStorage of origins unless `include` asks for them (a cached session captured
- * with more is served to a request that asks for less).
+ * with more is served to a request that asks for less). The one field of ours, `browser` (what the login
+ * browser presented), is kept when the state has it.
  */
 export function normalizeState(s: StorageState, include: readonly StorageExtra[] = []): StorageState {
   const withIndexedDB = include.includes('indexedDB');
@@ -47,6 +48,9 @@ export function normalizeState(s: StorageState, include: readonly StorageExtra[]
       }))
       // An origin kept only for storage that was not asked for is not part of the answer.
       .filter((o) => o.localStorage.length || o.indexedDB || o.sessionStorage),
+    ...(s.browser
+      ? { browser: { userAgent: s.browser.userAgent, locale: s.browser.locale, timezoneId: s.browser.timezoneId } }
+      : {}),
   };
 }
 

@@ -144,8 +144,8 @@ export class SignupService {
     }
     let result: SignupResult;
     try {
-      result = await this.deps.browsers.withContext((ctx) =>
-        this.deps.runner.signup(ctx, {
+      result = await this.deps.browsers.withContext(async (ctx, presented) => {
+        const made = await this.deps.runner.signup(ctx, {
           url: req.domain,
           username: req.cred.username,
           password: req.cred.password,
@@ -156,8 +156,10 @@ export class SignupService {
           onStep,
           ...(opts.secretOrigins ? { secretOrigins: opts.secretOrigins } : {}),
           ...(req.loginMethod === 'passkey' ? { passkey: true } : {}),
-        }),
-      );
+        });
+        // The new session comes back with what the browser presented, as a login's does.
+        return made.ok && presented ? { ...made, storageState: { ...made.storageState, browser: presented } } : made;
+      });
     } finally {
       codes.dispose();
     }

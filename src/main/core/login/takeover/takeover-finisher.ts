@@ -1,4 +1,5 @@
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserMode, LoginBrowser } from '../../../../shared/login-browser.schema.js';
 import { API_ROUTES, routeUrl } from '../../../../shared/api/index.js';
 import { notFound } from '../../errors.js';
 import type { LogSink } from '../../logger.js';
@@ -13,8 +14,8 @@ import { TakeoverSession, type TakeoverOutcome } from './takeover-session.js';
 /** The login browser pool, as far as a live view needs it (login.feature's LazyBrowserPool). */
 export interface TakeoverBrowsers {
   withContext<T>(
-    fn: (ctx: BrowserContext) => Promise<T>,
-    opts?: { signal?: AbortSignal; contextOptions?: BrowserContextOptions },
+    fn: (ctx: BrowserContext, presented?: LoginBrowser) => Promise<T>,
+    opts?: { signal?: AbortSignal; contextOptions?: BrowserContextOptions; mode?: BrowserMode },
   ): Promise<T>;
 }
 
@@ -95,7 +96,7 @@ export class TakeoverFinisher implements InteractiveFinisher {
       throw new Error('The live view needs the API server to listen (it serves the page a person opens)');
     const { loginId, orgId } = req;
     return this.deps.browsers.withContext(
-      async (ctx) => {
+      async (ctx, presented) => {
         const check = await SignedInCheck.start(ctx);
         const page = await ctx.newPage();
         const session = new TakeoverSession(
@@ -114,11 +115,18 @@ export class TakeoverFinisher implements InteractiveFinisher {
           if (handing) return;
           handing = true;
           outcome = why;
-          captureStorageState(ctx, page, req.include).then(finish, (err: Error) => {
-            this.deps.log.warn({ loginId, err: err.message.split('\n')[0] }, 'could not read the live page’s session');
-            outcome = 'failed';
-            finish(undefined);
-          });
+          // The state says what this page's browser presented (the login pool's, in the login's mode).
+          captureStorageState(ctx, page, req.include).then(
+            (state) => finish({ ...state, ...(presented ? { browser: presented } : {}) }),
+            (err: Error) => {
+              this.deps.log.warn(
+                { loginId, err: err.message.split('\n')[0] },
+                'could not read the live page’s session',
+              );
+              outcome = 'failed';
+              finish(undefined);
+            },
+          );
         };
         const giveUp = (why: TakeoverOutcome) => {
           if (handing) return;
@@ -169,6 +177,7 @@ export class TakeoverFinisher implements InteractiveFinisher {
       },
       {
         signal: req.signal,
+        mode: req.mode,
         contextOptions: { storageState: req.state as BrowserContextOptions['storageState'], viewport: VIEWPORT },
       },
     );

@@ -1,4 +1,5 @@
 import type { SavedLogin, SavedLoginSecret, SavedPasskey } from '../../../../shared/credentials.schema.js';
+import type { BrowserMode } from '../../../../shared/login-browser.schema.js';
 import type { Db } from '../../db/database.js';
 import { loginUrlView } from './login-url-view.js';
 
@@ -21,6 +22,8 @@ interface Row {
   mailbox_id: string | null;
   phone: string | null;
   share_with: string;
+  /** Migration 0024: the saved login's browser mode, or null (the request's, else the server's). */
+  browser_mode: BrowserMode | null;
   source: SavedLogin['source'];
   created_at: number;
   updated_at: number;
@@ -42,6 +45,7 @@ function fromRow(r: Row): StoredSavedLogin {
     mailboxId: r.mailbox_id,
     phone: r.phone,
     shareWith: JSON.parse(r.share_with) as SavedLogin['shareWith'],
+    browser: r.browser_mode ? { mode: r.browser_mode } : null,
     source: r.source,
     created_at: r.created_at,
     updated_at: r.updated_at,
@@ -64,6 +68,7 @@ function toRow(s: StoredSavedLogin): Row {
     mailbox_id: s.mailboxId,
     phone: s.phone,
     share_with: JSON.stringify(s.shareWith),
+    browser_mode: s.browser?.mode ?? null,
     source: s.source,
     created_at: s.created_at,
     updated_at: s.updated_at,

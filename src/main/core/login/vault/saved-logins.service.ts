@@ -151,6 +151,7 @@ export class SavedLoginsService {
       mailboxId: input.mailboxId ?? null,
       phone: input.phone ?? null,
       shareWith: input.shareWith,
+      browser: input.browser ?? null,
       source,
       created_at: now,
       updated_at: now,
@@ -211,6 +212,7 @@ export class SavedLoginsService {
       mailboxId: patch.mailboxId === undefined ? before.mailboxId : patch.mailboxId,
       phone: patch.phone === undefined ? before.phone : patch.phone,
       shareWith: patch.shareWith ?? before.shareWith,
+      browser: patch.browser === undefined ? before.browser : patch.browser,
       updated_at: this.now(),
     };
     if (by === 'api_key') {

@@ -77,8 +77,11 @@ export class Vault {
         { credential: saved.id, origin: asked ?? null },
       );
     const secrets = await this.secretsOf(saved);
+    const browser = options.browser ?? saved.browser ?? undefined;
     const req: LoginRequest = {
       ...options,
+      // The request's browser wins over the saved login's (a caller trying another mode), which wins over the config.
+      ...(browser ? { browser } : {}),
       // The row keeps the login page masked; the secret store has it in full when it has a query or fragment.
       domain: options.domain ?? secrets.loginUrl ?? saved.loginUrl,
       loginMethod: saved.loginMethod,
