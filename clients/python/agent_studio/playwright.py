@@ -36,6 +36,22 @@ def _state_of(state_or_login_result: StateOrLoginResult) -> StorageState:
     return state_or_login_result
 
 
+def presented_as(state: StorageState) -> dict[str, str]:
+    """The ``new_context`` options that present what the login browser presented (``state["browser"]``).
+
+    A site may tie a session to the browser that made it and end it when the user agent, language or time zone
+    changes. Empty for a state without ``browser`` (a session imported from a browser profile, or an older server).
+    """
+    facts = state.get("browser") or {}
+    names = {"userAgent": "user_agent", "locale": "locale", "timezoneId": "timezone_id"}
+    return {names[k]: v for k, v in facts.items() if k in names and isinstance(v, str)}
+
+
+def _context_options(state: StorageState, context_kwargs: dict[str, Any]) -> dict[str, Any]:
+    # What the caller names wins over what the login browser presented.
+    return {**presented_as(state), **context_kwargs}
+
+
 def session_storage_script(state: StorageState) -> str | None:
     """The init script that restores the state's sessionStorage (``include=["sessionStorage"]``), or None.
 
@@ -72,11 +88,14 @@ def new_logged_in_context(
     """A new context of a ``playwright.sync_api`` browser that starts logged in.
 
     ``state_or_login_result``: what :meth:`AgentStudio.login` returned, or :meth:`AgentStudio.wait_for_login`'s
-    result. ``context_kwargs`` go to ``browser.new_context`` (viewport, user_agent…). Close the context when done.
+    result. The context presents the login browser's user agent, language and time zone (``state["browser"]``,
+    see :func:`presented_as`) unless ``context_kwargs`` name them; ``context_kwargs`` go to ``browser.new_context``
+    (viewport, user_agent…). Close the context when done.
     """
     state = _state_of(state_or_login_result)
-    # Playwright's StorageState type does not know sessionStorage, which it ignores: the state goes in as it is.
-    context = browser.new_context(storage_state=state, **context_kwargs)  # type: ignore[arg-type]
+    # Playwright's StorageState type does not know sessionStorage or browser, which it ignores: the state goes in
+    # as it is.
+    context = browser.new_context(storage_state=state, **_context_options(state, context_kwargs))  # type: ignore[arg-type]
     script = session_storage_script(state)
     if script:
         try:
@@ -92,7 +111,7 @@ async def new_logged_in_context_async(
 ) -> AsyncBrowserContext:
     """:func:`new_logged_in_context` for a ``playwright.async_api`` browser."""
     state = _state_of(state_or_login_result)
-    context = await browser.new_context(storage_state=state, **context_kwargs)  # type: ignore[arg-type]
+    context = await browser.new_context(storage_state=state, **_context_options(state, context_kwargs))  # type: ignore[arg-type]
     script = session_storage_script(state)
     if script:
         try:

@@ -51,7 +51,7 @@ async def test_async_login_by_saved_login_opens_the_site(
     aclient: AsyncAgentStudio, abrowser: Any, classic: dict[str, str], saved_login: dict[str, str]
 ) -> None:
     state = await aclient.login(credential=saved_login["label"], use_cache=False)
-    assert type(state) is dict and set(state) == {"cookies", "origins"}
+    assert type(state) is dict and set(state) == {"cookies", "origins", "browser"}
     assert await opens_protected_page(abrowser, state, classic)
 
 

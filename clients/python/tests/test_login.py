@@ -17,10 +17,18 @@ def test_login_by_saved_login_label_returns_a_storage_state_that_opens_the_site(
 ) -> None:
     state = client.login(credential=saved_login["label"], use_cache=False)
     assert type(state) is dict
-    assert set(state) == {"cookies", "origins"}
+    assert set(state) == {"cookies", "origins", "browser"}
     assert any(c["domain"] == "127.0.0.1" for c in state["cookies"])
+    facts = state["browser"]
+    assert "Headless" not in facts["userAgent"]
     context = new_logged_in_context(browser, state)
     try:
+        # The context presents what the login browser presented (a site may tie the session to it).
+        page = context.new_page()
+        assert page.evaluate("navigator.userAgent") == facts["userAgent"]
+        assert page.evaluate("navigator.language") == facts["locale"]
+        assert page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone") == facts["timezoneId"]
+        page.close()
         assert opens_protected_page(context, classic)
     finally:
         context.close()
@@ -30,9 +38,12 @@ def test_login_by_saved_login_id(
     client: AgentStudio, browser: Any, classic: dict[str, str], saved_login: dict[str, str], opens_protected_page: Opens
 ) -> None:
     state = client.login(credential=saved_login["id"])
-    context = new_logged_in_context(browser, state, viewport={"width": 800, "height": 600})
+    context = new_logged_in_context(browser, state, viewport={"width": 800, "height": 600}, locale="fr-FR")
     try:
         assert context.pages == []  # the context is new: nothing but the state is in it
+        page = context.new_page()
+        assert page.evaluate("navigator.language") == "fr-FR"  # the caller's choice wins over the state's
+        page.close()
         assert opens_protected_page(context, classic)
     finally:
         context.close()
