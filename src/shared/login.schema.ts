@@ -101,7 +101,7 @@ export const LoginRequestSchema = z
       .default(300)
       .describe('How long an interactive login waits for the person (seconds, 5 to 1800)'),
     browser: BrowserChoiceSchema.optional().describe(
-      'The login browser (docs/login-service.md#bot-walls). Wins over the saved login\'s own choice, which wins over the ' +
+      "The login browser (docs/login-service.md#bot-walls). Wins over the saved login's own choice, which wins over the " +
         "server's browser.mode (default headless)",
     ),
     async: z

@@ -82,7 +82,11 @@ describe('a scratch template', () => {
     // Listed by what they are: ?draft=true the previews only, ?draft=false the rest (the desktop's Generations).
     const listIds = async (q: string) =>
       (await call(s, `/api/generations?limit=100${q}`)).body.data.map((g: { id: string }) => g.id) as string[];
-    const [onlyDrafts, noDrafts, all] = await Promise.all([listIds('&draft=true'), listIds('&draft=false'), listIds('')]);
+    const [onlyDrafts, noDrafts, all] = await Promise.all([
+      listIds('&draft=true'),
+      listIds('&draft=false'),
+      listIds(''),
+    ]);
     expect(onlyDrafts).toContain(drafted.id);
     expect(onlyDrafts).not.toContain(paid.body.generations[0].generation_id);
     expect(noDrafts).toContain(paid.body.generations[0].generation_id);
