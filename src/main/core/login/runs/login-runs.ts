@@ -1,5 +1,6 @@
 import { API_ROUTES, routeUrl } from '../../../../shared/api/index.js';
 import type { LoginRequestBody, LoginRun, StorageState } from '../../../../shared/login.schema.js';
+import { loginCodeName } from '../../../../shared/errors.js';
 import { AppError, notFound } from '../../errors.js';
 import type { CoreEventBus } from '../../events.js';
 import { newId } from '../../ids.js';
@@ -149,12 +150,14 @@ export class LoginRuns {
       );
       board.failed(who.orgId, id, withId);
       const cancelled = error.code === 'login_cancelled';
+      const { reason } = error.details;
       events.emit('login.finished', {
         orgId: who.orgId,
         loginId: id,
         status: cancelled ? 'cancelled' : 'failed',
         sessionId: null,
-        error: error.code.toUpperCase(),
+        error: loginCodeName(error.code),
+        ...(typeof reason === 'string' ? { reason } : {}),
       });
       if (keep && error.status >= 500) this.deps.log.warn({ loginId: id, code: error.code }, 'async login failed');
       throw withId;
