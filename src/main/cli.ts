@@ -1,7 +1,8 @@
 // Command-line administration: `npm run -s cli -- <command>`. Works on the same data dir as the server.
 import { parseArgs } from 'node:util';
+import { APP_NAME } from './core/config/app-paths.js';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
-import { createCore, type Core } from './core/create-core.js';
+import { createCore, DEFAULT_ORG, type Core } from './core/create-core.js';
 import { AppError, issuesText } from './core/errors.js';
 import { zodMessage } from './core/http/route.js';
 import { isKeyedProvider } from './core/video/pipeline/providers/provider-registry.js';
@@ -13,10 +14,25 @@ import { BROWSER_PROFILES_USAGE, browserProfilesCommand } from './cli-browser-pr
 import { BACKUP_USAGE, backupCommand, isRestoreProblem, restoreCommand, type BackupIo } from './cli-backup.js';
 import { SCOPES } from '../shared/scopes.js';
 
-const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR]
+const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR] [--json]
+
+options:
+  --data-dir DIR                                         the data dir to work on (default: $AGENT_STUDIO_DATA_DIR,
+                                                         else "${APP_NAME}" in the OS app-data folder:
+                                                         ~/.config, ~/Library/Application Support, %APPDATA%)
+  --json                                                 JSON on stdout instead of text, where a command offers it
+                                                         (keys create and list, orgs list, mailboxes list,
+                                                         credentials list, sessions import, browser-profiles orgs,
+                                                         secrets missing)
+  -h, --help                                             this text
 
 commands:
-  keys create --org NAME [--scopes a,b] [--name LABEL]   create an API key (printed alone on the last line)
+  keys create [--org NAME] [--name LABEL] [--scopes a,b] [--json]
+                                                         create an API key: stdout is the key alone (with --json,
+                                                         {id, key, org_id, name, scopes}), what was made goes to
+                                                         stderr; KEY=$(npm run -s cli -- keys create …) keeps it.
+                                                         --org: created when new; default the only organization
+                                                         (on a new data dir, the first run's: default)
   keys list [--org NAME] [--json]                        list keys (never their plaintext)
   keys revoke ID                                         revoke a key at once
   orgs list [--json]                                     list organizations
@@ -78,6 +94,11 @@ function out(line: string) {
   process.stdout.write(`${line}\n`);
 }
 
+/** What a command did, when stdout carries only its result (keys create): on stderr. */
+function note(line: string) {
+  process.stderr.write(`${line}\n`);
+}
+
 function requireOrg(core: Core, ref: string | undefined) {
   if (!ref) throw new UsageError('--org NAME is required');
   const org = core.orgs.resolve(ref);
@@ -86,6 +107,20 @@ function requireOrg(core: Core, ref: string | undefined) {
 }
 
 type Values = Record<string, string | boolean | string[] | undefined>;
+
+/**
+ * The organization of a new key: `--org NAME`, created when there is none of that name; without it the only one, or
+ * on a data dir without any yet the one the first run would make (default), so the server's first run makes none.
+ */
+function keyOrg(core: Core, ref: string | undefined) {
+  const name = ref ?? (core.orgs.list().length === 0 ? DEFAULT_ORG : undefined);
+  if (name === undefined) return orgOrOnly(core, undefined);
+  const found = core.orgs.resolve(name);
+  if (found) return found;
+  const org = core.orgs.create(name);
+  note(`created organization ${org.name} (${org.id})`);
+  return org;
+}
 
 /** `--org NAME`, or the only organization when there is just one. */
 function orgOrOnly(core: Core, ref: string | undefined) {
@@ -172,12 +207,8 @@ async function run(core: Core, cmd: string[], v: Values): Promise<void> {
   const key = `${group ?? ''} ${action ?? ''}`.trim();
   switch (key) {
     case 'keys create': {
-      if (!v.org) throw new UsageError('--org NAME is required');
-      let org = core.orgs.resolve(String(v.org));
-      if (!org) {
-        org = core.orgs.create(String(v.org));
-        out(`created organization ${org.name} (${org.id})`);
-      }
+      if (rest.length) throw new UsageError(`keys create takes no arguments, only options (got: ${rest.join(' ')})`);
+      const org = keyOrg(core, v.org as string | undefined);
       const scopes = v.scopes
         ? String(v.scopes)
             .split(',')
@@ -185,9 +216,13 @@ async function run(core: Core, cmd: string[], v: Values): Promise<void> {
             .filter(Boolean)
         : undefined;
       const { key: plaintext, info } = core.keys.create(org.id, { scopes, name: v.name ? String(v.name) : undefined });
-      out(`created key ${info.id} for ${org.name} with scopes ${info.scopes.join(',')} (shown once; store it now):`);
-      out(plaintext);
-      return;
+      // stdout is the key alone, for KEY=$(…); what was made is said on stderr.
+      note(`created key ${info.id} for ${org.name} with scopes ${info.scopes.join(',')} (shown once; store it now)`);
+      if (v.json)
+        return out(
+          JSON.stringify({ id: info.id, key: plaintext, org_id: org.id, name: info.name, scopes: info.scopes }),
+        );
+      return out(plaintext);
     }
     case 'keys list': {
       const org = v.org ? requireOrg(core, String(v.org)) : undefined;
