@@ -2,13 +2,14 @@
 import { parseArgs } from 'node:util';
 import { APP_NAME } from './core/config/app-paths.js';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
-import { createCore, DEFAULT_ORG, type Core } from './core/create-core.js';
+import { createCore, type Core } from './core/create-core.js';
 import { AppError, issuesText } from './core/errors.js';
 import { zodMessage } from './core/http/route.js';
 import { isKeyedProvider } from './core/video/pipeline/providers/provider-registry.js';
 import { PROVIDER_KEYS } from '../shared/provider.schema.js';
 import { MailboxCreateSchema } from '../shared/mailboxes.schema.js';
 import { CREDENTIALS_USAGE, credentialsCommand } from './cli-credentials.js';
+import { KEYS_USAGE, keysCommand } from './cli-keys.js';
 import { SESSIONS_IMPORT_USAGE, sessionsImportCommand } from './cli-sessions-import.js';
 import { BROWSER_PROFILES_USAGE, browserProfilesCommand } from './cli-browser-profiles.js';
 import { BACKUP_USAGE, backupCommand, isRestoreProblem, restoreCommand, type BackupIo } from './cli-backup.js';
@@ -27,14 +28,7 @@ options:
   -h, --help                                             this text
 
 commands:
-  keys create [--org NAME] [--name LABEL] [--scopes a,b] [--json]
-                                                         create an API key: stdout is the key alone (with --json,
-                                                         {id, key, org_id, name, scopes}), what was made goes to
-                                                         stderr; KEY=$(npm run -s cli -- keys create …) keeps it.
-                                                         --org: created when new; default the only organization
-                                                         (on a new data dir, the first run's: default)
-  keys list [--org NAME] [--json]                        list keys (never their plaintext)
-  keys revoke ID                                         revoke a key at once
+${KEYS_USAGE}
   orgs list [--json]                                     list organizations
   orgs create NAME                                       create an organization
   credits grant --org NAME --amount N                    add N credits to an organization
@@ -107,20 +101,6 @@ function requireOrg(core: Core, ref: string | undefined) {
 }
 
 type Values = Record<string, string | boolean | string[] | undefined>;
-
-/**
- * The organization of a new key: `--org NAME`, created when there is none of that name; without it the only one, or
- * on a data dir without any yet the one the first run would make (default), so the server's first run makes none.
- */
-function keyOrg(core: Core, ref: string | undefined) {
-  const name = ref ?? (core.orgs.list().length === 0 ? DEFAULT_ORG : undefined);
-  if (name === undefined) return orgOrOnly(core, undefined);
-  const found = core.orgs.resolve(name);
-  if (found) return found;
-  const org = core.orgs.create(name);
-  note(`created organization ${org.name} (${org.id})`);
-  return org;
-}
 
 /** `--org NAME`, or the only organization when there is just one. */
 function orgOrOnly(core: Core, ref: string | undefined) {
@@ -206,42 +186,16 @@ async function run(core: Core, cmd: string[], v: Values): Promise<void> {
   const [group, action, ...rest] = cmd;
   const key = `${group ?? ''} ${action ?? ''}`.trim();
   switch (key) {
-    case 'keys create': {
-      if (rest.length) throw new UsageError(`keys create takes no arguments, only options (got: ${rest.join(' ')})`);
-      const org = keyOrg(core, v.org as string | undefined);
-      const scopes = v.scopes
-        ? String(v.scopes)
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : undefined;
-      const { key: plaintext, info } = core.keys.create(org.id, { scopes, name: v.name ? String(v.name) : undefined });
-      // stdout is the key alone, for KEY=$(…); what was made is said on stderr.
-      note(`created key ${info.id} for ${org.name} with scopes ${info.scopes.join(',')} (shown once; store it now)`);
-      if (v.json)
-        return out(
-          JSON.stringify({ id: info.id, key: plaintext, org_id: org.id, name: info.name, scopes: info.scopes }),
-        );
-      return out(plaintext);
-    }
-    case 'keys list': {
-      const org = v.org ? requireOrg(core, String(v.org)) : undefined;
-      const keys = core.keys.list(org?.id);
-      if (v.json) return out(JSON.stringify(keys, null, 2));
-      const orgNames = new Map(core.orgs.list().map((o) => [o.id, o.name]));
-      for (const k of keys) {
-        const state = k.revoked_at ? 'revoked' : k.expires_at && k.expires_at < Date.now() ? 'expired' : 'active';
-        out(`${k.id}  ${k.prefix}…  ${orgNames.get(k.org_id) ?? k.org_id}  ${state}  ${k.scopes.join(',')}  ${k.name}`);
-      }
-      if (!keys.length) out('no keys');
-      return;
-    }
-    case 'keys revoke': {
-      const id = rest[0];
-      if (!id || rest.length > 1) throw new UsageError('keys revoke takes one key id (see: keys list)');
-      if (!core.keys.revoke(id)) throw new AppError(404, 'not_found', `No active key with id ${id}`);
-      return out(`revoked ${id}`);
-    }
+    case 'keys create':
+    case 'keys list':
+    case 'keys revoke':
+      return keysCommand(core, action, rest, v, {
+        out,
+        note,
+        requireOrg: (ref) => requireOrg(core, ref),
+        orgOrOnly: (ref) => orgOrOnly(core, ref),
+        usage: (message) => new UsageError(message),
+      });
     case 'orgs list': {
       const orgs = core.orgs.list();
       if (v.json)
