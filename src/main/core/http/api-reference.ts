@@ -34,7 +34,8 @@ const PLUGIN_SCRIPT = '/reference/js/scalar.js';
 
 export interface ApiReferenceFiles {
   html: string;
-  script: string;
+  /** Kept as bytes: one copy outside the JS heap (the plugin's module keeps its own string of it). */
+  script: Buffer;
   /** The page's Content-Security-Policy: exactly what the reference needs, computed from the page itself. */
   csp: string;
 }
@@ -78,7 +79,11 @@ async function renderFiles(): Promise<ApiReferenceFiles> {
     const [page, script] = await Promise.all([renderer.inject(PLUGIN_PAGE), renderer.inject(PLUGIN_SCRIPT)]);
     if (page.statusCode !== 200 || script.statusCode !== 200)
       throw new Error(`The API reference plugin answered ${page.statusCode} and ${script.statusCode}, not its files`);
-    return { html: page.body, script: NO_EVAL_PRELUDE + script.body, csp: apiReferenceCsp(page.body) };
+    return {
+      html: page.body,
+      script: Buffer.concat([Buffer.from(NO_EVAL_PRELUDE), script.rawPayload]),
+      csp: apiReferenceCsp(page.body),
+    };
   } finally {
     await renderer.close();
   }
