@@ -84,6 +84,8 @@ interface CallOptions {
   headers?: Record<string, string>;
   /** Another success answer of the route than its first (POST /api/login's 202 of an async login). */
   answer?: { status: number; schema: z.ZodType };
+  /** Aborts the request (a long poll the caller stopped waiting for): AgentStudioError code `aborted`. */
+  signal?: AbortSignal;
 }
 
 export function createAgentStudioClient(options: AgentStudioClientOptions) {
@@ -96,6 +98,7 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
     try {
       return await doFetch(url, init);
     } catch (err) {
+      if (init.signal?.aborted) throw abortError();
       throw new AgentStudioError({
         status: 0,
         code: CLIENT_ERROR_CODES.network,
@@ -126,6 +129,7 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
         method: route.method,
         headers,
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: opts.signal,
       },
       what,
     );
@@ -260,13 +264,16 @@ export function createAgentStudioClient(options: AgentStudioClientOptions) {
         answer: { status: 202, schema: LoginAcceptedSchema },
       }) as unknown as Promise<LoginAccepted>,
     /**
-     * Polls GET /api/login/:loginId until the login ended; `onNeedsPerson` is called once per takeover_url (show
-     * it to your person, or answer a code with typeLoginCode). Resolves with the run and, for an async login that
-     * succeeded, its storageState (taken once).
+     * Waits on GET /api/login/:loginId?wait= (a long poll: answered when the login changes) until the login ended;
+     * `onNeedsPerson` is called once per takeover_url (show it to your person, or answer a code with typeLoginCode).
+     * Resolves with the run and, for an async login that succeeded, its storageState (taken once).
      */
     waitForLogin: (loginId: string, opts: LoginWaitOptions = {}) =>
       waitForLoginRun(
-        { status: (id) => call('loginStatus', { id }), state: (id) => call('loginState', { id }) },
+        {
+          status: (id, wait) => call('loginStatus', { id, query: { wait: wait.seconds }, signal: wait.signal }),
+          state: (id) => call('loginState', { id }),
+        },
         loginId,
         opts,
       ),

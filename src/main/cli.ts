@@ -1,5 +1,6 @@
 // Command-line administration: `npm run -s cli -- <command>`. Works on the same data dir as the server.
 import { parseArgs } from 'node:util';
+import { APP_NAME } from './core/config/app-paths.js';
 import { ConfigError, loadConfig } from './core/config/load-config.js';
 import { createCore, type Core } from './core/create-core.js';
 import { AppError, issuesText } from './core/errors.js';
@@ -8,17 +9,26 @@ import { isKeyedProvider } from './core/video/pipeline/providers/provider-regist
 import { PROVIDER_KEYS } from '../shared/provider.schema.js';
 import { MailboxCreateSchema } from '../shared/mailboxes.schema.js';
 import { CREDENTIALS_USAGE, credentialsCommand } from './cli-credentials.js';
+import { KEYS_USAGE, keysCommand } from './cli-keys.js';
 import { SESSIONS_IMPORT_USAGE, sessionsImportCommand } from './cli-sessions-import.js';
 import { BROWSER_PROFILES_USAGE, browserProfilesCommand } from './cli-browser-profiles.js';
 import { BACKUP_USAGE, backupCommand, isRestoreProblem, restoreCommand, type BackupIo } from './cli-backup.js';
 import { SCOPES } from '../shared/scopes.js';
 
-const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR]
+const USAGE = `usage: npm run -s cli -- <command> [options] [--data-dir DIR] [--json]
+
+options:
+  --data-dir DIR                                         the data dir to work on (default: $AGENT_STUDIO_DATA_DIR,
+                                                         else "${APP_NAME}" in the OS app-data folder:
+                                                         ~/.config, ~/Library/Application Support, %APPDATA%)
+  --json                                                 JSON on stdout instead of text, where a command offers it
+                                                         (keys create and list, orgs list, mailboxes list,
+                                                         credentials list, sessions import, browser-profiles orgs,
+                                                         secrets missing)
+  -h, --help                                             this text
 
 commands:
-  keys create --org NAME [--scopes a,b] [--name LABEL]   create an API key (printed alone on the last line)
-  keys list [--org NAME] [--json]                        list keys (never their plaintext)
-  keys revoke ID                                         revoke a key at once
+${KEYS_USAGE}
   orgs list [--json]                                     list organizations
   orgs create NAME                                       create an organization
   credits grant --org NAME --amount N                    add N credits to an organization
@@ -76,6 +86,11 @@ const OPTIONS = {
 
 function out(line: string) {
   process.stdout.write(`${line}\n`);
+}
+
+/** What a command did, when stdout carries only its result (keys create): on stderr. */
+function note(line: string) {
+  process.stderr.write(`${line}\n`);
 }
 
 function requireOrg(core: Core, ref: string | undefined) {
@@ -171,42 +186,16 @@ async function run(core: Core, cmd: string[], v: Values): Promise<void> {
   const [group, action, ...rest] = cmd;
   const key = `${group ?? ''} ${action ?? ''}`.trim();
   switch (key) {
-    case 'keys create': {
-      if (!v.org) throw new UsageError('--org NAME is required');
-      let org = core.orgs.resolve(String(v.org));
-      if (!org) {
-        org = core.orgs.create(String(v.org));
-        out(`created organization ${org.name} (${org.id})`);
-      }
-      const scopes = v.scopes
-        ? String(v.scopes)
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : undefined;
-      const { key: plaintext, info } = core.keys.create(org.id, { scopes, name: v.name ? String(v.name) : undefined });
-      out(`created key ${info.id} for ${org.name} with scopes ${info.scopes.join(',')} (shown once; store it now):`);
-      out(plaintext);
-      return;
-    }
-    case 'keys list': {
-      const org = v.org ? requireOrg(core, String(v.org)) : undefined;
-      const keys = core.keys.list(org?.id);
-      if (v.json) return out(JSON.stringify(keys, null, 2));
-      const orgNames = new Map(core.orgs.list().map((o) => [o.id, o.name]));
-      for (const k of keys) {
-        const state = k.revoked_at ? 'revoked' : k.expires_at && k.expires_at < Date.now() ? 'expired' : 'active';
-        out(`${k.id}  ${k.prefix}…  ${orgNames.get(k.org_id) ?? k.org_id}  ${state}  ${k.scopes.join(',')}  ${k.name}`);
-      }
-      if (!keys.length) out('no keys');
-      return;
-    }
-    case 'keys revoke': {
-      const id = rest[0];
-      if (!id || rest.length > 1) throw new UsageError('keys revoke takes one key id (see: keys list)');
-      if (!core.keys.revoke(id)) throw new AppError(404, 'not_found', `No active key with id ${id}`);
-      return out(`revoked ${id}`);
-    }
+    case 'keys create':
+    case 'keys list':
+    case 'keys revoke':
+      return keysCommand(core, action, rest, v, {
+        out,
+        note,
+        requireOrg: (ref) => requireOrg(core, ref),
+        orgOrOnly: (ref) => orgOrOnly(core, ref),
+        usage: (message) => new UsageError(message),
+      });
     case 'orgs list': {
       const orgs = core.orgs.list();
       if (v.json)

@@ -101,6 +101,7 @@ async function main(): Promise<number> {
     log: core.log,
     files,
     allowInlineCredentials: core.config.mcp.allowInlineCredentials,
+    takeoverLinksInContent: core.config.mcp.takeoverLinksInContent,
     scopes: core.keys.authenticate(apiKey)?.scopes ?? [],
   });
 

@@ -54,6 +54,11 @@ export const SETTINGS_CHANNELS = {
   },
   /** Opens the data folder in the OS file manager. */
   'app:openDataFolder': { kind: 'local', args: noArgs, result: z.object({ opened: z.boolean() }) },
+  /**
+   * Opens the API reference (GET /docs of the server this app runs) in the OS browser. No argument: main builds the
+   * address from its own server's, so the page cannot have any other local address opened.
+   */
+  'app:openApiReference': { kind: 'local', args: noArgs, result: z.object({ opened: z.boolean() }) },
   'settings:get': { kind: 'local', args: noArgs, result: DesktopSettingsSchema },
   /** Writes config.json and restarts the core with it (restored when the core cannot start with it). */
   'settings:update': { kind: 'local', args: CoreSettingsPatchSchema, result: SettingsUpdateResultSchema },

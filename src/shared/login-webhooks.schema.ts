@@ -37,7 +37,18 @@ const FinishedDataSchema = z.object({
   login_id: z.string(),
   status: z.enum(['succeeded', 'failed', 'cancelled']),
   session_id: z.string().nullable().describe('Once succeeded: the cache entry (GET /api/sessions)'),
-  error: z.string().nullable().describe('When failed or cancelled: the error code the login answered'),
+  error: z
+    .object({
+      error: z.string().describe('The error code the login answered, e.g. AUTHENTICATION_FAILED'),
+      details: z.object({
+        reason: z
+          .string()
+          .optional()
+          .describe('The details.reason the answer had (e.g. invalid_credentials, cancelled), when it had one'),
+      }),
+    })
+    .nullable()
+    .describe('When failed or cancelled: the error as the HTTP answer named it (its code and details.reason)'),
 });
 
 /** The body POSTed to the login webhook URL (Standard Webhooks' {type, timestamp, data}). */

@@ -27,13 +27,18 @@ const CredSchema = z.object({
     .describe('Authenticator secret (base32, or an otpauth:// URI) for loginMethod totp and sites that ask a TOTP'),
 });
 
-/** A saved login named by id or label (GET /api/credentials): the reference form of a login. */
-const credentialRef = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .describe('A saved login (its id cred_… or label): logs in with its secrets, which the caller never holds');
+/**
+ * A saved login named by id or label (GET /api/credentials): the reference form of a login. `whenMissing`: what a
+ * parse says when there is none (where it is required, the caller's own explanation instead of zod's words).
+ */
+export const savedLoginRef = (whenMissing?: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? whenMissing : undefined) })
+    .trim()
+    .min(1)
+    .max(200)
+    .describe('A saved login (its id cred_… or label): logs in with its secrets, which the caller never holds');
+const credentialRef = savedLoginRef();
 
 /** Exactly one of `cred` (inline secrets) and `credential` (a saved login); `domain` is required with `cred`. */
 function oneSourceOfCredentials(v: { cred?: unknown; credential?: string; domain?: string }, ctx: z.RefinementCtx) {

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { localApiPageTarget } from '../../src/main/electron/external-links.js';
+import { API_ROUTES } from '../../src/shared/api/index.js';
 import {
   app,
   core,
@@ -30,6 +32,26 @@ describe('Settings over the IPC contract and a real core', () => {
       await expect.poll(() => bridge.copied).toEqual([url]);
       expect(await api.getByTestId('data-dir').innerText()).toBe(app.dataDir);
       await expect.poll(() => page.getByTestId('server-status').getAttribute('data-state')).toBe('up');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('links the API reference: main opens its own server’s GET /docs in the browser, which serves the page', async () => {
+    const { page, context, bridge, problems } = await openSettings();
+    try {
+      const url = app.current().info.serverUrl!;
+      const api = section(page, 'Local API');
+      await api.getByRole('button', { name: 'Open API reference' }).scrollIntoViewIfNeeded();
+      await shot(page, 'settings-api-reference');
+      await api.getByRole('button', { name: 'Open API reference' }).click();
+      await expect.poll(() => bridge.openedPages).toEqual([`${url}${API_ROUTES.apiReference.path}`]);
+      // The address passes the Electron layer's own check before the OS browser gets it, and it is the page.
+      expect(localApiPageTarget(bridge.openedPages[0]!)).toBe(bridge.openedPages[0]);
+      const reference = await fetch(bridge.openedPages[0]!);
+      expect(reference.status).toBe(200);
+      expect(reference.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -23,13 +23,17 @@ export interface CoreEvents {
    * started the login (docs/security.md#a-logins-live-page-is-the-starting-keys). `site`: the host the login is for.
    */
   'login.needs_person': { orgId: string; loginId: string; reason: string; takeoverUrl: string; site: string };
-  /** A login with an id ended: succeeded (its session), failed or cancelled (the error code). */
+  /**
+   * A login with an id ended: succeeded (its session), failed or cancelled (the error code, and the details.reason
+   * its answer had, when it has one).
+   */
   'login.finished': {
     orgId: string;
     loginId: string;
     status: 'succeeded' | 'failed' | 'cancelled';
     sessionId: string | null;
     error: string | null;
+    reason?: string;
   };
   'webhook.attempt': {
     orgId: string;

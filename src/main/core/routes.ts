@@ -30,7 +30,7 @@ import { webhookRoutes } from './video/webhooks/webhooks.routes.js';
 export function routeHandlers(core: Core, app: FastifyInstance, replace: FeatureRoutes = {}): RouteHandlers {
   const handlers = mergeRoutes(
     systemRoutes({ installId: core.installId, dataDir: core.config.dataDir }, core.secretsInventory),
-    loginRoutes(core.login),
+    loginRoutes(core.login, app),
     signupRoutes(core.login.signup),
     lifecycleRoutes(core.login.lifecycle),
     mailboxesRoutes(core.login.mailboxes),

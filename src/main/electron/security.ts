@@ -1,20 +1,25 @@
 import { app, session, shell, type WebContents } from 'electron';
 import { CSP, DEV_CSP } from './csp.js';
-import { externalLinkTarget } from './external-links.js';
+import { externalLinkTarget, localApiPageTarget } from './external-links.js';
 
 /** Whether `url` is one of the app's own pages (the app:// origin, or the dev server in development). */
 export type TrustedUrl = (url: string) => boolean;
 
-/**
- * The app's only call to shell.openExternal: opens `url` in the OS browser when externalLinkTarget
- * allows it (https to a public host name). Resolves false when the link is refused.
- */
-export async function openExternalLink(url: string): Promise<boolean> {
-  const target = externalLinkTarget(url);
+/** The app's only call to shell.openExternal: a target one of the checks below returned; null is refused. */
+async function openChecked(target: string | null): Promise<boolean> {
   if (target === null) return false;
   await shell.openExternal(target);
   return true;
 }
+
+/**
+ * Opens `url` in the OS browser when externalLinkTarget allows it (https to a public host name). Resolves false when
+ * the link is refused.
+ */
+export const openExternalLink = (url: string): Promise<boolean> => openChecked(externalLinkTarget(url));
+
+/** Opens the app's own API reference page (localApiPageTarget: loopback http, that path only) in the OS browser. */
+export const openLocalApiPage = (url: string): Promise<boolean> => openChecked(localApiPageTarget(url));
 
 /**
  * The one permission the app's own pages get: the video player's full-screen button (requestFullscreen).

@@ -9,7 +9,8 @@ import { defineApiRoutes } from './api-route.js';
 const EVENTS =
   'Logins with an id (X-Login-Id, async or interactive) report login.needs_person (data: login_id, status, reason, ' +
   'site — never the takeover_url: only the API key that started the login gets that link) and ' +
-  'login.finished (data: login_id, status succeeded|failed|cancelled, session_id, error) as a Standard Webhooks POST ' +
+  'login.finished (data: login_id, status succeeded|failed|cancelled, session_id, error: null or { error: the code, ' +
+  'details: { reason } } as the HTTP answer had them) as a Standard Webhooks POST ' +
   '{type, timestamp, data} to this URL, signed with the organization’s webhook secret (GET /api/webhooks/secret), on ' +
   'the retry schedule of generation webhooks (webhooks.retryScheduleSec, webhooks.timeoutMs). Never a storageState, ' +
   'cookie or credential. Each attempt goes to the URL set at that moment.';

@@ -19,6 +19,7 @@ import {
   SessionValidationSchema,
   StorageStateSchema,
 } from '../login.schema.js';
+import { LoginStatusQuerySchema } from '../login-wait.schema.js';
 import { SignupAnswerSchema, SignupRequestSchema } from '../signup.schema.js';
 import { LOGIN_FAILURE_STATUS } from '../errors.js';
 import { defineApiRoutes } from './api-route.js';
@@ -157,11 +158,14 @@ export const LOGIN_API = defineApiRoutes({
     description:
       'For a login started with X-Login-Id, an async one (202 login_id) or an interactive one (its error and steps ' +
       'carry login_id). Kept 10 minutes after it ends. The takeover_url is shown only to the API key that started the ' +
-      'login: other keys of the organization see where it stands without it.',
+      'login: other keys of the organization see where it stands without it. With wait=S (a long poll) the answer ' +
+      'comes when the login changes (it waits for a person, or ends) or after S seconds, whichever is first.',
     tags: ['login'],
     params: LoginIdParamsSchema,
+    query: LoginStatusQuerySchema,
     responses: {
       200: { description: 'The login', schema: LoginRunSchema },
+      400: { description: 'INVALID_REQUEST: wait is not a whole number of seconds from 1 to 60' },
       404: { description: 'NOT_FOUND: no such login in this organization (or it ended over 10 minutes ago)' },
     },
   },

@@ -70,6 +70,32 @@ export const SYSTEM_API = defineApiRoutes({
   },
 
   /**
+   * The same document as a page to read in a browser (Scalar's API reference, served from this server: it works
+   * offline). No key to read it; its try-it-out calls carry the key the person pastes into it.
+   */
+  apiReference: {
+    method: 'GET',
+    path: '/docs',
+    api: 'video',
+    scope: null,
+    summary: 'The API reference: this document as a web page (HTML; no key needed to read it)',
+    tags: ['system'],
+    undocumented: true,
+    responses: { 200: { description: 'text/html' } },
+  },
+
+  apiReferenceScript: {
+    method: 'GET',
+    path: '/docs/scalar.js',
+    api: 'video',
+    scope: null,
+    summary: "The API reference page's script (Scalar's standalone bundle)",
+    tags: ['system'],
+    undocumented: true,
+    responses: { 200: { description: 'text/javascript' } },
+  },
+
+  /**
    * The MCP Streamable HTTP transport (stateless; other methods answer 405). A key is needed, no scope: each tool
    * checks its own route's scope with the caller's key.
    */

@@ -15,6 +15,7 @@ import { createIpcDispatcher } from '../../../src/main/core/desktop/ipc-dispatch
 import { fail } from '../../../src/main/core/desktop/http-channel.js';
 import type { LocalHandlers } from '../../../src/main/core/desktop/ipc-dispatcher.js';
 import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js';
+import { apiReferenceChannel } from '../../../src/main/core/desktop/api-reference-channel.js';
 import { autostartChannels, type AutostartOs } from '../../../src/main/core/desktop/autostart-channels.js';
 import { backupChannels } from '../../../src/main/core/desktop/backup-channels.js';
 import { profilesChannels } from '../../../src/main/core/desktop/profiles-channels.js';
@@ -74,6 +75,8 @@ export interface IpcBridge {
   shownInFolder: string[];
   /** Data folders the app was asked to start again on (backup:openRestored), in order. */
   relaunched: string[];
+  /** Local pages the "OS browser" was asked to open (app:openApiReference, main's own handler), in order. */
+  openedPages: string[];
 }
 
 /** Runs in the page before its scripts: the preload's shape over two test bindings. Self-contained. */
@@ -135,6 +138,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
   const copiedSecrets: string[] = [];
   const shownInFolder: string[] = [];
   const relaunched: string[] = [];
+  const openedPages: string[] = [];
   const dropDir = tempDir('agent-studio-dropped-');
   const pasteDir = tempDir('agent-studio-pasted-');
   const xdgConfigDir = tempDir('agent-studio-xdg-config-');
@@ -173,6 +177,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
         },
       }),
       'app:openDataFolder': async () => ({ ok: true, value: { opened: false } }),
+      ...apiReferenceChannel({ host, open: async (url) => openedPages.push(url) > 0 }),
       ...adminChannels(host),
       ...vaultChannels({
         host,
@@ -221,5 +226,5 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
     channels: CHANNEL_NAMES.filter((c) => isPageChannel(c)),
     events: [...EVENT_NAMES],
   });
-  return { sent, copied, copiedSecrets, shownInFolder, relaunched };
+  return { sent, copied, copiedSecrets, shownInFolder, relaunched, openedPages };
 }

@@ -59,10 +59,28 @@ describe('typed client: logins in the background', () => {
   });
 
   it('a plain background login succeeds without a person; a failed one ends with its error', async () => {
-    const ok = await client.startLogin({ cred: classic.credentials, domain: classic.loginUrl, useCache: false });
-    const done = await client.waitForLogin(ok.login_id, { intervalMs: 200 });
+    // The client's requests, as sent (the network is the real one): waitForLogin long-polls instead of polling.
+    const sent: string[] = [];
+    const watched = createAgentStudioClient({
+      baseUrl: s.url,
+      apiKey: s.key,
+      fetch: (input, init) => {
+        sent.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}${new URL(String(input)).search}`);
+        return fetch(input, init);
+      },
+    });
+    const ok = await watched.startLogin({ cred: classic.credentials, domain: classic.loginUrl, useCache: false });
+    const done = await watched.waitForLogin(ok.login_id, { intervalMs: 200 });
     expect(done.run.status).toBe('succeeded');
     expect(done.state?.cookies.length).toBeGreaterThan(0);
+    // Where it stands, then one long poll answered by the end (the login runs for seconds: polls every 200 ms would
+    // be many), then the state.
+    expect(sent).toEqual([
+      'POST /api/login',
+      `GET /api/login/${ok.login_id}`,
+      `GET /api/login/${ok.login_id}?wait=60`,
+      `GET /api/login/${ok.login_id}/state`,
+    ]);
 
     const bad = await client.startLogin({
       cred: { username: classic.credentials.username, password: 'wrong' },

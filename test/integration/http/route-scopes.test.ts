@@ -14,12 +14,15 @@ import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /**
  * The routes anyone on the machine may call without a key, each for a reason: the health probe and the API's own
- * description; the live page of a stopped login (its capability is the unguessable id in the URL); the signed upload
+ * description (the OpenAPI document, and the reference page that shows it: its try-it-out calls carry the key the
+ * person pastes); the live page of a stopped login (its capability is the unguessable id in the URL); the signed upload
  * and download URLs (the signature in the query is the capability). Adding a route here is a security decision.
  */
 const PUBLIC_ROUTES: readonly ApiRouteName[] = [
   'health',
   'openapi',
+  'apiReference',
+  'apiReferenceScript',
   'livePage',
   'liveAsset',
   'liveEvents',

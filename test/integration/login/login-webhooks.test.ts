@@ -150,7 +150,12 @@ describe('login webhooks', () => {
     expect(verified(secret, second)).toEqual({
       type: 'login.finished',
       timestamp: expect.any(String),
-      data: { login_id: 'hook-wait-1', status: 'cancelled', session_id: null, error: 'LOGIN_CANCELLED' },
+      data: {
+        login_id: 'hook-wait-1',
+        status: 'cancelled',
+        session_id: null,
+        error: { error: 'LOGIN_CANCELLED', details: { reason: 'cancelled' } },
+      },
     });
 
     // The log shows what happened, never the takeover link.
@@ -181,6 +186,31 @@ describe('login webhooks', () => {
     // Never a storageState, cookie or credential.
     for (const c of state.cookies) expect(r.received[0].body).not.toContain(c.value);
     expect(r.received[0].body).not.toContain(csrf.credentials.password);
+  });
+
+  it('a failed login: login.finished carries the error code and details.reason the HTTP answer had (nothing more)', async () => {
+    const r = await receiver();
+    await setHook(r.url);
+    const res = await login(csrf, 'hook-failed-1', {
+      cred: { username: csrf.credentials.username, password: 'wrong-Hk27-password' },
+    });
+    const body = (await res.json()) as { error: string; message: string; details: { reason: string } };
+    expect(res.status).toBe(401);
+    expect(body).toMatchObject({ error: 'AUTHENTICATION_FAILED', details: { reason: 'invalid_credentials' } });
+    await r.waitFor(1);
+    expect(verified(await signingSecret(), r.received[0])).toEqual({
+      type: 'login.finished',
+      timestamp: expect.any(String),
+      data: {
+        login_id: 'hook-failed-1',
+        status: 'failed',
+        session_id: null,
+        error: { error: body.error, details: { reason: body.details.reason } },
+      },
+    });
+    // Not the message or the steps (they may quote the site), and never the password.
+    expect(r.received[0].body).not.toContain(body.message);
+    expect(r.received[0].body).not.toContain('wrong-Hk27-password');
   });
 
   it('a receiver answering 500 then 200 gets a retry with the same webhook-id and body', async () => {

@@ -34,11 +34,40 @@ describe('headless server + CLI on one data dir', () => {
     if (process.env.DBUS_SESSION_BUS_ADDRESS) expect(server.stderr()).not.toMatch(/could NOT be saved/);
   });
 
-  it('keys create prints the key alone on the last line; it works at once and revoke stops it at once', async () => {
+  it('the agent-key one-liner: keys create without --org (one organization) prints the key alone; --json an object', async () => {
+    // As a doc writes it: KEY=$(npm run -s cli -- keys create --name my-agent --scopes login:write,credentials:read)
+    const args = ['keys', 'create', '--name', 'my-agent', '--scopes', 'login:write,credentials:read'];
+    const created = runCli([...args, '--data-dir', dataDir]);
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/^pk_[0-9A-Za-z]{40}\n$/);
+    const key = created.stdout.trim();
+    expect(created.stderr).toMatch(
+      /^created key key_\w+ for default with scopes login:write,credentials:read \(shown once/,
+    );
+    expect((await fetch(`${server.url}/api/credentials`, auth(key))).status).toBe(200);
+    expect((await fetch(`${server.url}/api/credits`, auth(key))).status).toBe(403);
+
+    const json = runCli([...args, '--json', '--data-dir', dataDir]);
+    expect(json.status, json.stderr).toBe(0);
+    const made = JSON.parse(json.stdout) as { id: string; key: string; org_id: string; name: string; scopes: string[] };
+    expect(made).toEqual({
+      id: expect.stringMatching(/^key_/),
+      key: expect.stringMatching(/^pk_[0-9A-Za-z]{40}$/),
+      org_id: expect.any(String),
+      name: 'my-agent',
+      scopes: ['login:write', 'credentials:read'],
+    });
+    expect((await fetch(`${server.url}/api/credentials`, auth(made.key))).status).toBe(200);
+    const listed = JSON.parse(runCli(['keys', 'list', '--json', '--data-dir', dataDir]).stdout) as { id: string }[];
+    expect(listed.map((k) => k.id)).toContain(made.id);
+  });
+
+  it('keys create --org prints the key alone; it works at once and revoke stops it at once', async () => {
     const created = runCli(['keys', 'create', '--org', 'acme', '--scopes', 'credits:read', '--data-dir', dataDir]);
     expect(created.status).toBe(0);
-    const lines = created.stdout.trim().split('\n');
-    const key = lines[lines.length - 1];
+    // A new organization is said on stderr: stdout is the key alone.
+    expect(created.stderr).toMatch(/^created organization acme /);
+    const key = created.stdout.trim();
     expect(key).toMatch(/^pk_[0-9A-Za-z]{40}$/);
     expect((await fetch(`${server.url}/api/credits`, auth(key))).status).toBe(200);
     expect((await fetch(`${server.url}/api/sessions`, auth(key))).status).toBe(403);
@@ -53,6 +82,15 @@ describe('headless server + CLI on one data dir', () => {
     expect(runCli(['keys', 'revoke', keys[0].id, '--data-dir', dataDir]).status).toBe(1);
   });
 
+  it('the usage text lists the options --data-dir and --json', () => {
+    const help = runCli(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run -s cli -- <command> \[options\] \[--data-dir DIR\] \[--json\]/);
+    expect(help.stdout).toMatch(/^ {2}--data-dir DIR {2,}the data dir to work on/m);
+    expect(help.stdout).toMatch(/^ {2}--json {2,}JSON on stdout instead of text/m);
+    expect(help.stdout).toMatch(/^ {2}keys create \[--org NAME\] \[--name LABEL\] \[--scopes a,b\] \[--json\]$/m);
+  });
+
   it('orgs list and credits grant', () => {
     const grant = runCli(['credits', 'grant', '--org', 'acme', '--amount', '250', '--data-dir', dataDir]);
     expect(grant.status).toBe(0);
@@ -63,10 +101,15 @@ describe('headless server + CLI on one data dir', () => {
   });
 
   it('bad usage exits 2 with a clear message', () => {
+    // Two organizations now (default and acme): a new key must name its own.
+    const which = runCli(['keys', 'create', '--data-dir', dataDir]);
+    expect(which.status).toBe(2);
+    expect(which.stderr).toMatch(/^--org NAME is required \(there are several organizations\)/);
+    expect(which.stdout).toBe('');
     for (const args of [
       [],
       ['keys'],
-      ['keys', 'create'],
+      ['keys', 'create', 'extra'],
       ['frobnicate'],
       ['credits', 'grant', '--org', 'acme', '--amount', '-5'],
       ['keys', 'create', '--org', 'a', '--bogus'],
@@ -100,6 +143,18 @@ describe('headless server + CLI on one data dir', () => {
     expect(fs.existsSync(record)).toBe(false);
     const bad = runCli(['--port', 'x']); // cli ignores --port: unknown option
     expect(bad.status).toBe(2);
+  });
+});
+
+describe('keys create on a data dir without any organization (the CLI before the first server start)', () => {
+  it('makes the organization the first run would (default), and prints the key alone', () => {
+    const dataDir = tempDir();
+    const created = runCli(['keys', 'create', '--scopes', 'login:write', '--data-dir', dataDir]);
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/^pk_[0-9A-Za-z]{40}\n$/);
+    expect(created.stderr).toMatch(/^created organization default \(org_\w+\)\n/);
+    const orgs = JSON.parse(runCli(['orgs', 'list', '--json', '--data-dir', dataDir]).stdout) as { name: string }[];
+    expect(orgs.map((o) => o.name)).toEqual(['default']);
   });
 });
 

@@ -1,7 +1,9 @@
 // The rule for links handed to the OS browser (shell.openExternal), shared by the app:openExternal IPC
-// handler and the new-window handler in src/main/electron/security.ts.
+// handler and the new-window handler in src/main/electron/security.ts; and the rule for the one page of the app's own
+// local API it opens there (app:openApiReference).
 import { describe, expect, it } from 'vitest';
-import { externalLinkTarget } from '../../../src/main/electron/external-links.js';
+import { apiReferenceUrl } from '../../../src/main/core/desktop/api-reference-channel.js';
+import { externalLinkTarget, localApiPageTarget } from '../../../src/main/electron/external-links.js';
 
 describe('externalLinkTarget', () => {
   it('allows https links to public host names and returns the normalized href', () => {
@@ -54,5 +56,31 @@ describe('externalLinkTarget', () => {
       'https://intranet/',
     ])
       expect(externalLinkTarget(url), url).toBeNull();
+  });
+});
+
+describe('localApiPageTarget', () => {
+  it('allows the API reference of a loopback server, as main builds its address', () => {
+    expect(localApiPageTarget(apiReferenceUrl('http://127.0.0.1:4780'))).toBe('http://127.0.0.1:4780/docs');
+    expect(localApiPageTarget('http://localhost:51234/docs')).toBe('http://localhost:51234/docs');
+    expect(localApiPageTarget('http://[::1]:4780/docs')).toBe('http://[::1]:4780/docs');
+  });
+
+  it('refuses any other page, host, scheme or decoration', () => {
+    for (const url of [
+      'http://127.0.0.1:4780/',
+      'http://127.0.0.1:4780/api/credentials',
+      'http://127.0.0.1:4780/live/l1#token',
+      'http://127.0.0.1:4780/docs?x=1',
+      'http://127.0.0.1:4780/docs#frag',
+      'http://127.0.0.1/docs',
+      'http://user:pw@127.0.0.1:4780/docs',
+      'https://127.0.0.1:4780/docs',
+      'http://192.168.1.10:4780/docs',
+      'http://example.com:4780/docs',
+      'file:///docs',
+      'not a url',
+    ])
+      expect(localApiPageTarget(url), url).toBeNull();
   });
 });

@@ -113,6 +113,8 @@ describe('no hand-written paths', () => {
     const notInClient: Record<string, string> = {
       health: 'liveness: plain GET /healthz',
       openapi: 'the document itself',
+      apiReference: 'the document as a page for a person (GET /docs in a browser)',
+      apiReferenceScript: "the reference page's own script",
       mcp: 'MCP clients speak to it',
       putUpload: 'the client PUTs to the presigned upload_url it was given',
       getFile: 'a presigned download URL (video_url, thumbnail_url): fetch it directly',

@@ -126,6 +126,7 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'app:apiStatus': { good: undefined, bad: { url: 'http://127.0.0.1:1' } },
   'app:copyText': { good: { text: 'pk_x' }, bad: { text: '' } },
   'app:openDataFolder': { good: undefined, bad: { path: '/etc' } },
+  'app:openApiReference': { good: undefined, bad: { url: 'http://127.0.0.1:4780/api/credentials' } },
   'settings:get': { good: undefined, bad: {} },
   'settings:update': {
     good: { server: { port: 4800 }, jobs: { renderConcurrency: null } },

@@ -194,6 +194,12 @@ export const ConfigSchema = z.object({
        * in only by a saved login's id or label (docs/saved-logins.md).
        */
       allowInlineCredentials: z.boolean().default(false),
+      /**
+       * Whether the login tools also write a takeover link in their text content (what the model reads and hosts
+       * keep in transcripts). Off: the link, which carries the live page's token, is only in structuredContent
+       * (and the desktop window); the text says where to find it.
+       */
+      takeoverLinksInContent: z.boolean().default(true),
     })
     .prefault({}),
   /**

@@ -57,7 +57,22 @@ export class OpenApiDocument {
   private cached: Record<string, unknown> | null = null;
   private components: Record<string, unknown> = {};
 
+  /**
+   * The document, rendered once; `servers` names the address this request reached (the API reference page calls the
+   * API there: the same origin as the page, whichever of 127.0.0.1, localhost or [::1] the person opened).
+   */
   document(info: { version: string; serverUrl?: string }): Record<string, unknown> {
+    const doc = this.rendered(info.version);
+    // Listed in the usual order: openapi, info, servers, then the rest.
+    return {
+      openapi: doc.openapi,
+      info: doc.info,
+      servers: [{ url: info.serverUrl ?? 'http://127.0.0.1:4780' }],
+      ...doc,
+    };
+  }
+
+  private rendered(version: string): Record<string, unknown> {
     if (this.cached) return this.cached;
     this.components = {};
     const paths: Record<string, Record<string, unknown>> = {};
@@ -72,14 +87,13 @@ export class OpenApiDocument {
       openapi: '3.1.0',
       info: {
         title: 'Agent Studio local API',
-        version: info.version,
+        version,
         description:
           'Local implementations of the login service and the video service. Login-service routes answer errors as ' +
           '{ error: "UPPER_CODE", message, details }; video-service routes as { error: "lower_code", message }. ' +
           'Every response to an authenticated request carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset; ' +
           'a 429 also carries Retry-After (seconds).',
       },
-      servers: [{ url: info.serverUrl ?? 'http://127.0.0.1:4780' }],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'API key: pk_ followed by 40 base62 characters' },

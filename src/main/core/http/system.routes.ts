@@ -1,6 +1,7 @@
-// The server's own routes: liveness and the OpenAPI document of the route table.
+// The server's own routes: liveness, the OpenAPI document of the route table and its API reference page.
 import { APP_VERSION } from '../../../shared/version.js';
 import type { BaseCore } from '../base-core.js';
+import { ApiReferencePage } from './api-reference.js';
 import { OpenApiDocument } from './openapi.js';
 import type { FeatureRoutes } from './route.js';
 import { dataDirProof, type DataDirIdentity } from './server-record.js';
@@ -12,6 +13,7 @@ import { dataDirProof, type DataDirIdentity } from './server-record.js';
 export function systemRoutes(dataDir: DataDirIdentity, secrets: Pick<BaseCore['secretsInventory'], 'peekHealth'>) {
   const started = Date.now();
   const openapi = new OpenApiDocument();
+  const reference = new ApiReferencePage();
   return {
     health: ({ query }) => {
       const held = secrets.peekHealth();
@@ -26,5 +28,7 @@ export function systemRoutes(dataDir: DataDirIdentity, secrets: Pick<BaseCore['s
     },
     openapi: ({ req }) =>
       openapi.document({ version: APP_VERSION, serverUrl: `http://${req.headers.host ?? '127.0.0.1'}` }),
+    apiReference: ({ reply }) => reference.send(reply, 'page'),
+    apiReferenceScript: ({ reply }) => reference.send(reply, 'script'),
   } satisfies FeatureRoutes;
 }

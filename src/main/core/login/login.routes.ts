@@ -1,5 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
 import type { FeatureRoutes } from '../http/route.js';
+import { WaitingRequests } from '../http/waiting-requests.js';
 import { loginIdHeader } from './runs/login-id-header.js';
 import { LOGIN_METHOD_INFO } from './login-methods.js';
 import type { InboxHub } from './codes/inbox-hub.js';
@@ -17,8 +19,12 @@ export interface LoginRouteParts {
   takeover: TakeoverFinisher;
 }
 
-/** Logins, the login methods, cached sessions, the inbox for codes and links, and cancelling a login. */
-export function loginRoutes(login: LoginRouteParts) {
+/**
+ * Logins, the login methods, cached sessions, the inbox for codes and links, and cancelling a login. `app`: long polls
+ * of a login's status are answered when the server closes.
+ */
+export function loginRoutes(login: LoginRouteParts, app: FastifyInstance) {
+  const waits = new WaitingRequests(app);
   return {
     login: async ({ body, auth, reply, req }) => {
       const loginId = loginIdHeader(req);
@@ -35,8 +41,14 @@ export function loginRoutes(login: LoginRouteParts) {
       return outcome.state;
     },
     loginMethods: () => ({ data: [...LOGIN_METHOD_INFO] }),
-    // The takeover_url only for the key that started the login (docs/security.md#a-logins-live-page-is-the-starting-keys).
-    loginStatus: ({ params, auth }) => login.runs.status(auth.orgId, params.id, auth.keyId),
+    // The takeover_url only for the key that started the login (docs/security.md#a-logins-live-page-is-the-starting-keys). With wait: a long poll.
+    loginStatus: ({ params, query, auth, reply }) => {
+      const { wait } = query;
+      if (wait === undefined) return login.runs.status(auth.orgId, params.id, auth.keyId);
+      return waits.run(reply, (signal) =>
+        login.runs.waitForChange(auth.orgId, params.id, auth.keyId, wait * 1000, signal),
+      );
+    },
     loginState: ({ params, auth, reply }) => {
       reply.header('Cache-Control', 'no-store');
       return login.runs.state(auth.orgId, params.id);

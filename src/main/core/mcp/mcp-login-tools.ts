@@ -11,6 +11,7 @@ import {
   LoginRunSchema,
   RefreshRequestSchema,
   StorageStateSchema,
+  savedLoginRef,
   type LoginRun,
   type StorageState,
 } from '../../../shared/login.schema.js';
@@ -39,8 +40,21 @@ const toolOptions = {
         'description). false: the typed error at once (CAPTCHA_BLOCKED, MFA_REQUIRED)',
     ),
 };
-/** The login tool's input without inline credentials: a saved login's reference is required. */
-const loginByReference = z.object({ credential: credentialRef.unwrap(), ...toolOptions }).passthrough();
+/** How to log in where inline credentials are off: by a saved login, or with the setting that allows `cred`. */
+const NO_INLINE_CREDENTIALS =
+  'This MCP server does not take inline credentials (cred): log in with credential, a saved login’s label or id ' +
+  '(list_credentials). A person adds saved logins in the desktop app or with `credentials add`; the server setting ' +
+  'mcp.allowInlineCredentials brings cred back.';
+/**
+ * The login tool's input without inline credentials: a saved login's reference is required. The SDK checks the input
+ * before the tool runs, so a call without it (with `cred` instead, say) is answered by this schema's own words.
+ */
+const loginByReference = z
+  .object({
+    credential: savedLoginRef(`INVALID_REQUEST: login needs credential. ${NO_INLINE_CREDENTIALS}`),
+    ...toolOptions,
+  })
+  .passthrough();
 const loginInline = z.object({ cred: _inlineCred, credential: credentialRef, ...toolOptions });
 
 /** login's, refresh_session's and wait_for_login's file arguments (stdio only). */
@@ -94,8 +108,11 @@ export function loginFailed(run: LoginRun): ApiCallError {
   return new ApiCallError(status, body.error, body.message, body.details);
 }
 
-/** The answer for a login that still waits (for a person, or at the end of a bounded wait). */
-function stillWaiting(run: LoginRun): CallToolResult {
+/**
+ * The answer for a login that still waits (for a person, or at the end of a bounded wait). `linkInText`: the takeover
+ * link in the text too (config mcp.takeoverLinksInContent); else only in the structured content, which the text names.
+ */
+function stillWaiting(run: LoginRun, linkInText: boolean): CallToolResult {
   const answer: SessionAnswer = {
     status: run.status === 'needs_person' ? 'needs_person' : 'running',
     login_id: run.login_id,
@@ -116,9 +133,12 @@ function stillWaiting(run: LoginRun): CallToolResult {
     );
   }
   Object.assign(answer, { takeover_url: run.takeover_url, ...(run.reason ? { reason: run.reason } : {}) });
+  const link = linkInText
+    ? `Show your user this link; they finish the login there, in any browser, before it times out: ${run.takeover_url}`
+    : 'Show your user the link in this result’s structured content (takeover_url; it is not repeated here); they ' +
+      'finish the login there, in any browser, before it times out.';
   return ok(
-    `Login ${run.login_id} needs a person: ${whatToDo(run)}. Show your user this link; they finish the login ` +
-      `there, in any browser, before it times out: ${run.takeover_url}\n` +
+    `Login ${run.login_id} needs a person: ${whatToDo(run)}. ${link}\n` +
       `Then call wait_for_login { "login_id": "${run.login_id}" }: it answers the session once they are done.`,
     answer,
   );
@@ -161,7 +181,7 @@ export function registerLoginTools(server: McpServer, deps: McpToolDeps, kit: To
   };
   /** An ended login's answer: its state (taken once from GET /api/login/:id/state), or its error. */
   const endAnswer = async (run: LoginRun, save: SaveArgs): Promise<CallToolResult> => {
-    if (!hasEnded(run)) return stillWaiting(run);
+    if (!hasEnded(run)) return stillWaiting(run, deps.takeoverLinksInContent ?? true);
     if (run.status !== 'succeeded') throw loginFailed(run);
     const state = (await callRoute(api, 'loginState', { params: { id: run.login_id } })).body;
     const session = run.session_id ?? '';
@@ -203,14 +223,7 @@ export function registerLoginTools(server: McpServer, deps: McpToolDeps, kit: To
       outputSchema: SessionAnswerSchema,
     },
     safe('login', async ({ path: file, overwrite, interactive, ...body }: LoginArgs, extra: Extra) => {
-      if (!inline && 'cred' in body)
-        throw new ApiCallError(
-          400,
-          'INVALID_REQUEST',
-          'This MCP server does not take inline credentials (cred): log in with credential, a saved login’s label ' +
-            'or id (list_credentials). A person adds saved logins in the desktop app or with `credentials add`; the ' +
-            'server setting mcp.allowInlineCredentials brings cred back.',
-        );
+      if (!inline && 'cred' in body) throw new ApiCallError(400, 'INVALID_REQUEST', NO_INLINE_CREDENTIALS);
       await checkSave('login', { path: file, overwrite });
       const sites = new Map<string, string>();
       const off = deps.events?.on('login.needs_person', (e) => sites.set(e.loginId, e.site));

@@ -28,6 +28,8 @@ export interface McpServerOptions {
   files?: McpFileAccess;
   /** The login tool also takes inline `cred` (config mcp.allowInlineCredentials); default: saved logins only. */
   allowInlineCredentials?: boolean;
+  /** Takeover links in the tools' text content too (config mcp.takeoverLinksInContent); default true. */
+  takeoverLinksInContent?: boolean;
   /** The key's scopes: only the tools whose routes they allow exist for it (mcp-tool-scopes.ts). */
   scopes: readonly string[];
 }
@@ -52,6 +54,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
     log: opts.log,
     files: opts.files,
     allowInlineCredentials: opts.allowInlineCredentials ?? false,
+    takeoverLinksInContent: opts.takeoverLinksInContent ?? true,
     linkNote: opts.linkNote,
     scopes: opts.scopes,
   });

@@ -29,6 +29,8 @@ export interface McpToolDeps {
   files?: McpFileAccess;
   /** login takes inline `cred` too (config mcp.allowInlineCredentials); otherwise only a saved login's reference. */
   allowInlineCredentials?: boolean;
+  /** Takeover links in the text content too (config mcp.takeoverLinksInContent, default true), not only structured. */
+  takeoverLinksInContent?: boolean;
   /**
    * Said after a result's links (stdio): null while they point at the running server of the data dir, else that
    * they die with this process (mcp-link-host.ts).

@@ -75,6 +75,7 @@ export function mcpRoutes(core: Pick<BaseCore, 'events' | 'log' | 'config'>, app
       events: core.events,
       log: core.log,
       allowInlineCredentials: core.config.mcp.allowInlineCredentials,
+      takeoverLinksInContent: core.config.mcp.takeoverLinksInContent,
       scopes: req.auth?.scopes ?? [],
     });
 

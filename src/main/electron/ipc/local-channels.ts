@@ -7,6 +7,7 @@ import { app, clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptio
 import { autostartChannels } from '../../core/desktop/autostart-channels.js';
 import { backupChannels, type BackupOs } from '../../core/desktop/backup-channels.js';
 import { adminChannels } from '../../core/desktop/admin-channels.js';
+import { apiReferenceChannel } from '../../core/desktop/api-reference-channel.js';
 import type { CoreHost } from '../../core/desktop/core-host.js';
 import type { LocalHandlers } from '../../core/desktop/ipc-dispatcher.js';
 import { uploadExtensions, type PickedFiles } from '../../core/desktop/picked-files.js';
@@ -20,7 +21,7 @@ import { secretCopier } from '../../core/desktop/secret-clipboard.js';
 import type { UploadKind } from '../../../shared/ipc-contract.js';
 import { autostartOs } from '../autostart-os.js';
 import type { RunningCore } from '../lifecycle.js';
-import { openExternalLink } from '../security.js';
+import { openExternalLink, openLocalApiPage } from '../security.js';
 
 /** Copies a secret and takes it off the clipboard after 30 s unless something else was copied since. */
 const copySecret = secretCopier(clipboard);
@@ -117,6 +118,7 @@ export function localChannels(opts: {
       }
       return { ok: true, value: { copied: true } };
     },
+    ...apiReferenceChannel({ host: opts.host, open: openLocalApiPage }),
     // A folder path the app itself chose, never one from the page.
     'app:openDataFolder': async () => {
       const problem = await shell.openPath(opts.host.current().core.config.dataDir);

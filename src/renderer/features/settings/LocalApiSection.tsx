@@ -19,6 +19,7 @@ export function LocalApiSection({ settings }: { settings: DesktopSettings }) {
   const [port, setPort, clearPort] = useDraft('settings:port', configured);
   const form = useCoreSettingsSave(LABELS);
   const [folderProblem, setFolderProblem] = useState<string | null>(null);
+  const [referenceProblem, setReferenceProblem] = useState<string | null>(null);
   const locked = settings.lockedByEnv['server.port'];
 
   const submit = async (e: FormEvent) => {
@@ -38,6 +39,16 @@ export function LocalApiSection({ settings }: { settings: DesktopSettings }) {
       setFolderProblem(null);
     } catch (err) {
       setFolderProblem(errorMessage(err));
+    }
+  };
+
+  // Main opens its own server's GET /docs in the person's browser (the page names no address).
+  const openReference = async () => {
+    try {
+      await invoke('app:openApiReference');
+      setReferenceProblem(null);
+    } catch (err) {
+      setReferenceProblem(errorMessage(err));
     }
   };
 
@@ -97,6 +108,21 @@ export function LocalApiSection({ settings }: { settings: DesktopSettings }) {
       </form>
       {form.failure ? <ApiErrorBanner title="The port was not changed" error={form.failure} /> : null}
       {form.outcome ? <Notice tone={form.outcome.tone}>{form.outcome.text}</Notice> : null}
+      {url ? (
+        <div className="reference-row">
+          <div>
+            <span className="label-text">API reference</span>
+            <p className="field-hint">
+              Every route with its scope, request and answer, in your browser (served by this app, offline). Paste an
+              API key there to try a call.
+            </p>
+          </div>
+          <button type="button" className="btn btn-secondary" onClick={() => void openReference()}>
+            Open API reference
+          </button>
+        </div>
+      ) : null}
+      {referenceProblem ? <p className="error-text">{referenceProblem}</p> : null}
       <div className="folder-row">
         <div>
           <span className="label-text">Data folder</span>

@@ -24,6 +24,8 @@ interface Entry extends LoginRun {
  */
 export class LoginBoard {
   private readonly entries = new Map<string, Entry>();
+  /** Who waits for a login's next change (GET /api/login/{id}?wait=), by board key. */
+  private readonly watchers = new Map<string, Set<() => void>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -48,6 +50,35 @@ export class LoginBoard {
     });
   }
 
+  /**
+   * Calls `onChange` once, at the login's next change of where it stands: it waits for a person (again, with a new
+   * link), or it ends. Steps are not changes. Returns the way to stop watching (a waiter that gave up first).
+   */
+  watch(orgId: string, loginId: string, onChange: () => void): () => void {
+    const key = this.key(orgId, loginId);
+    const set = this.watchers.get(key) ?? new Set();
+    this.watchers.set(key, set);
+    set.add(onChange);
+    return () => {
+      set.delete(onChange);
+      if (set.size === 0 && this.watchers.get(key) === set) this.watchers.delete(key);
+    };
+  }
+
+  /** How many waiters the board holds (each request that waits is one until it is answered or gone). */
+  watching(): number {
+    let n = 0;
+    for (const set of this.watchers.values()) n += set.size;
+    return n;
+  }
+
+  private changed(key: string): void {
+    const set = this.watchers.get(key);
+    if (!set) return;
+    this.watchers.delete(key);
+    for (const onChange of set) onChange();
+  }
+
   running(orgId: string, loginId: string): boolean {
     const e = this.entries.get(this.key(orgId, loginId));
     return e?.status === 'running' || e?.status === 'needs_person';
@@ -64,6 +95,7 @@ export class LoginBoard {
     e.status = 'needs_person';
     e.takeover_url = takeoverUrl;
     if (isPersonReason(reason)) e.reason = reason;
+    this.changed(this.key(orgId, loginId));
   }
 
   /** `state`: kept for GET /api/login/{id}/state (async logins only). */
@@ -77,6 +109,7 @@ export class LoginBoard {
       e.state = state;
       e.state_available = true;
     }
+    this.changed(this.key(orgId, loginId));
   }
 
   failed(orgId: string, loginId: string, err: unknown): void {
@@ -91,6 +124,7 @@ export class LoginBoard {
     });
     delete e.takeover_url;
     delete e.reason;
+    this.changed(this.key(orgId, loginId));
   }
 
   /** Where the login stands, as `viewer` (an API key id) may see it: the takeover_url only for the key that started it. */
@@ -120,6 +154,8 @@ export class LoginBoard {
 
   dispose(): void {
     clearInterval(this.sweeper);
+    // Whoever still waits is answered now, with the login as it stands.
+    for (const key of [...this.watchers.keys()]) this.changed(key);
     this.entries.clear();
   }
 }

@@ -1,5 +1,6 @@
 import { API_ROUTES, routeUrl } from '../../../../shared/api/index.js';
-import type { LoginRequestBody, StorageState } from '../../../../shared/login.schema.js';
+import type { LoginRequestBody, LoginRun, StorageState } from '../../../../shared/login.schema.js';
+import { loginCodeName } from '../../../../shared/errors.js';
 import { AppError, notFound } from '../../errors.js';
 import type { CoreEventBus } from '../../events.js';
 import { newId } from '../../ids.js';
@@ -71,6 +72,41 @@ export class LoginRuns {
     return run;
   }
 
+  /**
+   * GET /api/login/{id}?wait=: the login once it no longer stands where it stood when asked — a running login waits
+   * for a person or ends; one waiting for a person ends, or waits again on a new link — else as it stands after
+   * `waitMs`, or when `signal` aborts (the caller went away, the server closes). An ended login answers at once. Woken
+   * by the board's change, never by polling it.
+   */
+  waitForChange(
+    orgId: string,
+    loginId: string,
+    viewer: string | null,
+    waitMs: number,
+    signal: AbortSignal,
+  ): Promise<LoginRun> {
+    const asked = this.status(orgId, loginId, viewer);
+    if (asked.finished_at !== null || signal.aborted) return Promise.resolve(asked);
+    const { board } = this.deps;
+    return new Promise((resolve) => {
+      const answer = () => {
+        clearTimeout(timer);
+        stopWatching();
+        signal.removeEventListener('abort', answer);
+        // Read now, not a turn later: a board that is being disposed wakes its waiters just before it empties.
+        resolve(board.get(orgId, loginId, viewer) ?? asked);
+      };
+      const stopWatching = board.watch(orgId, loginId, answer);
+      const timer = setTimeout(answer, waitMs);
+      signal.addEventListener('abort', answer, { once: true });
+    });
+  }
+
+  /** How many requests wait on the board for a login's change (none once each is answered or gone). */
+  waiting(): number {
+    return this.deps.board.watching();
+  }
+
   /** An async login's storageState, once. */
   state(orgId: string, loginId: string): StorageState {
     const run = this.status(orgId, loginId, null);
@@ -114,12 +150,14 @@ export class LoginRuns {
       );
       board.failed(who.orgId, id, withId);
       const cancelled = error.code === 'login_cancelled';
+      const { reason } = error.details;
       events.emit('login.finished', {
         orgId: who.orgId,
         loginId: id,
         status: cancelled ? 'cancelled' : 'failed',
         sessionId: null,
-        error: error.code.toUpperCase(),
+        error: loginCodeName(error.code),
+        ...(typeof reason === 'string' ? { reason } : {}),
       });
       if (keep && error.status >= 500) this.deps.log.warn({ loginId: id, code: error.code }, 'async login failed');
       throw withId;

@@ -110,11 +110,17 @@ export class LoginWebhooksService {
     });
   }
 
+  /**
+   * The bus's login.finished: a failure's error as the HTTP answer named it, its code and details.reason (never its
+   * message or steps, which may quote the site to a receiver any key with webhooks:write may have set).
+   */
   finished(e: CoreEvents['login.finished']): void {
+    const error =
+      e.error === null ? null : { error: e.error, details: e.reason === undefined ? {} : { reason: e.reason } };
     this.accept(e.orgId, e.loginId, {
       type: 'login.finished',
       timestamp: new Date().toISOString(),
-      data: { login_id: e.loginId, status: e.status, session_id: e.sessionId, error: e.error },
+      data: { login_id: e.loginId, status: e.status, session_id: e.sessionId, error },
     });
   }
 
