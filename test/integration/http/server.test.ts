@@ -172,7 +172,7 @@ describe('HTTP foundation', () => {
     expect(body.properties).toHaveProperty('domain');
     expect(body.properties.cred.properties).toHaveProperty('password');
     const ok = ref(doc.paths['/api/login'].post.responses['200'].content['application/json'].schema);
-    expect(Object.keys(ok.properties)).toEqual(['cookies', 'origins']);
+    expect(Object.keys(ok.properties)).toEqual(['cookies', 'origins', 'browser']);
     expect(doc.paths['/api/login'].post.responses['401'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/LoginError',
     );

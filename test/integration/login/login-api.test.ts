@@ -87,7 +87,10 @@ describe.concurrent.each(LOGINABLE)('POST /api/login on the %s site', (name: Sit
       const body = await res.json();
       expect(res.status, JSON.stringify(body)).toBe(200);
       expect(res.headers.get('x-session-cache')).toBe('miss');
-      expect(Object.keys(body)).toEqual(['cookies', 'origins']);
+      // Playwright's storageState, and what the login browser presented (docs/login-service.md#bot-walls).
+      expect(Object.keys(body)).toEqual(['cookies', 'origins', 'browser']);
+      expect(Object.keys(body.browser).sort()).toEqual(['locale', 'timezoneId', 'userAgent']);
+      expect(body.browser.userAgent).not.toMatch(/Headless/);
       for (const c of body.cookies) {
         expect(Object.keys(c).sort()).toEqual([
           'domain',

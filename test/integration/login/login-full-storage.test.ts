@@ -168,7 +168,7 @@ describe('POST /api/login with include', () => {
   it('indexedDB: origins[].indexedDB in Playwright format; newContext({ storageState }) is logged in', async () => {
     const { res, body } = await login(idbSite, { useCache: false, include: ['indexedDB'] });
     expect(res.status, JSON.stringify(body)).toBe(200);
-    expect(Object.keys(body).sort()).toEqual(['cookies', 'origins']);
+    expect(Object.keys(body).sort()).toEqual(['browser', 'cookies', 'origins']);
     const origin = originOf(body, idbSite)!;
     expect(Object.keys(origin).sort()).toEqual(['indexedDB', 'localStorage', 'origin']);
     const db = origin.indexedDB!.find((d) => d.name === INDEXEDDB_SESSION_DB)!;

@@ -71,6 +71,7 @@ describe('POST /api/signup with loginMethod "passkey"', () => {
     expect(answer).toEqual({
       cookies: expect.any(Array),
       origins: expect.any(Array),
+      browser: { userAgent: expect.any(String), locale: expect.any(String), timezoneId: expect.any(String) },
       credential: expect.stringMatching(/^cred_/),
       passkey: { rp_id: site.rpId, credential_id: atSite.credentialId },
     });
