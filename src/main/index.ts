@@ -2,11 +2,12 @@
 import './core/tune-heap.js'; // first: see there
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, dialog, nativeTheme } from 'electron';
+import { app, crashReporter, dialog, nativeTheme } from 'electron';
 import { CoreHost } from './core/desktop/core-host.js';
 import type { ThemeStore } from './core/desktop/settings-channels.js';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './electron/app-protocol.js';
 import { startedInBackground } from './electron/autostart-os.js';
+import { startCrashReporting } from './electron/crash-reporting.js';
 import { DesktopShell, useDataDirFromEnv } from './electron/desktop-shell.js';
 import { askPortInUse, askWithoutKeychain } from './electron/dialogs.js';
 import { registerIpc } from './electron/ipc/index.js';
@@ -36,6 +37,11 @@ const isTrusted = (url: string): boolean => {
 registerAppScheme();
 hardenContents(isTrusted);
 useDataDirFromEnv();
+// As early as the data folder is known, before the app is ready: a crash while starting is kept too (never uploaded).
+startCrashReporting(
+  { setPath: (name, value) => app.setPath(name, value), start: (options) => crashReporter.start(options) },
+  app.getPath('userData'),
+);
 const shell = new DesktopShell({ preloadPath: path.join(here, '../preload/index.cjs'), rendererUrl });
 
 async function boot(): Promise<void> {

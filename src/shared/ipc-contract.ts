@@ -18,6 +18,7 @@ import type { IpcResult } from './errors.js';
 import { PERSON_REASONS } from './person-task.js';
 import { AUTOSTART_CHANNELS } from './ipc-autostart-channels.js';
 import { BACKUP_CHANNELS } from './ipc-backup-channels.js';
+import { CRASH_REPORTS_CHANNELS } from './ipc-crash-reports-channels.js';
 import { CREDENTIALS_CHANNELS } from './ipc-credentials-channels.js';
 import { PROFILES_CHANNELS } from './ipc-profiles-channels.js';
 import { RESULTS_CHANNELS } from './ipc-results-channels.js';
@@ -109,6 +110,9 @@ export const IPC_CONTRACT = {
 
   // Start-up: whether the OS starts the app in the background when the person logs in (read back from the OS).
   ...AUTOSTART_CHANNELS,
+
+  // Crash reports: the dumps kept in the data folder (never uploaded), counted, and their folder opened.
+  ...CRASH_REPORTS_CHANNELS,
 } as const satisfies Record<string, Channel>;
 
 export type IpcContract = typeof IPC_CONTRACT;

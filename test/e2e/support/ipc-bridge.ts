@@ -17,6 +17,7 @@ import type { LocalHandlers } from '../../../src/main/core/desktop/ipc-dispatche
 import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js';
 import { autostartChannels, type AutostartOs } from '../../../src/main/core/desktop/autostart-channels.js';
 import { backupChannels } from '../../../src/main/core/desktop/backup-channels.js';
+import { crashReportsChannels } from '../../../src/main/core/desktop/crash-reports.js';
 import { profilesChannels } from '../../../src/main/core/desktop/profiles-channels.js';
 import { browserProfiles } from '../../../src/main/core/login/profiles/index.js';
 import { PickedFiles } from '../../../src/main/core/desktop/picked-files.js';
@@ -74,6 +75,8 @@ export interface IpcBridge {
   shownInFolder: string[];
   /** Data folders the app was asked to start again on (backup:openRestored), in order. */
   relaunched: string[];
+  /** Folders the "file manager" was asked to open (crashes:openFolder), in order. */
+  openedFolders: string[];
 }
 
 /** Runs in the page before its scripts: the preload's shape over two test bindings. Self-contained. */
@@ -135,6 +138,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
   const copiedSecrets: string[] = [];
   const shownInFolder: string[] = [];
   const relaunched: string[] = [];
+  const openedFolders: string[] = [];
   const dropDir = tempDir('agent-studio-dropped-');
   const pasteDir = tempDir('agent-studio-pasted-');
   const xdgConfigDir = tempDir('agent-studio-xdg-config-');
@@ -202,6 +206,13 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
         },
         log: () => opts.core.log,
       }),
+      ...crashReportsChannels({
+        dataDir: () => host.current().core.config.dataDir,
+        openFolder: async (folder) => {
+          openedFolders.push(folder);
+          return '';
+        },
+      }),
       ...opts.local,
     },
   });
@@ -221,5 +232,5 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
     channels: CHANNEL_NAMES.filter((c) => isPageChannel(c)),
     events: [...EVENT_NAMES],
   });
-  return { sent, copied, copiedSecrets, shownInFolder, relaunched };
+  return { sent, copied, copiedSecrets, shownInFolder, relaunched, openedFolders };
 }

@@ -227,6 +227,9 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'backup:openRestored': { good: undefined, bad: { dataDir: '/etc' } },
   'autostart:get': { good: undefined, bad: { file: '/etc/xdg/autostart/x.desktop' } },
   'autostart:set': { good: { on: true }, bad: { on: true, exec: '/bin/sh' } },
+  // Crash reports: the page never names a folder.
+  'crashes:get': { good: undefined, bad: { folder: '/etc' } },
+  'crashes:openFolder': { good: undefined, bad: { path: '/etc' } },
 };
 
 const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);

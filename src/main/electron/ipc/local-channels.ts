@@ -6,6 +6,7 @@ import path from 'node:path';
 import { app, clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
 import { autostartChannels } from '../../core/desktop/autostart-channels.js';
 import { backupChannels, type BackupOs } from '../../core/desktop/backup-channels.js';
+import { crashReportsChannels } from '../../core/desktop/crash-reports.js';
 import { adminChannels } from '../../core/desktop/admin-channels.js';
 import type { CoreHost } from '../../core/desktop/core-host.js';
 import type { LocalHandlers } from '../../core/desktop/ipc-dispatcher.js';
@@ -131,6 +132,10 @@ export function localChannels(opts: {
     ...studioChannels(opts.host),
     ...backupChannels({ host: opts.host, os: backupOs(opts.mainWindow, os, last) }),
     ...autostartChannels({ os: autostartOs(), log: () => opts.host.current().core.log }),
+    ...crashReportsChannels({
+      dataDir: () => opts.host.current().core.config.dataDir,
+      openFolder: (folder) => shell.openPath(folder),
+    }),
     ...resultsChannels({
       api: opts.host.api,
       files: opts.files,

@@ -6,6 +6,7 @@ import { ApiKeysSection } from './ApiKeysSection';
 import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { BrowserSection } from './BrowserSection';
+import { CrashReportsSection } from './CrashReportsSection';
 import { LocalApiSection } from './LocalApiSection';
 import { MailboxesSection } from './MailboxesSection';
 import { OrgsSection } from './OrgsSection';
@@ -26,6 +27,7 @@ const SECTIONS = [
   ['backup', 'Backup'],
   ['browser', 'Browser and concurrency'],
   ['appearance', 'Appearance'],
+  ['crashes', 'Crash reports'],
 ] as const;
 
 export function SettingsScreen() {
@@ -46,7 +48,7 @@ export function SettingsScreen() {
     <div className="page settings-page">
       <PageHeader
         title="Settings"
-        description="The local API, starting it when you log in, its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, and how the app looks."
+        description="The local API, starting it when you log in, its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, how the app looks, and crash reports."
       />
       <nav className="settings-toc" aria-label="Settings sections">
         {SECTIONS.map(([id, label]) => (
@@ -82,6 +84,7 @@ export function SettingsScreen() {
       <BackupSection />
       {settings.data ? <BrowserSection settings={settings.data} /> : null}
       <AppearanceSection />
+      <CrashReportsSection />
     </div>
   );
 }
