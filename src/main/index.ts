@@ -13,6 +13,8 @@ import { askPortInUse, askWithoutKeychain } from './electron/dialogs.js';
 import { registerIpc } from './electron/ipc/index.js';
 import { startCore, type RunningCore } from './electron/lifecycle.js';
 import { createDesktopFinisher } from './electron/login-window.js';
+import { startUpdates } from './electron/updater.js';
+import { restartBlocker } from './core/desktop/restart-blockers.js';
 import { notifyFinishedGenerations, notifyLoginsNeedingPerson } from './electron/notifications.js';
 import { hardenContents, hardenSession } from './electron/security.js';
 import { openSettings, type SettingsStore } from './electron/settings.js';
@@ -74,7 +76,16 @@ async function boot(): Promise<void> {
     app.exit(1);
     return;
   }
-  registerIpc({ host, theme, isTrusted, mainWindow: () => shell.mainWindow() });
+  // One for the app's life (a core restart keeps it): it asks whichever core runs what a restart would cut off.
+  const updates = startUpdates({
+    dataDir,
+    config: host.current().core.config.updates,
+    packaged: app.isPackaged,
+    restartBlockedBy: () => restartBlocker(host.current().core),
+    log: () => host.current().core.log,
+  });
+  app.once('will-quit', () => updates.dispose());
+  registerIpc({ host, theme, updates, isTrusted, mainWindow: () => shell.mainWindow() });
   // The agents' API is up before any window: a start at login (the OS's login item, Run key or autostart entry)
   // opens none until the person asks for it.
   shell.start(host, settings, { background: startedInBackground() });
