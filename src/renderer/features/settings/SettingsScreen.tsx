@@ -13,6 +13,7 @@ import { OrgsSection } from './OrgsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { StartupSection } from './StartupSection';
 import { StorageSection } from './StorageSection';
+import { UpdatesSection } from './UpdatesSection';
 import { WebhookSection } from './WebhookSection';
 
 const SECTIONS = [
@@ -27,6 +28,7 @@ const SECTIONS = [
   ['backup', 'Backup'],
   ['browser', 'Browser and concurrency'],
   ['appearance', 'Appearance'],
+  ['updates', 'Updates'],
   ['crashes', 'Crash reports'],
 ] as const;
 
@@ -48,7 +50,7 @@ export function SettingsScreen() {
     <div className="page settings-page">
       <PageHeader
         title="Settings"
-        description="The local API, starting it when you log in, its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, how the app looks, and crash reports."
+        description="The local API, starting it when you log in, its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, how the app looks, updates and crash reports."
       />
       <nav className="settings-toc" aria-label="Settings sections">
         {SECTIONS.map(([id, label]) => (
@@ -84,6 +86,7 @@ export function SettingsScreen() {
       <BackupSection />
       {settings.data ? <BrowserSection settings={settings.data} /> : null}
       <AppearanceSection />
+      <UpdatesSection />
       <CrashReportsSection />
     </div>
   );

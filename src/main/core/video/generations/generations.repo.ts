@@ -162,10 +162,7 @@ export class GenerationsRepo {
     return this.stmts.getAny.get(id) as GenerationRow | undefined;
   }
 
-  list(
-    orgId: string,
-    f: GenerationListFilter & { limit: number; offset: number },
-  ): GenerationRow[] {
+  list(orgId: string, f: GenerationListFilter & { limit: number; offset: number }): GenerationRow[] {
     const where = ['org_id = @orgId'];
     if (f.status) where.push('status = @status');
     if (f.draft) where.push(f.draft === 'true' ? 'draft = 1' : 'draft = 0');
