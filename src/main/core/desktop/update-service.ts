@@ -146,6 +146,7 @@ export class UpdateService {
     this.recheck ??= setInterval(() => {
       if (this.deps.restartBlockedBy() === null) this.installNow();
     }, this.deps.recheckMs ?? 5_000);
+    this.recheck.unref();
     this.emit();
     return this.view();
   }
