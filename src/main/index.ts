@@ -2,16 +2,19 @@
 import './core/tune-heap.js'; // first: see there
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, dialog, nativeTheme } from 'electron';
+import { app, crashReporter, dialog, nativeTheme } from 'electron';
 import { CoreHost } from './core/desktop/core-host.js';
 import type { ThemeStore } from './core/desktop/settings-channels.js';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './electron/app-protocol.js';
 import { startedInBackground } from './electron/autostart-os.js';
+import { startCrashReporting } from './electron/crash-reporting.js';
 import { DesktopShell, useDataDirFromEnv } from './electron/desktop-shell.js';
 import { askPortInUse, askWithoutKeychain } from './electron/dialogs.js';
 import { registerIpc } from './electron/ipc/index.js';
 import { startCore, type RunningCore } from './electron/lifecycle.js';
 import { createDesktopFinisher } from './electron/login-window.js';
+import { startUpdates } from './electron/updater.js';
+import { restartBlocker } from './core/desktop/restart-blockers.js';
 import { notifyFinishedGenerations, notifyLoginsNeedingPerson } from './electron/notifications.js';
 import { hardenContents, hardenSession } from './electron/security.js';
 import { openSettings, type SettingsStore } from './electron/settings.js';
@@ -36,6 +39,11 @@ const isTrusted = (url: string): boolean => {
 registerAppScheme();
 hardenContents(isTrusted);
 useDataDirFromEnv();
+// As early as the data folder is known, before the app is ready: a crash while starting is kept too (never uploaded).
+startCrashReporting(
+  { setPath: (name, value) => app.setPath(name, value), start: (options) => crashReporter.start(options) },
+  app.getPath('userData'),
+);
 const shell = new DesktopShell({ preloadPath: path.join(here, '../preload/index.cjs'), rendererUrl });
 
 async function boot(): Promise<void> {
@@ -68,7 +76,16 @@ async function boot(): Promise<void> {
     app.exit(1);
     return;
   }
-  registerIpc({ host, theme, isTrusted, mainWindow: () => shell.mainWindow() });
+  // One for the app's life (a core restart keeps it): it asks whichever core runs what a restart would cut off.
+  const updates = startUpdates({
+    dataDir,
+    config: host.current().core.config.updates,
+    packaged: app.isPackaged,
+    restartBlockedBy: () => restartBlocker(host.current().core),
+    log: () => host.current().core.log,
+  });
+  app.once('will-quit', () => updates.dispose());
+  registerIpc({ host, theme, updates, isTrusted, mainWindow: () => shell.mainWindow() });
   // The agents' API is up before any window: a start at login (the OS's login item, Run key or autostart entry)
   // opens none until the person asks for it.
   shell.start(host, settings, { background: startedInBackground() });

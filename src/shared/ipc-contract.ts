@@ -18,6 +18,8 @@ import type { IpcResult } from './errors.js';
 import { PERSON_REASONS } from './person-task.js';
 import { AUTOSTART_CHANNELS } from './ipc-autostart-channels.js';
 import { BACKUP_CHANNELS } from './ipc-backup-channels.js';
+import { CRASH_REPORTS_CHANNELS } from './ipc-crash-reports-channels.js';
+import { UPDATES_CHANNELS } from './ipc-updates-channels.js';
 import { CREDENTIALS_CHANNELS } from './ipc-credentials-channels.js';
 import { PROFILES_CHANNELS } from './ipc-profiles-channels.js';
 import { RESULTS_CHANNELS } from './ipc-results-channels.js';
@@ -109,6 +111,12 @@ export const IPC_CONTRACT = {
 
   // Start-up: whether the OS starts the app in the background when the person logs in (read back from the OS).
   ...AUTOSTART_CHANNELS,
+
+  // Updates: the policy and channel, a check, a download (SHA-512 and size checked) and the restart that installs.
+  ...UPDATES_CHANNELS,
+
+  // Crash reports: the dumps kept in the data folder (never uploaded), counted, and their folder opened.
+  ...CRASH_REPORTS_CHANNELS,
 } as const satisfies Record<string, Channel>;
 
 export type IpcContract = typeof IPC_CONTRACT;

@@ -18,6 +18,9 @@ import { adminChannels } from '../../../src/main/core/desktop/admin-channels.js'
 import { apiReferenceChannel } from '../../../src/main/core/desktop/api-reference-channel.js';
 import { autostartChannels, type AutostartOs } from '../../../src/main/core/desktop/autostart-channels.js';
 import { backupChannels } from '../../../src/main/core/desktop/backup-channels.js';
+import { crashReportsChannels } from '../../../src/main/core/desktop/crash-reports.js';
+import { updatesChannels } from '../../../src/main/core/desktop/update-channels.js';
+import { UpdateService } from '../../../src/main/core/desktop/update-service.js';
 import { profilesChannels } from '../../../src/main/core/desktop/profiles-channels.js';
 import { browserProfiles } from '../../../src/main/core/login/profiles/index.js';
 import { PickedFiles } from '../../../src/main/core/desktop/picked-files.js';
@@ -60,6 +63,8 @@ export interface IpcBridgeOptions {
    * XDG_CONFIG_HOME, on any OS: the one mechanism that is plain files).
    */
   autostart?: AutostartOs;
+  /** Settings → Updates' service (default: one with updates off, which never makes a request). */
+  updates?: UpdateService;
   /** Replaces main-only handlers (e.g. app:apiStatus for an address where nothing listens). */
   local?: Partial<LocalHandlers>;
 }
@@ -77,6 +82,8 @@ export interface IpcBridge {
   relaunched: string[];
   /** Local pages the "OS browser" was asked to open (app:openApiReference, main's own handler), in order. */
   openedPages: string[];
+  /** Folders the "file manager" was asked to open (crashes:openFolder), in order. */
+  openedFolders: string[];
 }
 
 /** Runs in the page before its scripts: the preload's shape over two test bindings. Self-contained. */
@@ -121,6 +128,25 @@ function installPreloadShim(names: { channels: string[]; events: string[] }): vo
   Object.defineProperty(window, 'agentStudio', { value: Object.freeze(bridge) });
 }
 
+/** An update service with updates off: Settings → Updates shows "Updates are off" and nothing is fetched. */
+function updatesOff(core: Core, dir: string): UpdateService {
+  return new UpdateService({
+    currentVersion: '0.0.0-test',
+    dir,
+    installation: { platform: 'linux', arch: 'x64', linuxPackage: 'deb' },
+    settings: { policy: 'off', channel: core.config.updates.channel, feedUrl: core.config.updates.feedUrl },
+    checkEveryMs: 3_600_000,
+    restartBlockedBy: () => null,
+    installer: {
+      stage: async () => undefined,
+      install: () => {
+        throw new Error('the e2e bridge installs nothing');
+      },
+    },
+    log: core.log,
+  });
+}
+
 /** Installs the bridge on a page (before it navigates); it stops forwarding when the page's context closes. */
 export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Promise<IpcBridge> {
   const sent: IpcBridge['sent'] = [];
@@ -139,6 +165,7 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
   const shownInFolder: string[] = [];
   const relaunched: string[] = [];
   const openedPages: string[] = [];
+  const openedFolders: string[] = [];
   const dropDir = tempDir('agent-studio-dropped-');
   const pasteDir = tempDir('agent-studio-pasted-');
   const xdgConfigDir = tempDir('agent-studio-xdg-config-');
@@ -207,6 +234,17 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
         },
         log: () => opts.core.log,
       }),
+      ...updatesChannels({
+        updates: opts.updates ?? updatesOff(opts.core, xdgConfigDir),
+        dataDir: () => host.current().core.config.dataDir,
+      }),
+      ...crashReportsChannels({
+        dataDir: () => host.current().core.config.dataDir,
+        openFolder: async (folder) => {
+          openedFolders.push(folder);
+          return '';
+        },
+      }),
       ...opts.local,
     },
   });
@@ -226,5 +264,5 @@ export async function installIpcBridge(page: Page, opts: IpcBridgeOptions): Prom
     channels: CHANNEL_NAMES.filter((c) => isPageChannel(c)),
     events: [...EVENT_NAMES],
   });
-  return { sent, copied, copiedSecrets, shownInFolder, relaunched, openedPages };
+  return { sent, copied, copiedSecrets, shownInFolder, relaunched, openedPages, openedFolders };
 }

@@ -8,6 +8,7 @@ import { minimatch } from 'minimatch';
 import type { Configuration, TargetConfiguration } from 'app-builder-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/repo-root.js';
+import { DEFAULT_UPDATE_FEED_URL, RELEASES_REPO } from '../../../src/shared/updates.schema.js';
 
 const ROOT = REPO_ROOT;
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -47,6 +48,14 @@ describe('electron-builder.yml', () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
     expect(pkg.build).toBeUndefined();
     expect(pkg.scripts.dist).toBe('electron-vite build && electron-builder --publish never');
+  });
+
+  it("names the repository the updater's default feed reads (update files and app-update.yml), without uploading", () => {
+    expect(config.publish).toEqual({ provider: 'github', ...RELEASES_REPO });
+    expect(DEFAULT_UPDATE_FEED_URL).toBe(
+      `https://github.com/${RELEASES_REPO.owner}/${RELEASES_REPO.repo}/releases/latest/download/`,
+    );
+    expect(pkg.scripts.dist).toContain('--publish never');
   });
 
   it('builds dmg and zip for both Mac architectures, nsis for Windows, deb (first) and AppImage for Linux', () => {

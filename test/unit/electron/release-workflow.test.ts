@@ -97,4 +97,12 @@ describe('the release workflow', () => {
     // the release job attaches every artifact it downloads: the installers and this one
     expect(workflow.jobs.release!.needs).toEqual(['dist', 'client-package']);
   });
+
+  it("attaches the update files next to the installers, and a prerelease tag as a prerelease (not GitHub's latest)", () => {
+    const upload = workflow.jobs.dist!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    const paths = upload!.with!.path!.split('\n').map((p) => p.trim());
+    for (const file of ['dist/latest*.yml', 'dist/beta*.yml', 'dist/*.blockmap']) expect(paths).toContain(file);
+    const attach = workflow.jobs.release!.steps.find((s) => s.uses?.startsWith('softprops/action-gh-release@'));
+    expect(attach!.with!.prerelease).toBe("${{ contains(github.ref_name, '-') }}");
+  });
 });

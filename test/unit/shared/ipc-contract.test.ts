@@ -228,6 +228,18 @@ const ARG_SAMPLES: { [C in ChannelName]: { good: ChannelArgs<C>; bad: unknown } 
   'backup:openRestored': { good: undefined, bad: { dataDir: '/etc' } },
   'autostart:get': { good: undefined, bad: { file: '/etc/xdg/autostart/x.desktop' } },
   'autostart:set': { good: { on: true }, bad: { on: true, exec: '/bin/sh' } },
+  // Updates: the feed address is config.json's alone; the page sends none.
+  'updates:get': { good: undefined, bad: { feedUrl: 'http://evil.example/' } },
+  'updates:set': {
+    good: { policy: 'ask', channel: 'beta' },
+    bad: { policy: 'ask', channel: 'stable', feedUrl: 'http://evil.example/' },
+  },
+  'updates:check': { good: undefined, bad: { feedUrl: 'http://evil.example/' } },
+  'updates:download': { good: undefined, bad: { url: 'http://evil.example/x.exe' } },
+  'updates:install': { good: undefined, bad: { file: '/tmp/x.exe' } },
+  // Crash reports: the page never names a folder.
+  'crashes:get': { good: undefined, bad: { folder: '/etc' } },
+  'crashes:openFolder': { good: undefined, bad: { path: '/etc' } },
 };
 
 const argsSchema = (c: Channel): z.ZodType => (c.kind === 'http' ? httpArgsSchema(c) : c.args);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BROWSER_MODES, type BrowserMode } from '../../../shared/login-browser.schema.js';
+import { DEFAULT_UPDATE_FEED_URL, UPDATE_CHANNELS, UPDATE_POLICIES } from '../../../shared/updates.schema.js';
 
 const loopbackHost = z
   .string()
@@ -215,6 +216,19 @@ export const ConfigSchema = z.object({
       comfyui: z.object({ baseUrl: z.url().default('http://127.0.0.1:8188') }).prefault({}),
       /** Time between status polls of a running job. */
       pollIntervalMs: z.number().int().min(10).max(60_000).default(1000),
+    })
+    .prefault({}),
+  /**
+   * The desktop app's updates (core/desktop/update-service.ts; the headless server never updates itself). `policy`
+   * and `channel` are set in Settings → Updates; `feedUrl` is the folder holding electron-updater's latest.yml /
+   * beta.yml and the installers (default: the GitHub releases of the repository electron-builder.yml publishes to).
+   */
+  updates: z
+    .object({
+      policy: z.enum(UPDATE_POLICIES).default('ask'),
+      channel: z.enum(UPDATE_CHANNELS).default('stable'),
+      feedUrl: z.url({ protocol: /^https?$/ }).default(DEFAULT_UPDATE_FEED_URL),
+      checkEveryHours: z.number().min(1).max(168).default(6),
     })
     .prefault({}),
 });

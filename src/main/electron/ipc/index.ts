@@ -9,6 +9,7 @@ import { createIpcDispatcher } from '../../core/desktop/ipc-dispatcher.js';
 import { PickedFiles } from '../../core/desktop/picked-files.js';
 import type { Logger } from '../../core/logger.js';
 import type { ThemeStore } from '../../core/desktop/settings-channels.js';
+import type { UpdateService } from '../../core/desktop/update-service.js';
 import type { IpcResult } from '../../../shared/errors.js';
 import { CHANNEL_NAMES } from '../../../shared/ipc-contract.js';
 import type { RunningCore } from '../lifecycle.js';
@@ -19,6 +20,8 @@ export interface IpcContext {
   /** The running core (the HTTP API in process with the desktop key, its organization, AppInfo). */
   host: CoreHost<RunningCore>;
   theme: ThemeStore;
+  /** The app's updates (one service for the app's life). */
+  updates: UpdateService;
   isTrusted: TrustedUrl;
   mainWindow(): BrowserWindow | null;
 }
@@ -46,7 +49,13 @@ export function registerIpc(ctx: IpcContext): () => void {
   const dispatch = createIpcDispatcher({
     api: ctx.host.api,
     files,
-    local: localChannels({ host: ctx.host, files, theme: ctx.theme, mainWindow: ctx.mainWindow }),
+    local: localChannels({
+      host: ctx.host,
+      files,
+      theme: ctx.theme,
+      updates: ctx.updates,
+      mainWindow: ctx.mainWindow,
+    }),
     emit,
     log,
   });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { app, clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
 import { autostartChannels } from '../../core/desktop/autostart-channels.js';
 import { backupChannels, type BackupOs } from '../../core/desktop/backup-channels.js';
+import { crashReportsChannels } from '../../core/desktop/crash-reports.js';
 import { adminChannels } from '../../core/desktop/admin-channels.js';
 import { apiReferenceChannel } from '../../core/desktop/api-reference-channel.js';
 import type { CoreHost } from '../../core/desktop/core-host.js';
@@ -16,6 +17,8 @@ import { browserProfiles } from '../../core/login/profiles/index.js';
 import { resultsChannels, type DesktopFileOs } from '../../core/desktop/results-channels.js';
 import { settingsChannels, type ThemeStore } from '../../core/desktop/settings-channels.js';
 import { studioChannels } from '../../core/desktop/studio-channels.js';
+import { updatesChannels } from '../../core/desktop/update-channels.js';
+import type { UpdateService } from '../../core/desktop/update-service.js';
 import { vaultChannels } from '../../core/desktop/vault-channels.js';
 import { secretCopier } from '../../core/desktop/secret-clipboard.js';
 import type { UploadKind } from '../../../shared/ipc-contract.js';
@@ -99,6 +102,7 @@ export function localChannels(opts: {
   host: CoreHost<RunningCore>;
   files: PickedFiles;
   theme: ThemeStore;
+  updates: UpdateService;
   mainWindow(): BrowserWindow | null;
 }): LocalHandlers {
   const last = new LastFolder();
@@ -133,6 +137,11 @@ export function localChannels(opts: {
     ...studioChannels(opts.host),
     ...backupChannels({ host: opts.host, os: backupOs(opts.mainWindow, os, last) }),
     ...autostartChannels({ os: autostartOs(), log: () => opts.host.current().core.log }),
+    ...updatesChannels({ updates: opts.updates, dataDir: () => opts.host.current().core.config.dataDir }),
+    ...crashReportsChannels({
+      dataDir: () => opts.host.current().core.config.dataDir,
+      openFolder: (folder) => shell.openPath(folder),
+    }),
     ...resultsChannels({
       api: opts.host.api,
       files: opts.files,

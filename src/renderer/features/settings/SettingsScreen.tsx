@@ -6,12 +6,14 @@ import { ApiKeysSection } from './ApiKeysSection';
 import { AppearanceSection } from './AppearanceSection';
 import { BackupSection } from './BackupSection';
 import { BrowserSection } from './BrowserSection';
+import { CrashReportsSection } from './CrashReportsSection';
 import { LocalApiSection } from './LocalApiSection';
 import { MailboxesSection } from './MailboxesSection';
 import { OrgsSection } from './OrgsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { StartupSection } from './StartupSection';
 import { StorageSection } from './StorageSection';
+import { UpdatesSection } from './UpdatesSection';
 import { WebhookSection } from './WebhookSection';
 
 const SECTIONS = [
@@ -26,6 +28,8 @@ const SECTIONS = [
   ['backup', 'Backup'],
   ['browser', 'Browser and concurrency'],
   ['appearance', 'Appearance'],
+  ['updates', 'Updates'],
+  ['crashes', 'Crash reports'],
 ] as const;
 
 export function SettingsScreen() {
@@ -46,7 +50,7 @@ export function SettingsScreen() {
     <div className="page settings-page">
       <PageHeader
         title="Settings"
-        description="The local API, starting it when you log in, its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, and how the app looks."
+        description="The local API, starting it when you log in, its keys, organizations and credits, mailboxes for login codes, video providers, storage, backups, the browser, how the app looks, updates and crash reports."
       />
       <nav className="settings-toc" aria-label="Settings sections">
         {SECTIONS.map(([id, label]) => (
@@ -82,6 +86,8 @@ export function SettingsScreen() {
       <BackupSection />
       {settings.data ? <BrowserSection settings={settings.data} /> : null}
       <AppearanceSection />
+      <UpdatesSection />
+      <CrashReportsSection />
     </div>
   );
 }

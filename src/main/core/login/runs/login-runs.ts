@@ -30,6 +30,11 @@ export class LoginRuns {
     },
   ) {}
 
+  /** Fresh logins with an id running now, in every organization (waiting for a person included). */
+  runningCount(): number {
+    return this.deps.running.size;
+  }
+
   /** POST /api/login/{id}/cancel: false when no fresh login with this id runs in the organization. */
   cancel(orgId: string, loginId: string): boolean {
     return this.deps.running.cancel(orgId, loginId);

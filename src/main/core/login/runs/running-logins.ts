@@ -18,6 +18,11 @@ export class RunningLogins {
     };
   }
 
+  /** How many run now, in every organization (a restart of the app for an update waits for them). */
+  get size(): number {
+    return this.running.size;
+  }
+
   /** True when a running login was cancelled. */
   cancel(orgId: string, loginId: string): boolean {
     const controller = this.running.get(`${orgId}\n${loginId}`);

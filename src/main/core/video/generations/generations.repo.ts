@@ -191,6 +191,14 @@ export class GenerationsRepo {
     return this.stmts.markStarted.run({ id, now }).changes === 1;
   }
 
+  /** Generating generations whose render (or provider job) began, in every organization. */
+  countStarted(): number {
+    const row = this.db
+      .prepare("SELECT COUNT(*) AS n FROM generations WHERE status = 'generating' AND started_at IS NOT NULL")
+      .get() as { n: number };
+    return row.n;
+  }
+
   /** Ids of the batch's generations that are still generating, in row order. */
   generatingInBatch(orgId: string, batchId: string): string[] {
     return (this.stmts.generatingInBatch.all(orgId, batchId) as { id: string }[]).map((r) => r.id);

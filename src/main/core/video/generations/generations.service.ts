@@ -215,6 +215,14 @@ export class GenerationsService {
     return outcome.status;
   }
 
+  /**
+   * Videos being made now, in every organization: their render or provider job has begun. A restart would cut them
+   * off; queued ones wait in the persistent job queue and start after one.
+   */
+  startedCount(): number {
+    return this.repo.countStarted();
+  }
+
   /** The id of a generating generation of the org that uses the stored file `key` as an input, or null. */
   generatingWith(orgId: string, key: string): string | null {
     return this.repo.generatingWith(orgId, key);
