@@ -32,6 +32,8 @@ export interface FinishRequest {
   cancel?: AbortSignal;
   /** Where the person can finish it, once that page is ready (a finisher that serves one calls it). */
   onTakeover?: (url: string) => void;
+  /** What happened while the person was on it (a code typed for them, the site's answer, signed in): the login's steps. */
+  onStep?: (line: string) => void;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function askPerson(
     loginId?: string;
     orgId?: string;
     onTakeover?: (url: string) => void;
+    onStep?: (line: string) => void;
   },
 ): Promise<PersonResult | undefined> {
   if (!isInteractiveReason(failure.reason)) return undefined;
@@ -99,6 +102,7 @@ export async function askPerson(
       orgId: opts.orgId,
       cancel: opts.cancel,
       onTakeover: opts.onTakeover,
+      onStep: opts.onStep,
     });
   } catch (err) {
     // Launch errors carry no session data; the first line says enough (a missing display, browser, …).

@@ -259,6 +259,7 @@ export class LoginService {
             cancel: run?.signal,
             loginId,
             orgId: identity.orgId,
+            onStep,
             onTakeover: (url) => {
               if (!loginId) return;
               if (result.ok) return;
