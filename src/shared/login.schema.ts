@@ -409,6 +409,14 @@ export const LoginCodeReceiptSchema = z
   .object({
     typed: z.literal(true),
     field: z.string().describe('What the code went into, as the page labels it (secret-free)'),
+    answer: z
+      .enum(['rejected', 'went_on', 'silent'])
+      .describe(
+        "The page's answer, taken as soon as the page shows it: rejected (it still asks for a code and shows a new " +
+          'error: type another), went_on (the code prompt is gone: the login goes on, see GET /api/login/{id}), ' +
+          'silent (neither within 10 s)',
+      ),
+    message: z.string().optional().describe("When rejected: the page's own words (the code masked)"),
   })
   .meta({ id: 'LoginCodeReceipt' });
 

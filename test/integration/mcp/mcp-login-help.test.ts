@@ -19,7 +19,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpSessions, type McpSession } from '../../../src/main/core/mcp/mcp-sessions.js';
 import { startCaptcha } from '../../fixtures/sites/captcha.site.js';
-import { MFA_CODE, startSite, type FixtureSite } from '../../fixtures/sites/index.js';
+import { MFA_CODE, MFA_PROMPT, startSite, type FixtureSite } from '../../fixtures/sites/index.js';
 import { launchTestBrowser, opensProtectedPage } from '../../helpers/browser.js';
 import { dataOf, saveLoginAs, textOf, type ToolResult } from '../../helpers/mcp-agent.js';
 import { LivePerson, signInPastCaptcha, waitForEnd } from '../../helpers/takeover-person.js';
@@ -27,6 +27,7 @@ import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 const CAPTCHA_LOGIN = 'Ticket site';
 const MFA_LOGIN = 'Vault site';
+const RUNS = 5;
 /** A person takes a while (the engine's run, then the clicks through the stream): well past the SDK's 60 s. */
 const CALL = { timeout: 180_000 };
 
@@ -153,16 +154,42 @@ describe('a client with elicitation', () => {
     expect(await logText()).not.toContain(MFA_CODE);
   });
 
-  it('a wrong code is asked again, then the right one signs in', async () => {
-    const codes = ['000000', MFA_CODE];
-    const { client, elicited } = await connect({
-      answer: (params) =>
-        params.mode === 'form' ? { action: 'accept', content: { code: codes.shift()! } } : { action: 'decline' },
-    });
-    const state = dataOf<{ cookies: unknown[] }>(await login(client, MFA_LOGIN));
-    expect(await opensProtectedPage(agent, mfa, state)).toBe(true);
-    expect(elicited.map((e) => e.mode)).toEqual(['form', 'form']);
-    expect(elicited[1]!.message).toMatch(/did not sign in with that code/);
+  it(`a wrong code is asked again as soon as the page rejects it, in its words; the steps say it all (${RUNS} of ${RUNS})`, async () => {
+    for (let run = 1; run <= RUNS; run++) {
+      const codes = ['000000', MFA_CODE];
+      // One timeline: the login's steps and the questions to the person, in the order they happened.
+      const timeline: string[] = [];
+      const off = t.core.events.on('login.step', (e) => timeline.push(`step: ${e.step}`));
+      const { client, elicited } = await connect({
+        answer: (params) => {
+          timeline.push(`ask: ${params.message}`);
+          return params.mode === 'form'
+            ? { action: 'accept', content: { code: codes.shift()! } }
+            : { action: 'decline' };
+        },
+      });
+      try {
+        const state = dataOf<{ cookies: unknown[] }>(await login(client, MFA_LOGIN));
+        expect(await opensProtectedPage(agent, mfa, state)).toBe(true);
+      } finally {
+        off();
+      }
+      expect({ run, modes: elicited.map((e) => e.mode) }).toEqual({ run, modes: ['form', 'form'] });
+      // The prompt quotes the page's instruction (where the code comes from) after its heading.
+      expect(elicited[0]!.message).toContain(`"Two-factor authentication: ${MFA_PROMPT}.`);
+      // Asked again because the page said so: its error is in the question, right after the step that saw it.
+      expect(elicited[1]!.message).toMatch(/^The site did not take that code: "Invalid code\. Try again\."/);
+      const after = timeline.slice(timeline.findIndex((l) => l.startsWith('ask: ')));
+      expect(after).toEqual([
+        expect.stringMatching(/^ask: Logging in to \S+ needs a one-time code/),
+        "step: typed the code the person gave into 'Two-factor authentication' and submitted it",
+        "step: the site rejected the code: 'Invalid code. Try again.'",
+        expect.stringMatching(/^ask: The site did not take that code: "Invalid code\. Try again\."/),
+        "step: typed the code the person gave into 'Two-factor authentication' and submitted it",
+        'step: the code prompt is gone: the site took the code',
+        'step: signed in on the live page (a new session cookie, no login form)',
+      ]);
+    }
   });
 
   it('declined: the login is cancelled and the tool answers an error saying so', async () => {

@@ -73,8 +73,13 @@ export function loginRoutes(login: LoginRouteParts, app: FastifyInstance) {
       return { delivered };
     },
     typeLoginCode: async ({ params, auth, body }) => {
-      const typed = await login.takeover.typeCode(params.id, auth.orgId, body.code);
-      return { typed: true, field: typed.field };
+      const { field, answer } = await login.takeover.typeCode(params.id, auth.orgId, body.code);
+      return {
+        typed: true,
+        field,
+        answer: answer.kind,
+        ...(answer.kind === 'rejected' ? { message: answer.message } : {}),
+      };
     },
     cancelLogin: ({ params, auth }) => {
       if (!login.runs.cancel(auth.orgId, params.id)) throw notFound(`No running login ${params.id}`);

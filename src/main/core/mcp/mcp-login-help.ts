@@ -12,7 +12,10 @@ import type { Extra } from './mcp-tool-kit.js';
 
 /** Wrong codes the form asks again for, before the person is sent to the live page instead. */
 const MAX_CODE_TRIES = 3;
-/** How long a typed code gets to sign the page in before the person is asked again. */
+/**
+ * How long a code the page took (its prompt went away) or did not answer gets to end the login before the person is
+ * asked again. A code the page rejects is asked again at once.
+ */
 const CODE_CHECK_MS = 12_000;
 
 export interface PersonHelpContext {
@@ -164,6 +167,11 @@ async function askForCode(ctx: PersonHelpContext, run: LoginRun): Promise<Person
       // It no longer waits for a person: it ended (or is ending) on its own.
       if (typed.status === 404) return settled(await untilEnd(ctx, Math.min(ctx.deadline, Date.now() + 5000)));
       throw new ApiCallError(typed.status, typed.code, typed.message, typed.details);
+    }
+    // The page said no at once: ask again now, in its words (typeLoginCode waits for the page's answer).
+    if (typed.body.answer === 'rejected') {
+      again = `The site did not take that code: "${typed.body.message ?? 'wrong code'}". `;
+      continue;
     }
     const after = await untilEnd(ctx, Math.min(ctx.deadline, Date.now() + CODE_CHECK_MS));
     if (hasEnded(after) || ctx.extra.signal.aborted) return settled(after);

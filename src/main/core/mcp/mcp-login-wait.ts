@@ -88,7 +88,8 @@ export const whatToDo = (run: LoginRun) => PERSON_TASK[run.reason ?? 'login_form
  */
 export function codePromptOf(run: LoginRun): string | undefined {
   for (const step of [...run.steps].reverse()) {
-    const quoted = /second factor[^']*'([^']{3,200})'/i.exec(step)?.[1];
+    // Up to the line's last quote: the site's words may hold an apostrophe ("we've sent a code").
+    const quoted = /second factor[^']*'(.{3,300})'/i.exec(step)?.[1];
     if (quoted) return quoted.trim();
   }
   return undefined;

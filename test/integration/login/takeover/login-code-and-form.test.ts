@@ -62,7 +62,7 @@ describe('POST /api/login/{id}/code', () => {
     expect(await status('code-1')).toMatchObject({ status: 'needs_person', reason: 'mfa_required' });
     const typed = await typeCode('code-1', ` ${MFA_CODE.slice(0, 3)}-${MFA_CODE.slice(3)} `);
     expect(typed.status).toBe(202);
-    expect(await typed.json()).toMatchObject({ typed: true, field: expect.any(String) });
+    expect(await typed.json()).toMatchObject({ typed: true, field: 'Two-factor authentication', answer: 'went_on' });
     const res = await pending;
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);
@@ -76,14 +76,28 @@ describe('POST /api/login/{id}/code', () => {
     const pending = interactiveLogin('code-2', mfa.loginUrl, mfa.credentials);
     await waitForTakeoverUrl(t, 'code-2');
     const wrong = '135790'; // not MFA_CODE
-    expect((await typeCode('code-2', wrong)).status).toBe(202);
-    // The page answers the wrong code with its prompt again; the login is still the person's to finish.
-    const page = t.core.login.takeover.livePage('code-2')!;
-    await page.waitForLoadState('domcontentloaded');
+    const rejected = await typeCode('code-2', wrong);
+    expect(rejected.status).toBe(202);
+    // The answer is the page's: its prompt again with its error, in its words; the login is still the person's.
+    expect(await rejected.json()).toEqual({
+      typed: true,
+      field: 'Two-factor authentication',
+      answer: 'rejected',
+      message: 'Invalid code. Try again.',
+    });
     expect((await status('code-2')).status).toBe('needs_person');
     const right = await typeCode('code-2', MFA_CODE);
     expect(right.status, await right.clone().text()).toBe(202);
+    expect(await right.json()).toMatchObject({ answer: 'went_on' });
     expect((await pending).status).toBe(200);
+    // The steps say what the person's codes did: typed, rejected, typed, taken, signed in.
+    expect((await waitForEnd(t, 'code-2')).steps.slice(-5)).toEqual([
+      "typed the code the person gave into 'Two-factor authentication' and submitted it",
+      "the site rejected the code: 'Invalid code. Try again.'",
+      "typed the code the person gave into 'Two-factor authentication' and submitted it",
+      'the code prompt is gone: the site took the code',
+      'signed in on the live page (a new session cookie, no login form)',
+    ]);
   });
 
   it('refuses what is not a waiting login of this organization, a page with no code field, and bad codes', async () => {

@@ -317,8 +317,38 @@ export function domHelpers(kw: KeywordSources, markAttr: string, scanId: string)
     return '';
   };
 
+  /**
+   * A control that never submits a login form, whatever its text: a menu or select trigger (aria-haspopup, a
+   * combobox), a switch, checkbox or tab, a language / country / region picker, a "remember me" control. Why it is
+   * not, or null. A language select drawn as a button says "English": it is still a select.
+   */
+  const LANGUAGE_NAMES =
+    /^(english|deutsch|français|francais|español|espanol|italiano|português|portugues|nederlands|polski|svenska|dansk|norsk|suomi|čeština|magyar|türkçe|русский|українська|日本語|中文|简体中文|繁體中文|한국어|العربية|עברית|ελληνικά|english \(\w+\)|en|de|fr|es|it|pt|nl|ja|zh)(\s*[▾▼⌄]|\s*expand_more|\s*arrow_drop_down)?$/i;
+  const isDisabled = (el: Element): boolean =>
+    !!(el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true';
+
+  const notASubmit = (el: Element, text: string): string | null => {
+    const popup = el.getAttribute('aria-haspopup');
+    if (popup && popup !== 'false') return 'opens a menu';
+    const role = el.getAttribute('role') || '';
+    if (/^(switch|checkbox|radio|combobox|listbox|option|tab|menuitemcheckbox|menuitemradio)$/.test(role))
+      return `a ${role}`;
+    if (el.hasAttribute('aria-checked')) return 'a toggle';
+    // "Sign in", "Continue": a control that says it submits is judged by the scan's scores, not by its class.
+    if (re.login.test(text) || re.next.test(text)) return null;
+    const named = [el.getAttribute('aria-label'), el.getAttribute('title'), el.id, el.getAttribute('class')]
+      .filter(Boolean)
+      .join(' ');
+    if (/\b(lang(uage)?|locale|country|region)([-_]|\b)/i.test(named) || LANGUAGE_NAMES.test(text))
+      return 'a language or country picker';
+    if (re.remember.test(text) || re.remember.test(named)) return 'a remember-me control';
+    return null;
+  };
+
   return {
     re,
+    notASubmit,
+    isDisabled,
     collapse,
     parentOf,
     allElements,

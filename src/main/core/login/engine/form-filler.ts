@@ -263,6 +263,28 @@ export class FormFiller {
    * Submits like a user: the form's best submit control, else Enter in `field`.
    * Returns a trace line.
    */
+  /**
+   * A submit the page keeps disabled until its fields are filled is enabled by the input events of the fills; a
+   * framework may re-render first. Waits for that (bounded); still disabled: the submit throws and the next way
+   * (Enter) is tried.
+   */
+  private async untilEnabled(frame: Frame, id: string): Promise<void> {
+    const button = markedLocator(frame, id);
+    const disabled = await button
+      .evaluate((el) => !!(el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true')
+      .catch(() => false);
+    if (!disabled) return;
+    await frame.waitForFunction(
+      (sel) => {
+        const el = document.querySelector(sel);
+        return !!el && !(el as HTMLButtonElement).disabled && el.getAttribute('aria-disabled') !== 'true';
+      },
+      `[${MARK_ATTR}="${id}"]`,
+      { timeout: this.deps.deadline.cap(5000) },
+    );
+    this.deps.step('waited for the submit button to be enabled (it was disabled until the fields were filled)');
+  }
+
   async submit(
     frame: Frame,
     form: FormCandidate,
@@ -271,6 +293,7 @@ export class FormFiller {
   ): Promise<string> {
     const { deadline } = this.deps;
     if (mode === 'button' && form.submit) {
+      await this.untilEnabled(frame, form.submit.id);
       await this.clickMarked(frame, form.submit.id);
       return `submitted with ${form.submit.isLink ? 'link' : 'button'} '${form.submit.text || '(no text)'}'`;
     }

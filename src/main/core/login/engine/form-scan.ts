@@ -192,7 +192,10 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
           (el.tagName === 'INPUT' && /^(submit|image)$/.test(inputType(el))));
       // A show-password eye next to the field is never the submit (clicking it makes the field a text field).
       if (mode === 'password' && isFieldControl(el, anchor, isSubmitType, text)) continue;
-      let s = isSubmitType ? 3 : 0;
+      if (!isSubmitType && h.notASubmit(el, text)) continue;
+      // Disabled while the field is still empty: the submit the page enables once it is filled.
+      const enablesWhenFilled = h.isDisabled(el) && !(anchor as HTMLInputElement).value;
+      let s = isSubmitType ? 3 : enablesWhenFilled ? 3 : 0;
       // A form with a submit control of its own: its type="button" controls do something else.
       if (formHasSubmit && owner === form && !isSubmitType && el.getAttribute('type') === 'button') s -= 2;
       // Design-system controls: <div role="button">, links styled as buttons, custom button elements.
@@ -207,10 +210,10 @@ export function scanLoginForm(_args: Record<string, never>, h: DomHelpers): Fram
       if (re.signup.test(text) && !re.login.test(text)) s -= 10;
       if (re.forgot.test(text) || re.oauth.test(text) || re.newsletter.test(text) || re.search.test(text)) s -= 10;
       if (text.length < 25 && re.cancel.test(text) && !re.login.test(text)) s -= 8;
-      if (!text && !isSubmitType) s -= 3;
+      if (!text && !isSubmitType && !enablesWhenFilled) s -= 3;
       s += pos(el) > pos(anchor) ? 1 : -3;
       s -= Math.max(0, h.treeDistance(anchor, el) - 3) * 0.75;
-      if ((el as HTMLButtonElement).disabled) s -= 1;
+      if (h.isDisabled(el) && !enablesWhenFilled) s -= 1;
       if (s > 0 && (!best || s > best.score)) best = { el, text, score: s };
     }
     return best

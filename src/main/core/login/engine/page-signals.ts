@@ -258,13 +258,21 @@ export function scanPageSignals(args: SignalArgs, h: DomHelpers): PageSignals {
       !h.autocomplete(el).includes('new-password') &&
       (el.getAttribute('data-agent-studio-login') === args.watchMarker || !isOtp(el)),
   ).length;
+  // The prompt as a person needs it: the instruction that says where the code comes from ("Enter the code from your
+  // authenticator app"), after the page's heading ("Two-step verification") when there is one.
   let mfaText: string | null = null;
   if (!loginPasswords) {
-    for (const t of texts)
-      if (re.mfa.test(t) && t.length < 300) {
-        mfaText = t;
-        break;
-      }
+    const headingTexts = new Set(headings.map((el) => h.textOf(el, 200)));
+    const said = [...texts].filter((t) => re.mfa.test(t) && t.length < 300);
+    const SOURCE =
+      /authenticator|\bapp\b|sms|text message|phone|e-?mail|inbox|sent|security key|device|handy|correo|téléphone|アプリ/i;
+    const instruction =
+      said.find((t) => !headingTexts.has(t) && SOURCE.test(t)) ?? said.find((t) => !headingTexts.has(t));
+    const heading = said.find((t) => headingTexts.has(t));
+    mfaText =
+      heading && instruction && !instruction.includes(heading)
+        ? `${heading}: ${instruction}`
+        : (instruction ?? heading ?? null);
   }
 
   let watchedState: PageSignals['watchedState'] = 'absent';

@@ -35,6 +35,8 @@ export interface FinishRequest {
   onTakeover?: (url: string) => void;
   /** The login's browser mode: a live page in the login pool opens in the same one (a wall saw that browser). */
   mode?: BrowserMode;
+  /** What happened while the person was on it (a code typed for them, the site's answer, signed in): the login's steps. */
+  onStep?: (line: string) => void;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function askPerson(
     loginId?: string;
     orgId?: string;
     onTakeover?: (url: string) => void;
+    onStep?: (line: string) => void;
   },
 ): Promise<PersonResult | undefined> {
   if (!isInteractiveReason(failure.reason)) return undefined;
@@ -104,6 +107,7 @@ export async function askPerson(
       cancel: opts.cancel,
       onTakeover: opts.onTakeover,
       mode: opts.mode,
+      onStep: opts.onStep,
     });
   } catch (err) {
     // Launch errors carry no session data; the first line says enough (a missing display, browser, …).

@@ -4,7 +4,9 @@ import type { ModeContextOptions } from '../browser/lazy-browser-pool.js';
 import { FormFinder } from '../engine/form-finder.js';
 import { unreachableCode } from '../engine/net-errors.js';
 import { DOM_WATCH_SCRIPT, pageActivity } from '../engine/page-activity.js';
+import { takeSnapshot } from '../engine/page-snapshot.js';
 import { safeUrl } from '../login-types.js';
+import { pagesBehindSignIn, type PageBehindSignIn } from './pages-behind-sign-in.js';
 
 /** The browser pool as the validator uses it: a fresh context, opened with the cached state. */
 export interface ValidatorBrowsers {
@@ -41,27 +43,18 @@ export function looksLikeLoginPath(pathname: string): boolean {
   return /\/sessions?\/new\/?$/i.test(pathname); // Rails-style sign-in page
 }
 
-/** Visible controls that sign out: a logged-in page shows one, a signed-out page does not. */
-function hasSignOutControl(): boolean {
-  const SIGN_OUT =
-    /\b(sign|log)[\s-]?(out|off)\b|abmelden|ausloggen|se d[ée]connecter|d[ée]connexion|cerrar sesi[oó]n|esci|uitloggen|sair/i;
-  const HREF = /(log|sign)[-_]?(out|off)/i;
-  for (const el of Array.from(document.querySelectorAll('a, button, [role=button], input[type=submit]'))) {
-    const box = (el as HTMLElement).getBoundingClientRect();
-    const style = getComputedStyle(el);
-    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden' || style.display === 'none') continue;
-    const text = `${(el as HTMLElement).innerText ?? ''} ${el.getAttribute('aria-label') ?? ''} ${(el as HTMLInputElement).value ?? ''}`;
-    if (SIGN_OUT.test(text) || HREF.test(el.getAttribute('href') ?? '')) return true;
-  }
-  return false;
-}
-
 /**
  * Whether a cached session still works: opens a page that needs it in a fresh context of the
  * shared browser pool, loaded with the cached storageState (what an agent would do), and judges
  * the result the way the login engine judges a login page. Invalid means any of: the page answered
  * 4xx; it redirected to another path that looks like a sign-in page; the engine's form finder sees a
- * password or identifier form; it offers a sign-in link and no sign-out control.
+ * password or identifier form; it offers a sign-in link and none of the engine's signed-in signals (a
+ * sign-out control or link).
+ *
+ * The site root (an import names a site by its host) often looks the same signed in or not: a cached
+ * marketing page with a "Sign in" link. Without a signed-in signal there, the check goes where the session
+ * shows (pages-behind-sign-in.ts): the account page, else the sign-in link, which a site skips for a
+ * signed-in visitor. That page decides.
  */
 export class SessionValidator {
   private readonly finder = new FormFinder();
@@ -124,7 +117,13 @@ export class SessionValidator {
             evidence.push('the site answered with a server error: nothing learned about the session');
             return result('unreachable');
           }
-          return result(await this.judge(page, url, status, evidence));
+          const judged = await this.judge(page, url, status, evidence);
+          if (judged.decisive || judged.signedIn || !isSiteRoot(url)) return result(judged.verdict);
+          for (const behind of await pagesBehindSignIn(page)) {
+            const verdict = await this.lookBehind(page, behind, tracker, evidence);
+            if (verdict) return result(verdict);
+          }
+          return result(judged.verdict);
         } finally {
           tracker?.dispose();
           signal?.removeEventListener('abort', abort);
@@ -170,7 +169,16 @@ export class SessionValidator {
     }
   }
 
-  private async judge(page: Page, url: string, status: number, evidence: string[]): Promise<Verdict> {
+  /**
+   * The page's verdict. Decisive: the page itself refused the session (4xx, a sign-in redirect, a login form).
+   * signedIn: it shows the engine's signed-in signal (page-signals.ts `signedInUi`).
+   */
+  private async judge(
+    page: Page,
+    url: string,
+    status: number,
+    evidence: string[],
+  ): Promise<{ verdict: Verdict; decisive: boolean; signedIn: boolean }> {
     let verdict: Verdict = 'valid';
     if (status >= 400) {
       evidence.push(`the page answered ${status}`);
@@ -184,19 +192,59 @@ export class SessionValidator {
       if (loginLike) verdict = 'invalid';
     }
     const scan = await this.finder.scan(page);
+    const signedIn = !!(await takeSnapshot({ page, context: page.context() }).catch(() => null))?.signals.signedInUi;
     if (scan.form) {
       evidence.push(`the page shows a ${scan.form.candidate.kind} login form`);
+      return { verdict: 'invalid', decisive: true, signedIn };
+    }
+    const decisive = verdict === 'invalid';
+    if (signedIn) evidence.push('the page shows a sign-out control');
+    else if (scan.signInLinks.some((l) => !l.button.hiddenHref)) {
+      evidence.push('the page offers a sign-in link and no sign-out control');
       verdict = 'invalid';
-    } else {
-      const visibleSignIn = scan.signInLinks.filter((l) => !l.button.hiddenHref);
-      if (visibleSignIn.length && !(await page.evaluate(hasSignOutControl).catch(() => false))) {
-        evidence.push('the page offers a sign-in link and no sign-out control');
-        verdict = 'invalid';
-      }
     }
     if (verdict === 'valid') evidence.push('no login form, no sign-in redirect: the session works');
-    return verdict;
+    return { verdict, decisive, signedIn };
   }
+
+  /**
+   * Opens a page behind an undecided site root (its account page or sign-in link) in the same tab. A sign-in
+   * redirect, a login form or a signed-in signal decides anywhere; else an account page that opened clean says valid,
+   * and a sign-in page says valid only when the site sent the visitor on. null: nothing learned there.
+   */
+  private async lookBehind(
+    page: Page,
+    behind: PageBehindSignIn,
+    requests: AwaitedRequests,
+    evidence: string[],
+  ): Promise<Verdict | null> {
+    const target = safeUrl(behind.href);
+    evidence.push(
+      `the site root shows no signed-in signal: opened its ${behind.kind === 'account' ? 'account link' : 'sign-in link'} ${target}`,
+    );
+    let status: number;
+    try {
+      status = (await page.goto(behind.href, { waitUntil: 'load', timeout: this.deps.timeoutMs }))?.status() ?? 0;
+    } catch {
+      evidence.push(`${target} did not open`);
+      return null;
+    }
+    await this.settle(page, requests);
+    evidence.push(`opened ${target}: HTTP ${status || 'no response'}`);
+    if (status >= 500) return null;
+    const judged = await this.judge(page, behind.href, status, evidence);
+    if (judged.decisive || judged.signedIn) return judged.verdict;
+    // An account page that opened, with no sign-in link on it: a page that needs the session showed it.
+    if (behind.kind === 'account') return judged.verdict === 'valid' ? 'valid' : null;
+    const movedOn = safeUrl(page.url()) !== target && !looksLikeLoginPath(new URL(page.url()).pathname);
+    return movedOn && judged.verdict === 'valid' ? 'valid' : null;
+  }
+}
+
+/** The bare site root: what a check opens when it knows no page that needs the session. */
+function isSiteRoot(url: string): boolean {
+  const { pathname } = new URL(url);
+  return pathname === '/' || pathname === '';
 }
 
 /**

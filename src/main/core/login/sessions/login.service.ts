@@ -270,6 +270,7 @@ export class LoginService {
             mode,
             loginId,
             orgId: identity.orgId,
+            onStep,
             onTakeover: (url) => {
               if (!loginId) return;
               if (result.ok) return;

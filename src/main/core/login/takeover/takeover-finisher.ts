@@ -7,7 +7,7 @@ import { captureStorageState } from '../engine/storage-capture.js';
 import type { FinishRequest, InteractiveFinisher } from '../interactive/interactive-finisher.js';
 import { SignedInCheck } from '../interactive/signed-in-check.js';
 import type { SessionStorageState } from '../login-types.js';
-import { typeCodeIntoPage } from './live-code.js';
+import { CODE_ANSWER_MS, typeCodeIntoPage, type TypedCode } from './live-code.js';
 import { livePageCsp } from './live-page/live-page.html.js';
 import { TakeoverSession, type TakeoverOutcome } from './takeover-session.js';
 
@@ -35,7 +35,7 @@ export class TakeoverFinisher implements InteractiveFinisher {
    */
   private readonly sessions = new Map<
     string,
-    { session: TakeoverSession; page: Page; act: (a: 'done' | 'cancel') => void }
+    { session: TakeoverSession; page: Page; act: (a: 'done' | 'cancel') => void; step: (line: string) => void }
   >();
   private baseUrl: string | null = null;
 
@@ -76,12 +76,25 @@ export class TakeoverFinisher implements InteractiveFinisher {
     return undefined;
   }
 
-  /** A one-time code typed into the live page of a login waiting at its second factor (POST /api/login/{id}/code). */
-  async typeCode(loginId: string, orgId: string, code: string): Promise<{ field: string }> {
-    const page = this.livePage(loginId, orgId);
-    if (!page || page.isClosed())
+  /**
+   * A one-time code typed into the live page of a login waiting at its second factor (POST /api/login/{id}/code),
+   * with the page's answer; the login's steps say both.
+   */
+  async typeCode(loginId: string, orgId: string, code: string): Promise<TypedCode> {
+    const live = [...this.sessions.values()].find((s) => s.session.loginId === loginId && s.session.orgId === orgId);
+    if (!live || live.page.isClosed())
       throw notFound(`No login ${loginId} waits for a person on a live page in this organization.`);
-    return typeCodeIntoPage(page, code);
+    const typed = await typeCodeIntoPage(live.page, code);
+    live.step(`typed the code the person gave into '${typed.field}' and submitted it`);
+    const { answer } = typed;
+    live.step(
+      answer.kind === 'rejected'
+        ? `the site rejected the code: '${answer.message}'`
+        : answer.kind === 'went_on'
+          ? 'the code prompt is gone: the site took the code'
+          : `the page showed no answer to the code within ${CODE_ANSWER_MS / 1000} s`,
+    );
+    return typed;
   }
 
   /** Done or Cancel pressed on the live page (after find accepted the token). */
@@ -115,6 +128,11 @@ export class TakeoverFinisher implements InteractiveFinisher {
           if (handing) return;
           handing = true;
           outcome = why;
+          req.onStep?.(
+            why === 'signed_in'
+              ? 'signed in on the live page (a new session cookie, no login form)'
+              : 'the person pressed Done on the live page',
+          );
           // The state says what this page's browser presented (the login pool's, in the login's mode).
           captureStorageState(ctx, page, req.include).then(
             (state) => finish({ ...state, ...(presented ? { browser: presented } : {}) }),
@@ -155,6 +173,7 @@ export class TakeoverFinisher implements InteractiveFinisher {
           session,
           page,
           act: (a) => (a === 'done' ? handBack('done') : giveUp('cancelled')),
+          step: (line) => req.onStep?.(line),
         });
         try {
           await page
