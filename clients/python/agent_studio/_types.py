@@ -253,10 +253,20 @@ class LoginRun(_LoginRunRequired, total=False):
     """Once failed or cancelled: the error body the login answered"""
 
 
-class LoginCodeReceipt(TypedDict):
+class _LoginCodeReceiptRequired(TypedDict):
     typed: Literal[True]
     field: str
     """What the code went into, as the page labels it (secret-free)"""
+    answer: Literal["rejected", "went_on", "silent"]
+    """The page's answer, taken as soon as the page shows it: rejected (it still asks for a code and shows a new
+    error: type another), went_on (the code prompt is gone: the login goes on, see GET /api/login/{id}),
+    silent (neither within 10 s)
+    """
+
+
+class LoginCodeReceipt(_LoginCodeReceiptRequired, total=False):
+    message: str
+    """When rejected: the page's own words (the code masked)"""
 
 
 class LoginMethodInfo(TypedDict):
