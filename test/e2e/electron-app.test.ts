@@ -233,6 +233,10 @@ describe('the built main bundle over a stand-in electron module (no Electron bin
 
   it('starts, keeps one tray across two core restarts from Settings, and quits with the core closed', async () => {
     const app = (launched = launchOverStandIn());
+    // Crash reports stay on this computer: the reporter starts with uploads off, its dumps in the data folder.
+    const crashes = await app.next('crash-reporter-started');
+    expect(crashes.options).toMatchObject({ uploadToServer: false });
+    expect(crashes.dumps).toBe(path.join(fs.realpathSync(app.dataDir), 'crashes'));
     await app.next('tray-made');
     const ask = app.ask;
     const info = await ask<{ ok: boolean; value: { serverUrl: string } }>('invoke', {

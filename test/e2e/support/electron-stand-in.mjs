@@ -239,6 +239,13 @@ export const shell = {
   showItemInFolder: () => undefined,
 };
 
+/** Electron's crash reporter: what the app started it with is reported (uploads must stay off). */
+export const crashReporter = {
+  start(options) {
+    report({ type: 'crash-reporter-started', options, dumps: app.getPath('crashDumps') });
+  },
+};
+
 export const powerMonitor = new EventEmitter();
 
 // ---- IPC, session, protocol ---------------------------------------------------------------------------------
@@ -336,6 +343,7 @@ export default {
   BrowserWindow,
   clipboard,
   contextBridge,
+  crashReporter,
   dialog,
   ipcMain,
   ipcRenderer,

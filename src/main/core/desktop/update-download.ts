@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { renameRetrying } from '../fs/replace-file.js';
 import type { FeedFile } from './update-feed.js';
 
 export class UpdateRefusedError extends Error {}
@@ -64,7 +65,7 @@ export async function downloadVerified(opts: {
       throw new UpdateRefusedError(
         `${name} does not match the SHA-512 checksum the feed announced: refused and removed`,
       );
-    fs.renameSync(part, target);
+    await renameRetrying(part, target);
   } catch (err) {
     fs.rmSync(part, { force: true });
     throw err;
