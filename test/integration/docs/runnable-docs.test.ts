@@ -295,6 +295,8 @@ describe('runnable blocks of the docs', () => {
   for (const block of runnables) {
     const title = `${block.file}:${block.line} (${block.kind})`;
     if (block.kind === 'python' && !python && !inCi()) {
+      // Skipped only outside CI: the Python blocks need the venv the bootstrap makes (`npm test` does); a developer's
+      // bare `vitest run` may lack it. Under CI the block runs, and a missing venv fails it (requires.ts's rule).
       it.skip(titleWithSkip(title, false, '.python/venv is missing: `npm test` makes it; under CI this fails'));
       continue;
     }
