@@ -2,17 +2,18 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll } from 'vitest';
 import { startSite, type FixtureSite, type SiteName, type SiteOptions } from '../fixtures/sites/index.js';
 import { resolveBrowserExecutable } from '../../src/main/core/login/browser/browser-resolver.js';
+import { defaultLaunchArgs } from '../../src/main/core/login/browser/chromium-args.js';
 import { applySessionStorage } from '../../src/client/playwright.js';
 import type { StorageState } from '../../src/shared/login.schema.js';
 
-export const TEST_BROWSER_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
+/**
+ * The test browser is the login pool's unsandboxed Chromium without the bot-wall switch (a plain automated browser, as
+ * the agents' own checks use): the same quiet and cheap set-up (no omnibox-popup renderer or spare renderer per page, GPU
+ * and network service in the browser process), which the suite's CPU time is mostly made of.
+ */
+export const TEST_BROWSER_ARGS = defaultLaunchArgs({ sandbox: false }).filter(
+  (arg) => arg !== '--disable-blink-features=AutomationControlled',
+);
 
 /**
  * A Chromium for checking results as an agent would (separate from the server's pool). Chromium now and then dies of
