@@ -52,6 +52,90 @@ export function electronBinary(dir = electronDir()) {
   return { missing: true };
 }
 
+function readTrimmed(file) {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What decides how the dev Electron at `bin` can sandbox itself: the user, Ubuntu's AppArmor switch (23.10+, on by
+ * default in 24.04) that refuses unprivileged user namespaces to programs without a profile, and the setuid helper
+ * `chrome-sandbox` next to the binary, which Chromium uses instead of user namespaces when it is root's and setuid.
+ * npm unpacks it as the installing user's, without the bit.
+ */
+export function electronSandboxFacts(bin, platform = process.platform) {
+  const helper = path.join(path.dirname(bin), 'chrome-sandbox');
+  let st = null;
+  try {
+    st = fs.statSync(helper);
+  } catch {
+    // no helper (macOS, Windows, or a trimmed dist/)
+  }
+  return {
+    platform,
+    uid: typeof process.getuid === 'function' ? process.getuid() : undefined,
+    apparmorRestrictsUserns:
+      platform === 'linux' ? readTrimmed('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') : null,
+    helper,
+    helperExists: st !== null,
+    helperSetuidRoot: st !== null && st.uid === 0 && (st.mode & 0o4000) !== 0,
+  };
+}
+
+/**
+ * How `npm start` runs the dev Electron: { fixHelper, noSandbox, why }. Chromium refuses its sandbox to root, so root
+ * runs it with --no-sandbox (and, where AppArmor blocks user namespaces, first makes the helper root's and setuid, as
+ * Electron's docs say, so the next run as a user is sandboxed). A user under that AppArmor switch with a helper that
+ * is not setuid cannot fix it: Electron would abort at start, so it runs with --no-sandbox and the console says why
+ * and how to fix it (the window loads only the app's own files; the sites it logs in to open in a separate Chromium
+ * with its own sandbox decision, src/main/core/login/browser/chromium-sandbox.ts).
+ */
+export function electronSandboxPlan(f) {
+  const none = { fixHelper: false, noSandbox: false };
+  if (f.platform !== 'linux') return { ...none, why: `the ${f.platform} sandbox needs no setup` };
+  const blocked = f.apparmorRestrictsUserns === '1' && !f.helperSetuidRoot;
+  if (f.uid === 0) {
+    return {
+      fixHelper: blocked && f.helperExists,
+      noSandbox: true,
+      why: 'running as root: Chromium refuses its sandbox for root',
+    };
+  }
+  if (!blocked) return { ...none, why: 'the sandbox can start' };
+  const fix = f.helperExists
+    ? `; to keep it on, run once: sudo chown root:root ${f.helper} && sudo chmod 4755 ${f.helper}`
+    : '';
+  return {
+    ...none,
+    noSandbox: true,
+    why:
+      'AppArmor refuses unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1) and ' +
+      `${f.helperExists ? 'chrome-sandbox is not setuid root' : 'there is no chrome-sandbox'}${fix}`,
+  };
+}
+
+/**
+ * Carries out the plan: fixes the helper when it says so (a failure only costs the sandbox, said on the console) and
+ * returns the switches Electron gets.
+ */
+export function applyElectronSandboxPlan(plan, facts, { log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  if (plan.fixHelper) {
+    try {
+      fs.chownSync(facts.helper, 0, 0);
+      fs.chmodSync(facts.helper, 0o4755);
+      log(`Made ${facts.helper} root's and setuid (chmod 4755), so Electron's sandbox works for other users here.`);
+    } catch (err) {
+      log(`Could not make ${facts.helper} setuid root: ${err.message}.`);
+    }
+  }
+  if (!plan.noSandbox) return [];
+  log(`Electron starts with --no-sandbox: ${plan.why}. Its window loads only Agent Studio's own files.`);
+  return ['--no-sandbox'];
+}
+
 /** The installer's error as the person should read it: its message lines, without the stack trace under them. */
 export function installerError(stderr) {
   const lines = stderr.split(/\r?\n/).filter((line) => line.trim() !== '');

@@ -5,7 +5,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binCommand } from './bin-path.mjs';
-import { displayMissing, electronBinary, electronDir, fetchElectron } from './electron-binary.mjs';
+import {
+  applyElectronSandboxPlan,
+  displayMissing,
+  electronBinary,
+  electronDir,
+  electronSandboxFacts,
+  electronSandboxPlan,
+  fetchElectron,
+} from './electron-binary.mjs';
 import { runHeadlessServer } from './headless-server.mjs';
 import { handleSignalsFor } from './launcher-signals.mjs';
 
@@ -44,7 +52,8 @@ if (electron.path) {
     const built = spawnSync(viteBuild.command, [...viteBuild.args, 'build'], { cwd: root, stdio: 'inherit' });
     if (built.status !== 0) process.exit(built.status ?? 1);
   }
-  run(electron.path, ['.', ...args]);
+  const facts = electronSandboxFacts(electron.path);
+  run(electron.path, [...applyElectronSandboxPlan(electronSandboxPlan(facts), facts), '.', ...args]);
 } else {
   process.stderr.write(`Electron cannot run here: ${electron.reason}. Starting the headless API server instead.\n`);
   await runHeadlessServer(args);

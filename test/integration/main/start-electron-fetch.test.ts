@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { electronSandboxFacts, electronSandboxPlan } from '../../../scripts/electron-binary.mjs';
 import {
   ARCHIVE_NAME,
   MIRROR_DIR,
@@ -148,9 +149,21 @@ describe.skipIf(process.platform === 'win32')('npm start without the Electron bi
     // The stand-in ran in the repository with the app's folder and start's own arguments.
     const [cwd, ...argv] = fs.readFileSync(setup.marker, 'utf8').trimEnd().split('\n');
     expect(fs.realpathSync(cwd)).toBe(fs.realpathSync(REPO_ROOT));
-    expect(argv).toEqual(['.', '--port', '0', '--data-dir', setup.dataDir]);
     // Where the installer put it (path.txt, dist/), and its cache in the temp dir, not the developer's.
-    expect(fs.readFileSync(path.join(setup.electronDir, 'path.txt'), 'utf8')).toMatch(/electron|Electron$/);
+    const rel = fs.readFileSync(path.join(setup.electronDir, 'path.txt'), 'utf8');
+    expect(rel).toMatch(/electron|Electron$/);
+    // --no-sandbox first where this machine's sandbox plan says so (as root: always; unit-tested in
+    // test/unit/scripts/electron-sandbox.test.ts), and the console says why.
+    const plan = electronSandboxPlan(electronSandboxFacts(path.join(setup.electronDir, 'dist', rel.trim())));
+    expect(argv).toEqual([
+      ...(plan.noSandbox ? ['--no-sandbox'] : []),
+      '.',
+      '--port',
+      '0',
+      '--data-dir',
+      setup.dataDir,
+    ]);
+    if (plan.noSandbox) expect(started.stderr).toContain(`Electron starts with --no-sandbox: ${plan.why}`);
     expect(fs.readdirSync(setup.cacheDir, { recursive: true })).toContainEqual(expect.stringContaining(ARCHIVE_NAME));
 
     // The next start finds the binary: no second fetch.

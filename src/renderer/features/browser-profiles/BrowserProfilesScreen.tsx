@@ -3,7 +3,7 @@ import { RefreshButton, type ListLoad } from '../../components/ListFrame';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorBanner, Loading, Notice } from '../../components/StatusViews';
 import { useAppStore } from '../../stores/app-store';
-import { BROWSER_NAMES } from './profile-format';
+import { appBoundNote, BROWSER_NAMES } from './profile-format';
 import { ProfileSites } from './ProfileSites';
 import './browser-profiles.css';
 
@@ -73,6 +73,7 @@ export function BrowserProfilesScreen() {
                       {BROWSER_NAMES[p.browser]} <span className="muted">·</span> {p.name}
                     </p>
                     <p className="profile-path mono">{p.path}</p>
+                    {appBoundNote(p) ? <p className="muted">{appBoundNote(p)}</p> : null}
                     <p className="profile-sites">
                       {p.error ? (
                         <span className="warning-text">Sites not listed: {p.error}</span>

@@ -1,6 +1,6 @@
 // Words the Your browsers screen shows for the service's values: browser names, a session check's verdict, and what
 // to do about each refusal of an import.
-import type { BrowserKind } from '../../../shared/browser-profiles.schema.js';
+import type { BrowserKind, BrowserProfile } from '../../../shared/browser-profiles.schema.js';
 import type { ImportedSite } from '../../../shared/ipc-profiles-channels.js';
 
 export const BROWSER_NAMES: Record<BrowserKind, string> = {
@@ -10,6 +10,19 @@ export const BROWSER_NAMES: Record<BrowserKind, string> = {
   brave: 'Brave',
   firefox: 'Firefox',
 };
+
+/**
+ * The line a Windows Chrome or Brave profile gets: their cookies are app-bound (v20) since Chrome 127, so only the
+ * browser itself can read them. A Windows profile is known by its path (a drive letter or a UNC share).
+ */
+export function appBoundNote(p: Pick<BrowserProfile, 'browser' | 'path'>): string | null {
+  if (p.browser !== 'chrome' && p.browser !== 'brave') return null;
+  if (!/^([A-Za-z]:\\|\\\\)/.test(p.path)) return null;
+  return (
+    `${BROWSER_NAMES[p.browser]} on Windows locks its cookies to itself (app-bound encryption): sites signed in ` +
+    'since Chrome 127 cannot be imported. Sign in with Agent Studio instead.'
+  );
+}
 
 /** The check's verdict on an imported site, as a badge. */
 export function verdictOf(s: ImportedSite): { text: string; tone: 'success' | 'warning' | 'danger' } {

@@ -16,7 +16,7 @@ import { callTool, dataOf } from '../../../helpers/mcp-agent.js';
 import { spawn } from 'node:child_process';
 import { REPO_ROOT } from '../../../helpers/repo-root.js';
 import { filesUnder, findSecrets, saveLogin, settle } from '../../../helpers/vault-logins.js';
-import { linuxSafeStoragePassword } from '../../../../src/main/core/login/profiles/os-keys.js';
+import { secretServicePassword } from '../../../../src/main/core/login/profiles/os-keys.js';
 import { cbcKey } from '../../../../src/main/core/login/profiles/chromium-crypto.js';
 import { CHROMIUM_FAMILY } from '../../../../src/main/core/login/profiles/browser-kinds.js';
 import { keyringAvailable } from '../../../helpers/requires.js';
@@ -381,7 +381,7 @@ describe.skipIf(!hasKeyring)('sessions from the person’s own browsers (Chromiu
 
   it('the cookie keys never reach the data dir, the log or an answer (the secret search)', async () => {
     // The v11 profile's key as Chromium keeps it (the Secret Service password) and the AES key derived from it.
-    const password = await linuxSafeStoragePassword(CHROMIUM_FAMILY.find((f) => f.kind === 'chromium')!);
+    const password = await secretServicePassword(CHROMIUM_FAMILY.find((f) => f.kind === 'chromium')!);
     const aesKey = cbcKey(password, 1).toString('hex');
     const res = await importFrom((await profileIn(keyringHome)).id, [site.protectedUrl]);
     expect(res.status).toBe(200);

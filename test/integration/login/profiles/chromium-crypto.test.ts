@@ -47,11 +47,26 @@ describe('Chromium cookie values', () => {
   });
 
   it('a v11 value opened with the wrong keychain password is a 422, not an empty value', async () => {
-    const decryptor = new ChromiumDecryptor('linux', { safeStoragePassword: async () => 'not-the-password' }, 24);
+    const decryptor = new ChromiumDecryptor('linux', { safeStoragePasswords: [async () => 'not-the-password'] }, 24);
     const err = await refusal(
       decryptor.decrypt('.example.com', '', Buffer.concat([Buffer.from('v11'), Buffer.alloc(32, 7)])),
     );
     expect(err).toMatchObject({ status: 422, code: 'cookies_unreadable' });
+  });
+
+  it('several keyrings: the first password that opens the value is the key; none: the first refusal', async () => {
+    const refused = () => Promise.reject(new AppError(403, 'keychain_refused', 'KWallet refused', {}));
+    const opened = new ChromiumDecryptor(
+      'linux',
+      { safeStoragePasswords: [refused, async () => 'not-the-password', async () => ''] },
+      20,
+    );
+    expect(await opened.decrypt('.example.com', '', CHROME_VALUES.linuxV11.value)).toBe(CHROME_VALUES.linuxV11.plain);
+    const none = new ChromiumDecryptor('linux', { safeStoragePasswords: [refused, async () => 'peanuts'] }, 20);
+    expect(await refusal(none.decrypt('.example.com', '', CHROME_VALUES.linuxV11.value))).toMatchObject({
+      status: 403,
+      message: 'KWallet refused',
+    });
   });
 
   it('a value without an encrypted part is the plain value', async () => {
@@ -60,10 +75,10 @@ describe('Chromium cookie values', () => {
   });
 
   it('opens values real Chrome wrote on Linux (v10, v11), macOS (v10) and Windows (v10)', async () => {
-    const linux = new ChromiumDecryptor('linux', { safeStoragePassword: async () => '' }, 20);
+    const linux = new ChromiumDecryptor('linux', { safeStoragePasswords: [async () => ''] }, 20);
     expect(await linux.decrypt('.example.com', '', CHROME_VALUES.linuxV10.value)).toBe(CHROME_VALUES.linuxV10.plain);
     expect(await linux.decrypt('.example.com', '', CHROME_VALUES.linuxV11.value)).toBe(CHROME_VALUES.linuxV11.plain);
-    const mac = new ChromiumDecryptor('darwin', { safeStoragePassword: async () => '6eIDUdtKAacvlHwBVwvg/Q==' }, 20);
+    const mac = new ChromiumDecryptor('darwin', { safeStoragePasswords: [async () => '6eIDUdtKAacvlHwBVwvg/Q=='] }, 20);
     expect(await mac.decrypt('.example.com', '', CHROME_VALUES.macV10.value)).toBe(CHROME_VALUES.macV10.plain);
     const windows = new ChromiumDecryptor('win32', { windowsKey: async () => CHROME_VALUES.windowsV10.key }, 20);
     expect(await windows.decrypt('.example.com', '', CHROME_VALUES.windowsV10.value)).toBe(
@@ -77,7 +92,7 @@ describe('Chromium cookie values', () => {
   });
 
   it('a macOS value under another Keychain password, or a Windows value under another key, is a 422', async () => {
-    const mac = new ChromiumDecryptor('darwin', { safeStoragePassword: async () => 'another password' }, 20);
+    const mac = new ChromiumDecryptor('darwin', { safeStoragePasswords: [async () => 'another password'] }, 20);
     expect(await refusal(mac.decrypt('.example.com', '', CHROME_VALUES.macV10.value))).toMatchObject({
       status: 422,
       code: 'cookies_unreadable',

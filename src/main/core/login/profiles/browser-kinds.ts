@@ -10,8 +10,18 @@ export interface ChromiumFamily {
   label: string;
   /** User-data-dir per OS, relative to the home directory. */
   dirs: Record<Platform, string>;
-  /** The keychain item with the cookie password: macOS service/account, Linux Secret Service `application`. */
-  safeStorage: { service: string; account: string; linuxApplications: string[] };
+  /**
+   * Linux: the user-data-dirs of the Snap and Flatpak builds, relative to the home directory. A Flatpak app's
+   * XDG_CONFIG_HOME is ~/.var/app/<app id>/config; the Chromium snap sets its own under ~/snap/chromium/common, the
+   * Brave snap keeps ~/.config under the snap's home (~/snap/brave/current).
+   */
+  linuxPackaged: readonly string[];
+  /**
+   * The keychain item with the cookie password: macOS service/account, Linux Secret Service `application`, and
+   * KWallet's name: Chromium keeps "<name> Safe Storage" in the folder "<name> Keys" (Chrome-branded builds "Chrome",
+   * other Chromium builds "Chromium", Brave "Brave").
+   */
+  safeStorage: { service: string; account: string; linuxApplications: string[]; kwalletName: string };
 }
 
 const local = (...p: string[]) => path.join('AppData', 'Local', ...p, 'User Data');
@@ -22,13 +32,25 @@ export const CHROMIUM_FAMILY: readonly ChromiumFamily[] = [
     kind: 'chrome',
     label: 'Google Chrome',
     dirs: { linux: '.config/google-chrome', darwin: macSupport('Google', 'Chrome'), win32: local('Google', 'Chrome') },
-    safeStorage: { service: 'Chrome Safe Storage', account: 'Chrome', linuxApplications: ['chrome'] },
+    linuxPackaged: ['.var/app/com.google.Chrome/config/google-chrome'],
+    safeStorage: {
+      service: 'Chrome Safe Storage',
+      account: 'Chrome',
+      linuxApplications: ['chrome'],
+      kwalletName: 'Chrome',
+    },
   },
   {
     kind: 'chromium',
     label: 'Chromium',
     dirs: { linux: '.config/chromium', darwin: macSupport('Chromium'), win32: local('Chromium') },
-    safeStorage: { service: 'Chromium Safe Storage', account: 'Chromium', linuxApplications: ['chromium'] },
+    linuxPackaged: ['snap/chromium/common/chromium', '.var/app/org.chromium.Chromium/config/chromium'],
+    safeStorage: {
+      service: 'Chromium Safe Storage',
+      account: 'Chromium',
+      linuxApplications: ['chromium'],
+      kwalletName: 'Chromium',
+    },
   },
   {
     kind: 'edge',
@@ -38,10 +60,12 @@ export const CHROMIUM_FAMILY: readonly ChromiumFamily[] = [
       darwin: macSupport('Microsoft Edge'),
       win32: local('Microsoft', 'Edge'),
     },
+    linuxPackaged: ['.var/app/com.microsoft.Edge/config/microsoft-edge'],
     safeStorage: {
       service: 'Microsoft Edge Safe Storage',
       account: 'Microsoft Edge',
       linuxApplications: ['microsoft-edge', 'msedge'],
+      kwalletName: 'Chromium',
     },
   },
   {
@@ -52,7 +76,16 @@ export const CHROMIUM_FAMILY: readonly ChromiumFamily[] = [
       darwin: macSupport('BraveSoftware', 'Brave-Browser'),
       win32: local('BraveSoftware', 'Brave-Browser'),
     },
-    safeStorage: { service: 'Brave Safe Storage', account: 'Brave', linuxApplications: ['brave'] },
+    linuxPackaged: [
+      'snap/brave/current/.config/BraveSoftware/Brave-Browser',
+      '.var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser',
+    ],
+    safeStorage: {
+      service: 'Brave Safe Storage',
+      account: 'Brave',
+      linuxApplications: ['brave'],
+      kwalletName: 'Brave',
+    },
   },
 ];
 

@@ -22,8 +22,9 @@ export const keychainRefused = (browser: string, why: string) =>
  * Linux: the password in the Secret Service (GNOME Keyring, KWallet's bridge) that Chromium stores with attribute
  * `application` (its schema `chrome_libsecret_os_crypt_password_v2`). keytar cannot read it: keytar matches only its
  * own schema's `service`/`account` items, so this talks D-Bus (org.freedesktop.Secret.Service, `plain` session).
+ * Which store is asked first on which desktop: linux-keyrings.ts.
  */
-export async function linuxSafeStoragePassword(family: ChromiumFamily): Promise<string> {
+export async function secretServicePassword(family: ChromiumFamily): Promise<string> {
   const { default: dbus } = await import('dbus-next');
   let bus: ReturnType<typeof dbus.sessionBus>;
   try {

@@ -1,5 +1,6 @@
 // Finds the person's browser profiles under the configured home directories: every profile of Chrome, Chromium,
-// Edge and Brave (Local State's profile.info_cache names them) and of Firefox (profiles.ini).
+// Edge and Brave (Local State's profile.info_cache names them; on Linux their Snap and Flatpak builds too) and of
+// Firefox (profiles.ini).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -114,8 +115,10 @@ function firefoxProfiles(root: string): FoundProfile[] {
 export function discoverProfiles(roots: readonly string[], platform: Platform): FoundProfile[] {
   const found: FoundProfile[] = [];
   for (const home of roots) {
-    for (const family of CHROMIUM_FAMILY)
-      found.push(...chromiumProfiles(family, path.join(home, family.dirs[platform])));
+    for (const family of CHROMIUM_FAMILY) {
+      const dirs = [family.dirs[platform], ...(platform === 'linux' ? family.linuxPackaged : [])];
+      for (const dir of dirs) found.push(...chromiumProfiles(family, path.join(home, dir)));
+    }
     for (const dir of FIREFOX_DIRS[platform]) found.push(...firefoxProfiles(path.join(home, dir)));
   }
   const seen = new Set<string>();

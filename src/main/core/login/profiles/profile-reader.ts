@@ -7,7 +7,8 @@ import type { Platform } from './browser-kinds.js';
 import { ChromiumDecryptor, type ChromiumKeys } from './chromium-crypto.js';
 import { chromiumLocalStorage } from './chromium-local-storage.js';
 import { firefoxLocalStorage, firefoxStorageOrigins } from './firefox-storage.js';
-import { linuxSafeStoragePassword, macSafeStoragePassword, windowsCookieKey } from './os-keys.js';
+import { linuxKeyStores, linuxStorePassword } from './linux-keyrings.js';
+import { macSafeStoragePassword, windowsCookieKey } from './os-keys.js';
 import { readSqliteCopy } from './profile-copy.js';
 import {
   chromiumCookies,
@@ -38,8 +39,11 @@ export const nothingToImport = (origin: string, profile: FoundProfile) =>
 function chromiumKeys(profile: FoundProfile, platform: Platform): ChromiumKeys {
   const family = profile.family!;
   if (platform === 'win32') return { windowsKey: () => windowsCookieKey(profile.userDataDir, family) };
-  if (platform === 'darwin') return { safeStoragePassword: () => macSafeStoragePassword(family) };
-  return { safeStoragePassword: () => linuxSafeStoragePassword(family) };
+  if (platform === 'darwin') return { safeStoragePasswords: [() => macSafeStoragePassword(family)] };
+  // Read when the import runs: the desktop session this process was started in.
+  return {
+    safeStoragePasswords: linuxKeyStores(process.env).map((store) => () => linuxStorePassword(family, store)),
+  };
 }
 
 /** The origins the profile holds cookies for (from a copy of its cookie database). */
