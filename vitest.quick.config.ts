@@ -40,11 +40,13 @@ export const SLOW_UNIT = [
   'test/unit/logger.test.ts',
 ];
 
-// Spread, not mergeConfig: that would append to the base's include (all of test/) instead of replacing it.
+// Spread, not mergeConfig: that would append to the base's include (all of test/) instead of replacing it. Without
+// the base's projects, which would name their own files.
+const { projects: _projects, ...baseTest } = base.test ?? {};
 export default defineConfig({
   ...base,
   test: {
-    ...base.test,
+    ...baseTest,
     include: ['test/unit/**/*.test.ts', ...QUICK_INTEGRATION],
     exclude: [...configDefaults.exclude, ...SLOW_UNIT],
   },
