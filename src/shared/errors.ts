@@ -26,6 +26,8 @@ export const LOGIN_FAILURE_REASONS = [
   'signup_rejected',
   'signup_form_not_found',
   'credential_origin_mismatch',
+  // the submit had no visible effect: the form still there, no message, no new page, no refusal of the request
+  'no_outcome',
 ] as const;
 export type LoginFailureReason = (typeof LOGIN_FAILURE_REASONS)[number];
 
@@ -49,6 +51,7 @@ export const LOGIN_FAILURE_STATUS: Record<LoginFailureReason, { status: number; 
   signup_rejected: { status: 422, code: 'SIGNUP_REJECTED' },
   signup_form_not_found: { status: 422, code: 'SIGNUP_FORM_NOT_FOUND' },
   credential_origin_mismatch: { status: 422, code: 'CREDENTIAL_ORIGIN_MISMATCH' },
+  no_outcome: { status: 422, code: 'NO_OUTCOME' },
 };
 
 /**

@@ -8,7 +8,8 @@ import { MARK_ATTR, nextScanId, runInFrame } from '../../../../src/main/core/log
 
 /**
  * The quick click and fill of scanned elements: they act only when a single look can vouch for the
- * element, and otherwise report false so the engine falls back to Playwright's waiting actions.
+ * element, and otherwise say why not (a disabled control, or unsure) so the engine waits for it to be enabled or
+ * falls back to Playwright's waiting actions.
  */
 let pool: BrowserPool;
 
@@ -41,14 +42,14 @@ const log = (page: Page) => page.evaluate(() => (window as unknown as { log: str
 describe('quick click', () => {
   it('clicks a plainly visible button with real (trusted) mouse events', async () => {
     await withPage(`<button id="b" ${m('t-1')}>Sign in</button>`, async (page) => {
-      expect(await clickAt(page, page.mainFrame(), 't-1')).toBe(true);
+      expect(await clickAt(page, page.mainFrame(), 't-1')).toBe('clicked');
       expect(await log(page)).toEqual(['click b trusted=true']);
     });
   });
 
   it('scrolls a button below the fold into view first', async () => {
     await withPage(`<div style="height:3000px"></div><button id="b" ${m('t-1')}>Log in</button>`, async (page) => {
-      expect(await clickAt(page, page.mainFrame(), 't-1')).toBe(true);
+      expect(await clickAt(page, page.mainFrame(), 't-1')).toBe('clicked');
       expect(await log(page)).toEqual(['click b trusted=true']);
       expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
     });
@@ -58,7 +59,7 @@ describe('quick click', () => {
     const html = `<button id="b" ${m('t-1')}>Sign in</button>
       <div id="banner" style="position:fixed;inset:0;background:#fff">We use cookies</div>`;
     await withPage(html, async (page) => {
-      expect(await clickAt(page, page.mainFrame(), 't-1')).toBe(false);
+      expect(await clickAt(page, page.mainFrame(), 't-1')).toBe('unsure');
       expect(await log(page)).toEqual([]);
     });
   });
@@ -67,18 +68,20 @@ describe('quick click', () => {
     const html = `<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 200px } }</style>
       <div style="animation: slide 5s infinite"><button id="moving" ${m('t-1')}>Sign in</button></div>
       <button id="off" disabled ${m('t-2')}>Sign in</button>
+      <div role="button" id="aria-off" aria-disabled="true" ${m('t-5')}>Sign in</div>
       <button id="hidden" style="display:none" ${m('t-3')}>Sign in</button>
       <iframe srcdoc='<button ${m('t-4')}>Sign in</button>'></iframe>`;
     await withPage(html, async (page) => {
       const frame = page.mainFrame();
-      expect(await clickAt(page, frame, 't-1')).toBe(false);
-      expect(await clickAt(page, frame, 't-2')).toBe(false);
-      expect(await clickAt(page, frame, 't-3')).toBe(false);
+      expect(await clickAt(page, frame, 't-1')).toBe('unsure');
+      expect(await clickAt(page, frame, 't-2')).toBe('disabled');
+      expect(await clickAt(page, frame, 't-3')).toBe('unsure');
+      expect(await clickAt(page, frame, 't-5')).toBe('disabled');
       await expect.poll(() => page.frames().length).toBe(2);
       const child = page.frames()[1];
       await child.waitForSelector('button');
-      expect(await clickAt(page, child, 't-4')).toBe(false);
-      expect(await clickAt(page, frame, 'no-such-mark')).toBe(false);
+      expect(await clickAt(page, child, 't-4')).toBe('unsure');
+      expect(await clickAt(page, frame, 'no-such-mark')).toBe('unsure');
       expect(await log(page)).toEqual([]);
     });
   });

@@ -79,13 +79,15 @@ export function typeIntoField(
 }
 
 /**
- * In-page: the point (main-frame viewport coordinates) where a click reaches the marked element,
- * or null when a quick look cannot vouch for it: hidden, disabled, moving (a CSS animation or
- * transition on it or an ancestor), or covered at its centre by something else.
+ * In-page: the point (main-frame viewport coordinates) where a click reaches the marked element;
+ * `disabled` for a visible control that is disabled (`disabled` or `aria-disabled="true"`); or null
+ * when a quick look cannot vouch for it: hidden, moving (a CSS animation or transition on it or an
+ * ancestor), or covered at its centre by something else.
  */
-export function clickTarget(args: { id: string }, h: DomHelpers): { x: number; y: number } | null {
+export function clickTarget(args: { id: string }, h: DomHelpers): { x: number; y: number } | 'disabled' | null {
   const el = h.findMarked(args.id);
-  if (!el || !h.isVisible(el) || (el as HTMLButtonElement).disabled) return null;
+  if (!el || !h.isVisible(el)) return null;
+  if (h.isDisabled(el)) return 'disabled';
   for (let n: Element | null = el; n; n = h.parentOf(n)) {
     if (n.getAnimations().some((a) => a.playState === 'running')) return null;
   }
@@ -111,12 +113,18 @@ export async function typeInto(frame: Frame, id: string, value: string, keyByKey
   return done ?? 'unfit';
 }
 
-/** Clicks a scanned element with real mouse events; false when the quick way does not apply (use Playwright's click). */
-export async function clickAt(page: Page, frame: Frame, id: string): Promise<boolean> {
-  // Coordinates inside an iframe would need its offset in the page: Playwright's click handles that.
-  if (frame !== page.mainFrame()) return false;
+/**
+ * What the quick click came to: `clicked`; `disabled` (nothing clicked: the control is disabled, e.g. until the
+ * page has validated its fields); `unsure` (nothing clicked: the quick way does not apply, use Playwright's click).
+ */
+export type QuickClick = 'clicked' | 'disabled' | 'unsure';
+
+/** Clicks a scanned element with real mouse events, after one look at it (clickTarget). */
+export async function clickAt(page: Page, frame: Frame, id: string): Promise<QuickClick> {
   const point = await runInFrame(frame, clickTarget, { id }, nextScanId());
-  if (!point) return false;
+  if (point === 'disabled') return 'disabled';
+  // Coordinates inside an iframe would need its offset in the page: Playwright's click handles that.
+  if (!point || frame !== page.mainFrame()) return 'unsure';
   await page.mouse.click(point.x, point.y);
-  return true;
+  return 'clicked';
 }

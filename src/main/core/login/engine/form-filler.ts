@@ -172,9 +172,17 @@ export class FormFiller {
     }
   }
 
-  /** Clicks an element a scan marked: the quick way when it is plainly clickable, else as click() does. */
-  async clickMarked(frame: Frame, id: string): Promise<void> {
-    if (await clickAt(this.deps.page, frame, id)) return;
+  /**
+   * Clicks an element a scan marked: the quick way when it is plainly clickable, else as click() does. With
+   * `untilEnabled`, a control the quick look found disabled is first waited for (untilEnabled).
+   */
+  async clickMarked(frame: Frame, id: string, opts: { untilEnabled?: boolean } = {}): Promise<void> {
+    let quick = await clickAt(this.deps.page, frame, id);
+    if (quick === 'disabled' && opts.untilEnabled) {
+      await this.untilEnabled(frame, id);
+      quick = await clickAt(this.deps.page, frame, id);
+    }
+    if (quick === 'clicked') return;
     this.deps.deadline.check();
     await this.click(markedLocator(frame, id));
   }
@@ -260,31 +268,36 @@ export class FormFiller {
   }
 
   /**
-   * Submits like a user: the form's best submit control, else Enter in `field`.
-   * Returns a trace line.
-   */
-  /**
    * A submit the page keeps disabled until its fields are filled is enabled by the input events of the fills; a
-   * framework may re-render first. Waits for that (bounded); still disabled: the submit throws and the next way
+   * framework may re-render first. Called only once the click's own look found it disabled (an enabled control
+   * costs no wait and no extra look); waits for that (bounded); still disabled: the submit throws and the next way
    * (Enter) is tried.
    */
   private async untilEnabled(frame: Frame, id: string): Promise<void> {
-    const button = markedLocator(frame, id);
-    const disabled = await button
-      .evaluate((el) => !!(el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true')
-      .catch(() => false);
-    if (!disabled) return;
     await frame.waitForFunction(
-      (sel) => {
-        const el = document.querySelector(sel);
+      ([attr, mark]) => {
+        const find = (root: Document | ShadowRoot): Element | null => {
+          const hit = root.querySelector(`[${attr}="${mark}"]`);
+          if (hit) return hit;
+          for (const el of Array.from(root.querySelectorAll('*'))) {
+            const deep = el.shadowRoot ? find(el.shadowRoot) : null;
+            if (deep) return deep;
+          }
+          return null;
+        };
+        const el = find(document);
         return !!el && !(el as HTMLButtonElement).disabled && el.getAttribute('aria-disabled') !== 'true';
       },
-      `[${MARK_ATTR}="${id}"]`,
+      [MARK_ATTR, id] as const,
       { timeout: this.deps.deadline.cap(5000) },
     );
     this.deps.step('waited for the submit button to be enabled (it was disabled until the fields were filled)');
   }
 
+  /**
+   * Submits like a user: the form's best submit control, else Enter in `field`.
+   * Returns a trace line.
+   */
   async submit(
     frame: Frame,
     form: FormCandidate,
@@ -293,8 +306,7 @@ export class FormFiller {
   ): Promise<string> {
     const { deadline } = this.deps;
     if (mode === 'button' && form.submit) {
-      await this.untilEnabled(frame, form.submit.id);
-      await this.clickMarked(frame, form.submit.id);
+      await this.clickMarked(frame, form.submit.id, { untilEnabled: true });
       return `submitted with ${form.submit.isLink ? 'link' : 'button'} '${form.submit.text || '(no text)'}'`;
     }
     if (mode === 'request') {

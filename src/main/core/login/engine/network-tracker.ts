@@ -13,6 +13,34 @@ const LONG_POLL_MS = 2500;
  */
 const POLL_REPEATS = 3;
 
+/** A request the site answered 401 or 403 with a body: its refusal, in its own words when the body has some. */
+export interface Refusal {
+  at: number;
+  status: number;
+  path: string;
+  /** The body's words: a JSON answer's message / error field, else its text (collapsed, at most 200 characters). */
+  words: string;
+}
+
+/** The words of a refusal's body: a JSON `message` / `error` / `error_description` / `detail`, else the text itself. */
+export function refusalWords(body: string): string {
+  let words = body;
+  try {
+    const json = JSON.parse(body) as unknown;
+    if (json && typeof json === 'object') {
+      const o = json as Record<string, unknown>;
+      const nested = o.error && typeof o.error === 'object' ? (o.error as Record<string, unknown>) : {};
+      const said = [o.message, o.error_description, o.detail, o.error, nested.message].find(
+        (v) => typeof v === 'string' && v.trim(),
+      );
+      words = typeof said === 'string' ? said : '';
+    }
+  } catch {
+    words = body.replace(/<(script|style)[^]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
+  }
+  return words.replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
 /**
  * What makes two requests "the same" for polling: method, URL and body, with runs of digits in the
  * URL made equal (cache-busters and timestamps: `?_=1700000000123`), so `?ns=login` and
@@ -87,8 +115,11 @@ export class NetworkTracker {
     this.inflight.set(r, { started: Date.now(), document, longPollAfter, key });
     this.lastActivity = Date.now();
   };
+  /** 401/403 answers with a body to requests that may be a login's (see refusalsSince). */
+  private readonly refusals: Refusal[] = [];
   private readonly onResponse = (res: Response): void => {
     const status = res.status();
+    if (status === 401 || status === 403) this.noteRefusal(res);
     if (status >= 300 && status < 400 && res.headers()['location'] && this.inflight.get(res.request())?.document)
       this.redirectAt = Date.now();
   };
@@ -121,6 +152,35 @@ export class NetworkTracker {
     page.on('domcontentloaded', this.wake);
     page.on('load', this.wake);
     page.on('dialog', this.wake);
+  }
+
+  /**
+   * A login request the site refused: a form POST or an XHR / fetch that is not a repeated one (polling), sent with a
+   * body or an Authorization header (a login by HTTP Basic from script), answered 401 or 403 with a body.
+   */
+  private noteRefusal(res: Response): void {
+    const r = res.request();
+    if (this.polling.has(r)) return;
+    const type = r.resourceType();
+    if (type !== 'document' && type !== 'xhr' && type !== 'fetch') return;
+    if (r.method() === 'GET' && !r.headers()['authorization']) return;
+    const at = Date.now();
+    let path = '';
+    try {
+      path = new URL(r.url()).pathname;
+    } catch {}
+    void res
+      .text()
+      .then((body) => {
+        const words = refusalWords(body);
+        if (words) this.refusals.push({ at, status: res.status(), path, words });
+      })
+      .catch(() => {});
+  }
+
+  /** The login requests refused since `since` (epoch ms), in their order. */
+  refusalsSince(since: number): Refusal[] {
+    return this.refusals.filter((x) => x.at >= since);
   }
 
   private isMainFrame(r: Request): boolean {

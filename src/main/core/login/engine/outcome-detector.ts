@@ -298,7 +298,10 @@ export class OutcomeDetector {
             opts.phase === 'code' && opts.promptShown
               ? Promise.all([opts.promptShown(), this.loginFormShown()]).then(([a, b]) => a || b)
               : (confirming ?? this.loginFormShown());
-          if (await secondLook) return this.invalid(verdicts[0] ?? null, ['back at a login form', ...evidence]);
+          if (await secondLook)
+            return verdicts[0] || navigated
+              ? this.invalid(verdicts[0] ?? null, ['back at a login form', ...evidence])
+              : this.unanswered(submittedAt, ['back at a login form', ...evidence]);
           if (nav === net.navigationCount() && !net.documentPending())
             return {
               kind: 'success',
@@ -334,13 +337,38 @@ export class OutcomeDetector {
           };
         }
         if (untouched) return { kind: 'unsubmitted' };
-        return this.invalid(null, evidence);
+        // The form is still there and the page said nothing: only the site's refusal of the request is a verdict.
+        return this.unanswered(submittedAt, evidence);
       }
     }
   }
 
   private loginFormShown(): Promise<boolean> {
     return (this.deps.loginFormShown?.() ?? Promise.resolve(false)).catch(() => false);
+  }
+
+  /**
+   * The login form still (or again) on the same page with no words of the site: the site's refusal of the login
+   * request (401 / 403 with a body) is its verdict; otherwise the submit had no visible effect, which says nothing
+   * about the credentials (no_outcome, never a 401).
+   */
+  private unanswered(submittedAt: number, evidence: string[]): Outcome {
+    const refusal = this.deps.net.refusalsSince(submittedAt).at(-1);
+    if (refusal)
+      return {
+        kind: 'failure',
+        reason: 'invalid_credentials',
+        message: `The site refused the login: '${refusal.words}' (HTTP ${refusal.status})`,
+        evidence: [`${refusal.path} answered HTTP ${refusal.status}: '${refusal.words}'`, ...evidence],
+      };
+    return {
+      kind: 'failure',
+      reason: 'no_outcome',
+      message:
+        'Submitting the login form had no visible effect: the form is still there, the site said nothing and ' +
+        'refused no request, and no new page or session appeared. Nothing says whether the credentials are wrong',
+      evidence: ['login form still there, no message, no refusal, no new page', ...evidence],
+    };
   }
 
   private invalid(text: string | null, evidence: string[]): Outcome {

@@ -41,6 +41,12 @@ const IDENTIFIER_STILL_MS = 150;
 const MAIN_THREAD_BUSY_MS = 250;
 /** The longest a page that keeps changing is watched for a login UI before it is judged as it is. */
 const SETTLE_BOUND_MS = 15_000;
+/**
+ * A page that holds a login form it has not shown yet (a password field hidden, e.g. in a dialog an app opens once
+ * its socket and first poll are answered, by a style change alone) and no control to reveal it is watched this long
+ * for the form to show, however settled it looks.
+ */
+const HIDDEN_FORM_BOUND_MS = 8000;
 
 /**
  * The steps a login is made of, in order of preference: the first one that applies to what the
@@ -324,7 +330,11 @@ export class LoginFlow {
         identifierSince = undefined;
         const networkSettled = this.net.isSettled(QUIET_MS, start);
         if (!networkSettled) waitedFor.add('requests the page started');
-        if (now - start > 1000 && networkSettled && (await this.pageSettled(waitedFor))) {
+        // A login form on the page, hidden, with nothing to reveal it: the page itself will show it.
+        const formToShow =
+          scan.hiddenPasswordCount > 0 && !scan.signInLinks.length && now - start < HIDDEN_FORM_BOUND_MS;
+        if (formToShow) waitedFor.add('the hidden login form to be shown');
+        if (now - start > 1000 && networkSettled && !formToShow && (await this.pageSettled(waitedFor))) {
           // A consent dialog may hide or disable the page behind it: accept it once and look again.
           if (!consentTried) {
             consentTried = true;

@@ -56,8 +56,9 @@ export const passwordStep: LoginStep = {
     if (outcome.kind === 'failure' && outcome.reason === 'mfa_required') return askedSecondFactor(ctx, outcome);
     if (outcome.kind === 'failure') throw ctx.failure(outcome);
     if (outcome.kind !== 'success') {
+      // Nothing left the page, whichever way it was submitted: nothing was said about the credentials either.
       throw new LoginFlowError(
-        'invalid_credentials',
+        'no_outcome',
         'Submitting the login form had no visible effect (no navigation, request or message)',
       );
     }

@@ -298,6 +298,7 @@ export class StepContext {
       account_locked: 'detected account lockout text',
       mfa_required: 'detected a second-factor prompt',
       invalid_code: 'the site rejected the code',
+      no_outcome: 'the submit had no visible effect',
     };
     this.step(`${trace[outcome.reason] ?? outcome.reason}: ${outcome.evidence.join('; ')}`);
     return new LoginFlowError(outcome.reason, redact(outcome.message, this.secrets));
