@@ -61,6 +61,7 @@ function variablesOf(row: TemplateRow): Variable[] {
         max_length: num(v.max_length),
         min_length: num(v.min_length),
         slot: str(v.slot),
+        role: str(v.role),
       };
       for (const [k, val] of Object.entries(opt)) if (val !== undefined) (out as Record<string, unknown>)[k] = val;
       return out;
