@@ -191,8 +191,13 @@ export const CORE_DEPS = {
   'video/resources.ts': KERNEL,
   // what a generation costs: GET /api/pricing (templates) and every quote and charge (generations)
   'video/pricing.ts': KERNEL,
-  // what renders a template or generation (local renderer or hosted provider), as templates and generations show it
-  'video/renderer.ts': KERNEL,
+  // frame sizes of resolution names and aspect ratios, frame rates (pure)
+  'video/pipeline/resolutions.ts': KERNEL,
+  // the local renderer's measured speed on this machine (pure: the renderer records, the estimates read)
+  'video/pipeline/renderers/ffmpeg/render-speed.ts': [...KERNEL, 'video/pipeline/resolutions.ts'],
+  // what renders a template or generation (local renderer or hosted provider), as templates and generations show it,
+  // and how long it takes there
+  'video/renderer.ts': [...KERNEL, 'video/pipeline/resolutions.ts', 'video/pipeline/renderers/ffmpeg/render-speed.ts'],
   // what a file is, from its first bytes: the API's uploads and MCP's upload_file detect types alike
   'video/uploads/media-sniffer.ts': KERNEL,
   // signed callbacks of finished generations: deliveries, log, replay

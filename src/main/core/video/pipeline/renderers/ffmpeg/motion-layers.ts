@@ -28,6 +28,8 @@ function disc(g: Graph, f: Frame, rgb: Rgb, size: number, opacity: number): stri
         a: `${Math.round(255 * opacity)}*pow(max(0,1-hypot(X-${r},Y-${r})/${r}),1.4)`,
       }),
       filter('scale', { w: even(size), h: even(size) }),
+      // Converted once here, not by overlay on every frame (the render's pictures are yuv420p).
+      filter('format', { pix_fmts: 'yuva420p' }),
       filter('loop', { loop: -1, size: 1, start: 0 }),
       filter('setpts', { expr: `N/${f.fps}/TB` }),
       filter('trim', { end_frame: f.frames }),
@@ -91,6 +93,7 @@ export function musicBars(g: Graph, f: Frame, base: string, audio: string): stri
       filter('format', { pix_fmts: 'rgba' }),
       filter('colorkey', { color: 'black', similarity: 0.1 }),
       filter('scale', { w, h, flags: 'neighbor' }),
+      filter('format', { pix_fmts: 'yuva420p' }),
     ],
     'bars',
   );

@@ -7,8 +7,7 @@ import { ffColor, type Palette } from './palette.js';
 // The building blocks of a local render's filtergraph: backgrounds, pictures with motion, clips,
 // cards, waveforms and the sound chains. buildRenderCommand (filter-graph.ts) decides which are used.
 
-/** Output frame rate: film-like, and a fifth fewer frames to encode than 30 fps (drafts use DRAFT_FPS). */
-export const RENDER_FPS = 24;
+export { RENDER_FPS } from '../../resolutions.js';
 export const AUDIO_SAMPLE_RATE = 48_000;
 
 /** Demuxers by the content type the upload sniffer assigned: ffmpeg never guesses a format from the bytes. */
