@@ -207,7 +207,15 @@ export const CORE_DEPS = {
   // presigned uploads, media ingest and probing, the blob stores
   'video/uploads': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads/media-sniffer.ts'],
   // the render and provider jobs, the local renderer and the hosted providers (no route modules, no http)
-  'video/pipeline': [...KERNEL, ...LOW, 'video/resources.ts', 'video/uploads', 'video/uploads/media-sniffer.ts'],
+  'video/pipeline': [
+    ...KERNEL,
+    ...LOW,
+    'video/resources.ts',
+    'video/uploads',
+    'video/uploads/media-sniffer.ts',
+    'video/pipeline/resolutions.ts',
+    'video/pipeline/renderers/ffmpeg/render-speed.ts',
+  ],
   // characters: a name, a portrait, a voice
   'video/characters': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads'],
   // generate and quote, generation records, cancel, deadlines, idempotency

@@ -87,7 +87,9 @@ async function main() {
           `${at.map((_, i) => `[f${i}]`).join('')}hstack=inputs=3`,
         ...['-frames:v', '1', '-pred', 'mixed', sheet],
       ]);
-      console.log(`${path.relative(root, sheet)}  ${(fs.statSync(sheet).size / 1024).toFixed(0)} KB  (render ${ms} ms)`);
+      console.log(
+        `${path.relative(root, sheet)}  ${(fs.statSync(sheet).size / 1024).toFixed(0)} KB  (render ${ms} ms)`,
+      );
     }
   }
   fs.rmSync(work, { recursive: true, force: true });

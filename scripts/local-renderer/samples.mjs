@@ -54,7 +54,15 @@ export function makeSampleMedia(dir) {
     );
   }
   if (!fs.existsSync(out('voice.wav'))) {
-    ffmpeg('-f', 'lavfi', '-i', 'aevalsrc=0.5*sin(2*PI*180*t)*(0.5+0.5*sin(2*PI*3*t)):s=22050', '-t', '6', out('voice.wav'));
+    ffmpeg(
+      '-f',
+      'lavfi',
+      '-i',
+      'aevalsrc=0.5*sin(2*PI*180*t)*(0.5+0.5*sin(2*PI*3*t)):s=22050',
+      '-t',
+      '6',
+      out('voice.wav'),
+    );
   }
   if (!fs.existsSync(out('music.wav'))) {
     const beat = '0.6*sin(2*PI*110*t)*exp(-6*mod(t\\,0.5))+0.3*(random(0)-0.5)*exp(-14*mod(t+0.25\\,0.5))';
@@ -71,7 +79,11 @@ export function makeSampleMedia(dir) {
 
 /** The sample file for a media variable of a built-in template (characters for people; null leaves it out). */
 export function sampleMediaFor(v, files, charactersDir) {
-  const character = (name, id) => ({ path: path.join(charactersDir, `${name}.png`), contentType: 'image/png', characterId: id });
+  const character = (name, id) => ({
+    path: path.join(charactersDir, `${name}.png`),
+    contentType: 'image/png',
+    characterId: id,
+  });
   if (v.type === 'video') return files.clip;
   if (v.type === 'audio') return v.key === 'track' ? files.music : files.voice;
   if (v.key === 'presenter' || v.key === 'character_a' || v.key === 'speaker') return character('ava', 'chr_ava');

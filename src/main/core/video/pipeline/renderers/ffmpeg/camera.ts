@@ -1,7 +1,8 @@
 // Camera moves from the words people write ("slow push in", "pan left", "orbit"): a picture gets them as a Ken Burns
 // move (zoompan), the text-only scene's shapes as parallax (each layer moved by its depth).
 
-export type CameraMoveKind = 'push-in' | 'pull-out' | 'pan-left' | 'pan-right' | 'tilt-up' | 'tilt-down' | 'orbit' | 'drift';
+export type CameraMoveKind =
+  'push-in' | 'pull-out' | 'pan-left' | 'pan-right' | 'tilt-up' | 'tilt-down' | 'orbit' | 'drift';
 
 export interface CameraMove {
   kind: CameraMoveKind;

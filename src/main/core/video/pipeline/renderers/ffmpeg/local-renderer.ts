@@ -127,10 +127,7 @@ export class LocalRenderer implements VideoProvider {
     });
     const ms = Date.now() - started;
     localRenderSpeed.record(job, ms);
-    ctx.log.info(
-      { generationId: job.generationId, scene: command.scene, ms },
-      'local render finished',
-    );
+    ctx.log.info({ generationId: job.generationId, scene: command.scene, ms }, 'local render finished');
     const thumbnail = fs.existsSync(thumbnailPath) && fs.statSync(thumbnailPath).size > 0;
     return { videoPath: outputPath, ...(thumbnail ? { thumbnailPath } : {}) };
   }

@@ -46,7 +46,13 @@ export function lightDiscs(g: Graph, f: Frame, base: string): string {
   const short = Math.min(f.width, f.height);
   const layers = [
     { rgb: f.palette.accent, size: short * 1.1, at: { x: 0.28, y: 0.3 }, depth: 0.5, opacity: 0.55 },
-    { rgb: f.palette.light ? f.palette.background[1] : f.palette.accent, size: short * 0.6, at: { x: 0.76, y: 0.72 }, depth: 1, opacity: 0.35 },
+    {
+      rgb: f.palette.light ? f.palette.background[1] : f.palette.accent,
+      size: short * 0.6,
+      at: { x: 0.76, y: 0.72 },
+      depth: 1,
+      opacity: 0.35,
+    },
   ];
   let out = base;
   for (const layer of layers) {

@@ -104,8 +104,7 @@ export function planScene(job: ProviderJob): ScenePlan {
   const images = shown.filter((m) => m.kind === 'image' && m !== logo);
   const start = images.find((m) => m.slot === 'start_frame');
   const end = images.find((m) => m.slot === 'end_frame');
-  const backdrop =
-    images.find((m) => !m.characterId && m !== start && m !== end && role(m) === 'background') ?? null;
+  const backdrop = images.find((m) => !m.characterId && m !== start && m !== end && role(m) === 'background') ?? null;
   const cards = images.filter((m) => m !== start && m !== end && m !== backdrop);
   const roles = roleTexts(job);
   const text = sceneText(roles);
@@ -113,7 +112,18 @@ export function planScene(job: ProviderJob): ScenePlan {
   const palette = paletteFor(roles.palette ?? '', styleWords, hash(text.headline || job.generationId));
   const camera = cameraMoveFor(roles.motion ?? '');
   const music = audios.some((m) => role(m) === 'music') && !audios.some((m) => role(m) === 'voice_over');
-  const base = { videos, audios, backdrop, text, logo, palette, camera, music, look: null, frames: [] as ProviderMedia[] };
+  const base = {
+    videos,
+    audios,
+    backdrop,
+    text,
+    logo,
+    palette,
+    camera,
+    music,
+    look: null,
+    frames: [] as ProviderMedia[],
+  };
 
   let plan: ScenePlan;
   if (videos.length) {

@@ -123,7 +123,14 @@ export function textLayers(input: TextLayerInput): { filters: string[]; files: C
   }
   // Lines come in one after another over the first ~1.2 s, and fade out over the last 0.4 s of a longer video.
   const outStart = input.seconds >= 3 ? input.seconds - 0.45 : input.seconds + 1;
-  const step = Math.min(0.14, 1 / Math.max(1, blocks.reduce((n, b) => n + b.fitted.lines.length, 0)));
+  const step = Math.min(
+    0.14,
+    1 /
+      Math.max(
+        1,
+        blocks.reduce((n, b) => n + b.fitted.lines.length, 0),
+      ),
+  );
   let k = 0;
   blocks.forEach((block, b) => {
     y += block.gap;
@@ -136,8 +143,7 @@ export function textLayers(input: TextLayerInput): { filters: string[]; files: C
       const inP = clip01(`(t-${t0})/0.5`);
       const rise = Math.round(fontSize * 0.45);
       const top = Math.round(y + i * lineHeight + (lineHeight - fontSize) / 2);
-      const shadow =
-        poster && input.palette.light ? {} : { shadowcolor: 'black@0.45', shadowx: 2, shadowy: 2 };
+      const shadow = poster && input.palette.light ? {} : { shadowcolor: 'black@0.45', shadowx: 2, shadowy: 2 };
       filters.push(
         filter('drawtext', {
           fontfile,
