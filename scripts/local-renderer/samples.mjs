@@ -66,7 +66,7 @@ export function makeSampleMedia(dir) {
   }
   if (!fs.existsSync(out('music.wav'))) {
     const beat = '0.6*sin(2*PI*110*t)*exp(-6*mod(t\\,0.5))+0.3*(random(0)-0.5)*exp(-14*mod(t+0.25\\,0.5))';
-    ffmpeg('-f', 'lavfi', '-i', `aevalsrc=${beat}:s=22050`, '-t', '8', out('music.wav'));
+    ffmpeg('-f', 'lavfi', '-i', `aevalsrc=${beat}:s=22050`, '-t', '16', out('music.wav'));
   }
   return {
     photo: { path: out('photo.png'), contentType: 'image/png' },

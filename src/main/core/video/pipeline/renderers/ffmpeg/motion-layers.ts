@@ -94,7 +94,8 @@ export function musicBars(g: Graph, f: Frame, base: string, audio: string): stri
         ascale: 'cbrt',
         fscale: 'log',
         win_size: 1024,
-        colors: ffColor(f.palette.accent),
+        // One colour per channel: the sound is stereo (a second channel would take showfreqs' next default colour).
+        colors: `${ffColor(f.palette.accent)}|${ffColor(f.palette.accent)}`,
       }),
       filter('format', { pix_fmts: 'rgba' }),
       filter('colorkey', { color: 'black', similarity: 0.1 }),
