@@ -21,7 +21,7 @@ const { PRICING_TABLE } = await import('../src/main/core/video/pricing.ts');
 
 const OUT = path.join(root, 'docs/images/local-renderer');
 /** The sheet's frame height per ratio: three frames side by side stay under ~1000 px wide and 150 KB. */
-const SHEET_HEIGHT = { '16:9': 180, '9:16': 320, '1:1': 240, '4:5': 260 };
+const SHEET_HEIGHT = { '16:9': 180, '9:16': 320, '1:1': 220, '4:5': 250 };
 
 /** The job the pipeline would build for a draft of template `t` in `aspectRatio` with the sample values. */
 export function sampleJob(t, aspectRatio, files) {
