@@ -191,8 +191,13 @@ export const CORE_DEPS = {
   'video/resources.ts': KERNEL,
   // what a generation costs: GET /api/pricing (templates) and every quote and charge (generations)
   'video/pricing.ts': KERNEL,
-  // what renders a template or generation (local renderer or hosted provider), as templates and generations show it
-  'video/renderer.ts': KERNEL,
+  // frame sizes of resolution names and aspect ratios, frame rates (pure)
+  'video/pipeline/resolutions.ts': KERNEL,
+  // the local renderer's measured speed on this machine (pure: the renderer records, the estimates read)
+  'video/pipeline/renderers/ffmpeg/render-speed.ts': [...KERNEL, 'video/pipeline/resolutions.ts'],
+  // what renders a template or generation (local renderer or hosted provider), as templates and generations show it,
+  // and how long it takes there
+  'video/renderer.ts': [...KERNEL, 'video/pipeline/resolutions.ts', 'video/pipeline/renderers/ffmpeg/render-speed.ts'],
   // what a file is, from its first bytes: the API's uploads and MCP's upload_file detect types alike
   'video/uploads/media-sniffer.ts': KERNEL,
   // signed callbacks of finished generations: deliveries, log, replay
@@ -202,7 +207,15 @@ export const CORE_DEPS = {
   // presigned uploads, media ingest and probing, the blob stores
   'video/uploads': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads/media-sniffer.ts'],
   // the render and provider jobs, the local renderer and the hosted providers (no route modules, no http)
-  'video/pipeline': [...KERNEL, ...LOW, 'video/resources.ts', 'video/uploads', 'video/uploads/media-sniffer.ts'],
+  'video/pipeline': [
+    ...KERNEL,
+    ...LOW,
+    'video/resources.ts',
+    'video/uploads',
+    'video/uploads/media-sniffer.ts',
+    'video/pipeline/resolutions.ts',
+    'video/pipeline/renderers/ffmpeg/render-speed.ts',
+  ],
   // characters: a name, a portrait, a voice
   'video/characters': [...FEATURE_BASE, 'video/resources.ts', 'video/templates', 'video/uploads'],
   // generate and quote, generation records, cancel, deadlines, idempotency

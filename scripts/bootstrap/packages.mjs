@@ -67,6 +67,8 @@ export const NEEDS = [
     present: (f) => f.exists('/usr/sbin/dovecot'),
   },
   { id: 'xvfb', what: 'Xvfb', mode: 'test', platforms: ['linux'], present: (f) => f.has('Xvfb') },
+  // The local renderer's layout tests read the headline back from rendered frames with OCR.
+  { id: 'tesseract', what: 'Tesseract OCR', mode: 'test', platforms: ['linux'], present: (f) => f.has('tesseract') },
   // Only where the distribution packages it (see packageFor); elsewhere that suite skips, as before.
   {
     id: 'firefox',
@@ -114,6 +116,7 @@ export const PACKAGES = {
     'gnome-keyring': 'gnome-keyring',
     dovecot: 'dovecot-imapd',
     xvfb: 'xvfb',
+    tesseract: 'tesseract-ocr',
     firefox: 'firefox-esr',
     'python3-venv': 'python3-venv',
   },
@@ -129,6 +132,7 @@ export const PACKAGES = {
     'gnome-keyring': 'gnome-keyring',
     dovecot: 'dovecot',
     xvfb: 'xorg-x11-server-Xvfb',
+    tesseract: 'tesseract',
     firefox: 'firefox',
   },
   pacman: {
@@ -143,6 +147,7 @@ export const PACKAGES = {
     'gnome-keyring': 'gnome-keyring',
     dovecot: 'dovecot',
     xvfb: 'xorg-server-xvfb',
+    tesseract: 'tesseract',
     firefox: 'firefox',
   },
   zypper: {
@@ -157,6 +162,7 @@ export const PACKAGES = {
     'gnome-keyring': 'gnome-keyring',
     dovecot: 'dovecot',
     xvfb: 'xorg-x11-server-Xvfb',
+    tesseract: 'tesseract-ocr',
     firefox: 'MozillaFirefox',
   },
   brew: { browser: '--cask google-chrome', ffmpeg: 'ffmpeg' },

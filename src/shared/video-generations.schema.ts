@@ -175,6 +175,10 @@ export const ResolvedInputSchema = z
     size: z.number().optional(),
     character_id: z.string().optional(),
     slot: z.string().optional(),
+    role: z
+      .string()
+      .optional()
+      .describe("The variable's layout role for the local renderer (its own, or the guess from its key and type)"),
   })
   .meta({ id: 'ResolvedInput' });
 export type ResolvedInput = z.infer<typeof ResolvedInputSchema>;

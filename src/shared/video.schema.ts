@@ -4,6 +4,7 @@
 // can reuse them.
 import { z } from 'zod';
 import { TemplateProviderSchema } from './provider.schema.js';
+import { VARIABLE_ROLES } from './variable-roles.js';
 
 /** What a template makes; only `ingredients-to-video` templates accept `character_variables`. */
 export const TEMPLATE_CATEGORIES = [
@@ -109,6 +110,10 @@ export const LatencyEstimateSchema = z
   .strict()
   .meta({ id: 'LatencyEstimate', description: 'Seconds' });
 
+const ROLE_DESCRIPTION =
+  `What the local renderer does with it: ${VARIABLE_ROLES.join(', ')}. Absent: guessed from the key, label and ` +
+  'type (the editor shows the guess). The prompt goes to hosted models only; the local renderer lays out the roles';
+
 export const InputVariableSchema = z
   .object({
     key: z.string(),
@@ -121,6 +126,7 @@ export const InputVariableSchema = z
     max_length: z.number().optional(),
     min_length: z.number().optional(),
     slot: z.string().optional(),
+    role: z.string().optional().describe(ROLE_DESCRIPTION),
   })
   .meta({ id: 'InputVariable' });
 
@@ -200,6 +206,7 @@ export const InputVariableWriteSchema = z
     max_length: z.number().int().min(1).max(100_000).optional(),
     min_length: z.number().int().min(0).max(100_000).optional(),
     slot: z.enum(VARIABLE_SLOTS).optional(),
+    role: z.enum(VARIABLE_ROLES).optional().describe(ROLE_DESCRIPTION),
   })
   .strict()
   .meta({ id: 'InputVariableWrite' });

@@ -3,6 +3,7 @@ import type { ProviderJob, ProviderMedia } from '../../src/main/core/video/pipel
 import { resolutionSize } from '../../src/main/core/video/pipeline/resolutions.js';
 import { PRICING_TABLE } from '../../src/main/core/video/pricing.js';
 import { readJsonResources, resolveResourcesDir } from '../../src/main/core/video/resources.js';
+import { roleOf, type VariableRole } from '../../src/shared/variable-roles.js';
 import { renderPrompt } from '../../src/main/core/video/templates/template-validation.js';
 
 export interface BuiltinVariable {
@@ -11,6 +12,7 @@ export interface BuiltinVariable {
   type: 'text' | 'image' | 'video' | 'audio';
   required?: boolean;
   slot?: VariableSlot;
+  role?: string;
   default_value?: string;
   placeholder?: string;
   min_length?: number;
@@ -36,13 +38,15 @@ export type MediaChooser = (v: BuiltinVariable) => Omit<ProviderMedia, 'key' | '
 
 /**
  * The ProviderJob the pipeline would build for a generation from this template: text defaults (or the
- * placeholder, or a sample long enough for min_length), the resolved prompt, the template's own duration
+ * placeholder, or a sample long enough for min_length), each variable's layout role, the resolved prompt, the template's own duration
  * (the model's default when null) and its resolution's frame size.
  */
 export function jobFromTemplate(t: BuiltinTemplate, choose: MediaChooser, overrides: Partial<ProviderJob> = {}) {
   const texts: Record<string, string> = {};
+  const roles: Record<string, VariableRole> = {};
   const media: ProviderMedia[] = [];
   for (const v of t.input_variables) {
+    roles[v.key] = roleOf(v);
     if (v.type === 'text') {
       const sample = `Sample ${v.label.toLowerCase()} for a test render`;
       texts[v.key] = v.default_value ?? v.placeholder ?? sample.padEnd(v.min_length ?? 0, '.');
@@ -62,6 +66,7 @@ export function jobFromTemplate(t: BuiltinTemplate, choose: MediaChooser, overri
     durationSec: t.duration_sec ?? PRICING_TABLE[t.model]!.default_duration_sec,
     prompt: renderPrompt(t.prompt_template, texts),
     texts,
+    roles,
     media,
     options: { name: 'local' },
     ...overrides,

@@ -41,7 +41,7 @@ const OS_RELEASE = {
 /** The commands and files of a Linux machine with everything `npm test` needs (the browser at /usr/bin/chromium). */
 const LINUX_COMMANDS = ['ffmpeg', 'python3', 'make', 'g++', 'xz', 'dbus-run-session', 'dbus-daemon'];
 const LINUX_ALL = {
-  commands: [...LINUX_COMMANDS, 'gnome-keyring-daemon', 'Xvfb'],
+  commands: [...LINUX_COMMANDS, 'gnome-keyring-daemon', 'Xvfb', 'tesseract'],
   files: ['/usr/bin/chromium', '/usr/include/libsecret-1/libsecret/secret.h', '/usr/sbin/dovecot', '/usr/bin/firefox'],
 };
 
@@ -148,6 +148,7 @@ describe('bootstrap: the install line per system', () => {
       'gnome-keyring',
       'dovecot-imapd',
       'xvfb',
+      'tesseract-ocr',
       'firefox-esr',
       'python3-venv',
     ]);
@@ -159,7 +160,7 @@ describe('bootstrap: the install line per system', () => {
     expect(plan.missing).toContain('browser');
     expect(plan.missing).not.toContain('firefox');
     expect(lines(machine(bare))).toEqual([
-      'sudo apt-get update && sudo apt-get install -y ffmpeg libsecret-1-dev python3 make g++ xz-utils dbus gnome-keyring dovecot-imapd xvfb python3-venv',
+      'sudo apt-get update && sudo apt-get install -y ffmpeg libsecret-1-dev python3 make g++ xz-utils dbus gnome-keyring dovecot-imapd xvfb tesseract-ocr python3-venv',
       'sudo snap install chromium',
     ]);
     expect(plan.notes.join(' ')).toMatch(/Chromium only as a snap.*chromium-browser deb just installs that snap/);
@@ -191,7 +192,7 @@ describe('bootstrap: the install line per system', () => {
     const plan = systemPlan(machine({ osRelease: 'fedora', commands: ['dnf'], mode: 'test' }));
     expect(plan.steps.flatMap((s) => s.lines)).toEqual([
       'sudo dnf install -y --allowerasing chromium ffmpeg libsecret-devel python3 make gcc-c++ xz dbus-daemon ' +
-        'gnome-keyring dovecot xorg-x11-server-Xvfb firefox',
+        'gnome-keyring dovecot xorg-x11-server-Xvfb tesseract firefox',
     ]);
     expect(plan.notes.join(' ')).toMatch(/RPM Fusion/);
     // Without ffmpeg to install, no --allowerasing (it lets dnf remove packages).
@@ -214,11 +215,11 @@ describe('bootstrap: the install line per system', () => {
             '--needed',
             '--noconfirm',
             ...['chromium', 'ffmpeg', 'libsecret', 'python', 'make', 'gcc', 'xz'],
-            ...['dbus', 'gnome-keyring', 'dovecot', 'xorg-server-xvfb', 'firefox'],
+            ...['dbus', 'gnome-keyring', 'dovecot', 'xorg-server-xvfb', 'tesseract', 'firefox'],
           ],
         ],
         lines: [
-          'pacman -S --needed chromium ffmpeg libsecret python make gcc xz dbus gnome-keyring dovecot xorg-server-xvfb firefox',
+          'pacman -S --needed chromium ffmpeg libsecret python make gcc xz dbus gnome-keyring dovecot xorg-server-xvfb tesseract firefox',
         ],
         mayRun: true,
       },
@@ -229,7 +230,7 @@ describe('bootstrap: the install line per system', () => {
     const plan = systemPlan(machine({ osRelease: 'opensuse', commands: ['zypper'], mode: 'test' }));
     expect(plan.steps.flatMap((s) => s.lines)).toEqual([
       'sudo zypper install chromium ffmpeg libsecret-devel python3 make gcc-c++ xz dbus-1 gnome-keyring dovecot ' +
-        'xorg-x11-server-Xvfb MozillaFirefox',
+        'xorg-x11-server-Xvfb tesseract-ocr MozillaFirefox',
     ]);
     expect(plan.steps[0]!.run[0]!.slice(0, 3)).toEqual(['zypper', '--non-interactive', 'install']);
     expect(plan.notes.join(' ')).toMatch(/Packman/);

@@ -11,7 +11,7 @@ const FEDORA = 'NAME="Fedora Linux"\nID=fedora\n';
 /** A test-mode Linux with every part the suite needs but, maybe, python3's venv module. */
 function linux(osRelease: string, pythonVenv: boolean | null, commands: string[] = ['apt-get', 'dnf']): Facts {
   const has = new Set([...commands, 'ffmpeg', 'python3', 'make', 'g++', 'xz', 'dbus-run-session', 'dbus-daemon']);
-  has.add('gnome-keyring-daemon').add('Xvfb');
+  has.add('gnome-keyring-daemon').add('Xvfb').add('tesseract');
   const files = new Set(['/usr/bin/chromium', '/usr/include/libsecret-1/libsecret/secret.h', '/usr/sbin/dovecot']);
   files.add('/usr/bin/firefox');
   return {

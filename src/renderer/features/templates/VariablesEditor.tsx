@@ -4,6 +4,7 @@ import { VARIABLE_TYPES, type VariableType } from '../../../shared/video.schema.
 import { Field } from '../../components/Field';
 import { useAppStore } from '../../stores/app-store';
 import { emptyVariable, type VariableDraft } from './template-form-state';
+import { RolePicker } from './RolePicker';
 import { VariableLimits } from './VariableLimits';
 
 /** The template's input variables: add, remove, reorder, type, required, limits and defaults. */
@@ -82,6 +83,7 @@ export function VariablesEditor({
                   ))}
                 </select>
               </Field>
+              <RolePicker variable={v} error={err(i, 'role')} onChange={(role) => update(v.uid, { role })} />
               <VariableLimits variable={v} index={i} errors={errors} onChange={(c) => update(v.uid, c)} />
               {v.type === 'text' ? (
                 <Field label="Default value" error={err(i, 'default_value')}>

@@ -5,6 +5,7 @@
 import { PROVIDER_NAMES, type ProviderName } from '../../../shared/provider.schema.js';
 import { type TemplateCategory, type VariableSlot, type VariableType } from '../../../shared/video.schema.js';
 import type { Template, TemplateInput } from '../../../shared/ipc-contract.js';
+import { isVariableRole, type VariableRole } from '../../../shared/variable-roles.js';
 
 export interface VariableDraft {
   /** Stable React key (the variable key is editable). */
@@ -19,6 +20,8 @@ export interface VariableDraft {
   min_length: string;
   max_length: string;
   slot: '' | VariableSlot;
+  /** The layout role for the local renderer; '' = guessed from key and type. */
+  role: '' | VariableRole;
 }
 
 /** The provider block as the form edits it: '' is the local renderer (provider null). */
@@ -64,6 +67,7 @@ export function emptyVariable(): VariableDraft {
     min_length: '',
     max_length: '',
     slot: '',
+    role: '',
   };
 }
 
@@ -152,6 +156,7 @@ export function draftOf(t: Template | TemplateInput | null): TemplateDraft {
       min_length: str(v.min_length),
       max_length: str(v.max_length),
       slot: (v.slot ?? '') as VariableDraft['slot'],
+      role: isVariableRole(v.role) ? v.role : '',
     })),
     extra,
   };
@@ -212,6 +217,7 @@ export function inputOf(d: TemplateDraft): TemplateInput {
         min_length: media ? undefined : optionalNumber(v.min_length),
         max_length: media ? undefined : optionalNumber(v.max_length),
         slot: media && v.slot ? v.slot : undefined,
+        role: v.role || undefined,
       });
     }),
   };

@@ -61,7 +61,7 @@ describe('multipart/form-data generate', () => {
       content_type: 'image/png',
       size: realPng.length,
     });
-    expect(g.inputs.motion).toEqual({ type: 'text', source: 'request', value: 'a slow zoom' });
+    expect(g.inputs.motion).toEqual({ type: 'text', source: 'request', value: 'a slow zoom', role: 'motion' });
     expect(g.prompt).toBe('Animate the image: a slow zoom.');
     expect(g.webhook_url).toBe('https://hooks.example.com/done');
     const stored = await s.core.video.blobs.getStream(g.inputs.photo.storage_key);

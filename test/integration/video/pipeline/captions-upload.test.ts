@@ -108,6 +108,7 @@ describe('captions from a stored upload, rendered', () => {
         storage_key: key,
         content_type: type,
         size: Buffer.byteLength(text),
+        role: 'captions',
       });
       const vtt = await (await fetch(g.outputs.vtt)).text();
       expect(parseCaptions(vtt)).toEqual(parseCaptions(text));
@@ -132,6 +133,7 @@ describe('captions from a stored upload, rendered', () => {
       storage_key: key,
       content_type: 'text/vtt',
       size: Buffer.byteLength(VTT),
+      role: 'captions',
     });
     expect(parseCaptions(await (await fetch(g.outputs.vtt)).text())).toEqual(parseCaptions(VTT));
   }, 120_000);
@@ -293,7 +295,7 @@ describe('captions uploads: what is refused', () => {
     );
     expect(first).toMatchObject({ source: 'storage_key', storage_key: key });
     expect(first.value).toBeUndefined();
-    expect(second).toEqual({ type: 'captions', source: 'request', value: SRT });
+    expect(second).toEqual({ type: 'captions', source: 'request', value: SRT, role: 'captions' });
 
     const model = await call(s, '/api/generations', {
       method: 'POST',

@@ -252,25 +252,23 @@ describe('inputs beyond the built-ins', () => {
       fs.copyFileSync(path.join(resolveFontsDir()!, f), path.join(odd, 'fonts', f));
     const work = fs.mkdtempSync(path.join(odd, 'work '));
     const t = builtinTemplates().find((x) => x.id === 'text-to-video-cinematic')!;
-    const job = jobFromTemplate(t, chooseMedia, {
-      durationSec: 1,
-      width: 854,
-      height: 480,
-      prompt: "It's 100% {pts}: a [test]; ok, \\o/",
-    });
+    const headline = "It's 100% {pts}: a [test]; ok, \\o/";
+    const base = jobFromTemplate(t, chooseMedia, { durationSec: 1, width: 854, height: 480 });
+    const job = { ...base, texts: { scene: headline } };
     const result = await render(
       job,
       context(undefined, work),
       new LocalRenderer({ fontsDir: path.join(odd, 'fonts') }),
     );
     expectMp4(result.videoPath, 1, 854, 480);
-    const lines = fs.readdirSync(work).filter((f) => f.startsWith('caption-main-'));
+    // The headline's lines, read by drawtext from files (text-<block>-<line>.txt), are the text as written.
+    const lines = fs.readdirSync(work).filter((f) => f.startsWith('text-0-'));
     expect(
       lines
         .sort()
         .map((f) => fs.readFileSync(path.join(work, f), 'utf8'))
         .join(' '),
-    ).toBe(job.prompt);
+    ).toBe(headline);
   });
 
   it('makes a thumbnail of any video, at the first frame when it is shorter than asked', async () => {

@@ -144,7 +144,10 @@ describe('render command for each built-in template', () => {
     // Every output has sound: a silent track when the template has no audio or video input.
     const hasSound = job.media.some((m) => m.kind !== 'image');
     expect(names.includes('anullsrc')).toBe(!hasSound);
-    if (job.media.some((m) => m.kind === 'audio')) expect(names).toContain('showwaves');
+    // Music gets bars that follow it; a voice (or music under pictures) a waveform.
+    const plan = planScene(job);
+    if (job.media.some((m) => m.kind === 'audio'))
+      expect(names).toContain(plan.kind === 'visualizer' && plan.music ? 'showfreqs' : 'showwaves');
     if (id === 'ingredients-talking-head') {
       expect(planScene(job)).toMatchObject({ backdrop: { key: 'background' }, cards: [{ key: 'speaker' }] });
     }
@@ -156,23 +159,27 @@ describe('render command for each built-in template', () => {
     const [w, h] = t.resolution === '1080p' ? [1920, 1080] : [1280, 720];
     for (const f of filters.filter((x) => x.name === 'zoompan')) expect(f.options.s).toBe(`${w}x${h}`);
 
-    // Captions: the prompt's words come from files in the work dir, never from the graph.
+    // The text roles' words come from files in the work dir, never from the graph.
     const drawtexts = filters.filter((f) => f.name === 'drawtext');
     expect(drawtexts.length).toBe(cmd.textFiles.length);
-    expect(drawtexts.length).toBeGreaterThan(0);
     for (const [i, d] of drawtexts.entries()) {
       expect(d.options.textfile).toBe(cmd.textFiles[i]!.path);
       expect(path.dirname(d.options.textfile!)).toBe('/data/work');
       expect(d.options.expansion).toBe('none');
       expect(d.options.fontfile!.startsWith('/opt/app/resources/fonts/DejaVuSans')).toBe(true);
     }
-    const words = cmd.textFiles.map((f) => f.text).join(' ');
-    expect(words.replace(/…$/, '')).toBe(job.prompt!.slice(0, words.replace(/…$/, '').length));
+    // On screen: the headline, subtitle and body roles, whole and in that order; never the prompt.
+    const onScreen = cmd.textFiles.map((f) => f.text).join(' ');
+    const { headline, subtitle, body } = plan.text;
+    expect(onScreen).toBe([headline, subtitle, body].filter(Boolean).join(' '));
+    if (job.prompt && job.prompt !== headline) expect(onScreen).not.toContain(job.prompt);
+    expect(onScreen).not.toContain('…');
   });
 
   it('keeps hostile text out of the graph and shows it verbatim', () => {
     const prompt = "Hack'; [0:v]null[x]; drawtext=text=%{pts} :fontfile=/etc/passwd, \\ end";
-    const job = jobFromTemplate(template('text-to-video-cinematic'), chooser, { prompt });
+    const base = jobFromTemplate(template('text-to-video-cinematic'), chooser);
+    const job = { ...base, texts: { ...base.texts, scene: prompt } };
     const cmd = buildRenderCommand(spec(job));
     expect(cmd.args.join(' ')).not.toContain('Hack');
     expect(cmd.args.join(' ')).not.toContain('/etc/passwd');

@@ -27,7 +27,7 @@ import {
   requestedOutputs,
   type GenerateInput,
 } from './generate-input.js';
-import { rendererOf } from '../renderer.js';
+import { latencyEstimate, rendererOf } from '../renderer.js';
 import { resolveInputs, type PlannedRow, type ResolvedRow } from './resolve-inputs.js';
 
 export interface GenerateContext {
@@ -102,7 +102,14 @@ export class GenerateService {
       model: template.price.model,
       resolution: input.draft ? DRAFT_RESOLUTION : template.price.resolution,
       duration_sec: template.price.duration_sec,
-      latency_estimate_sec: def.latency_estimate_sec,
+      latency_estimate_sec: latencyEstimate(
+        {
+          ...def,
+          aspect_ratio: input.aspect_ratio ?? def.aspect_ratio,
+          duration_sec: template.price.duration_sec,
+        },
+        { draft: input.draft },
+      ),
       balance_after: this.deps.credits.balance(orgId) - credits,
       draft: input.draft === true,
       renderer,
@@ -262,7 +269,14 @@ export class GenerateService {
       })),
       template_id: template.id,
       credits_charged: price.credits,
-      latency_estimate_sec: def.latency_estimate_sec,
+      latency_estimate_sec: latencyEstimate(
+        {
+          ...def,
+          aspect_ratio: input.aspect_ratio ?? def.aspect_ratio,
+          duration_sec: template.price.duration_sec,
+        },
+        { draft: input.draft },
+      ),
       ...(input.batch ? { batch_id: batchId } : {}),
       ...(input.draft ? { draft: true as const } : {}),
     };

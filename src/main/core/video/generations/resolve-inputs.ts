@@ -4,6 +4,7 @@ import { isCaptionsReference } from '../../../../shared/captions-format.js';
 import type { MediaKind } from '../../../../shared/media-types.js';
 import type { TemplateWrite } from '../../../../shared/video.schema.js';
 import type { ResolvedInput } from '../../../../shared/video-generations.schema.js';
+import { roleOf } from '../../../../shared/variable-roles.js';
 import { AppError } from '../../errors.js';
 import { isNewObject, type IngestedMedia, type MediaIngestPort } from '../uploads/media-port.js';
 import { nonEmpty, own, type GenerateInput } from './generate-input.js';
@@ -80,15 +81,17 @@ export async function resolveInputs(
         type: 'text',
         source: nonEmpty(given) ? 'request' : v.default_value !== undefined ? 'default' : 'empty',
         value,
+        role: roleOf(v),
       };
       continue;
     }
     if (v.type === 'captions') {
       const resolved = await captionsInput(ingest, orgId, v, own(input.variables, v.key));
-      if (resolved) inputs[v.key] = resolved;
+      if (resolved) inputs[v.key] = { ...resolved, role: roleOf(v) };
       continue;
     }
-    const slot = v.slot ? { slot: v.slot } : {};
+    // The layout role rides with the slot: the local renderer places the media by it.
+    const slot = { ...(v.slot ? { slot: v.slot } : {}), role: roleOf(v) };
     const character = characters.get(v.key);
     const file = own(input.files, v.key);
     if (character) {

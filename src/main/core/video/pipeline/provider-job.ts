@@ -8,6 +8,7 @@ import type { BlobStore } from '../uploads/storage/blob-store.js';
 import { parseCaptions } from '../../../../shared/captions-format.js';
 import { draftSize, resolutionSize } from './resolutions.js';
 import type { ProviderJob, ProviderMedia } from './video-provider.js';
+import { roleOf, type VariableRole } from '../../../../shared/variable-roles.js';
 
 /** What the pipeline needs to know of a generation (a snapshot taken when it was charged). */
 export interface PipelineGeneration {
@@ -59,7 +60,10 @@ export async function buildProviderJob(
   const texts: Record<string, string> = {};
   const media: ProviderMedia[] = [];
   let captions: ProviderJob['captions'];
+  const roles: Record<string, VariableRole> = {};
   for (const [key, input] of Object.entries(gen.inputs)) {
+    // Generations recorded before roles existed get the same guess the template editor shows.
+    roles[key] = roleOf({ key, type: input.type, slot: input.slot, role: input.role });
     if (input.type === 'text') {
       if (input.value) texts[key] = input.value;
       continue;
@@ -102,6 +106,7 @@ export async function buildProviderJob(
     durationSec: gen.durationSec,
     prompt: gen.prompt,
     texts,
+    roles,
     media,
     ...(captions ? { captions } : {}),
     // A draft never goes to a hosted provider: it is the local renderer's preview.

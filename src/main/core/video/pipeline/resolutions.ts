@@ -31,6 +31,9 @@ export function resolutionSize(name: string, aspectRatio: AspectRatio = '16:9'):
   return ratio >= 1 ? { width: even(short * ratio), height: short } : { width: short, height: even(short / ratio) };
 }
 
+/** Output frame rate of a render: film-like, and a fifth fewer frames to encode than 30 fps (drafts use DRAFT_FPS). */
+export const RENDER_FPS = 24;
+
 /** The short side of a draft (preview) render, and its frame rate. */
 export const DRAFT_SHORT_SIDE = 360;
 export const DRAFT_FPS = 12;

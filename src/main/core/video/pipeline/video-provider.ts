@@ -1,6 +1,7 @@
 import type { AspectRatio, TemplateCategory, VariableSlot } from '../../../../shared/video.schema.js';
 import type { Logger } from '../../logger.js';
 import type { CaptionCue } from '../../../../shared/captions-format.js';
+import type { VariableRole } from '../../../../shared/variable-roles.js';
 
 /**
  * One interface for every way a video gets made: the local ffmpeg renderer (the embedded default),
@@ -55,6 +56,11 @@ export interface ProviderJob {
   prompt: string | null;
   /** Text variables by key (defaults applied). */
   texts: Record<string, string>;
+  /**
+   * Each variable's layout role by key (its own, else guessed from key and type): what the local renderer lays out.
+   * Absent (a job built by hand): guessed from the keys the same way.
+   */
+  roles?: Record<string, VariableRole>;
   media: ProviderMedia[];
   /** The template's `provider` block (name plus provider-specific options such as a model id or a workflow). */
   options: Record<string, unknown>;

@@ -12,7 +12,7 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import { priceFor, tryPriceFor, type Price } from '../pricing.js';
-import { rendererOf } from '../renderer.js';
+import { latencyEstimate, rendererOf } from '../renderer.js';
 import { readJsonResources } from '../resources.js';
 import { validateTemplate } from './template-validation.js';
 import { TemplatesRepo, definitionOf, rowOf, type TemplateRow } from './templates.repo.js';
@@ -61,6 +61,7 @@ function variablesOf(row: TemplateRow): Variable[] {
         max_length: num(v.max_length),
         min_length: num(v.min_length),
         slot: str(v.slot),
+        role: str(v.role),
       };
       for (const [k, val] of Object.entries(opt)) if (val !== undefined) (out as Record<string, unknown>)[k] = val;
       return out;
@@ -81,10 +82,17 @@ export function templateView(row: TemplateRow): Template {
     description: row.description,
     category: row.category,
     duration_sec: row.duration_sec ?? price?.duration_sec ?? null,
-    latency_estimate_sec:
-      row.latency_typical_sec === null || row.latency_busy_sec === null
-        ? null
-        : { typical: row.latency_typical_sec, busy: row.latency_busy_sec },
+    // The renderer that will run it says how long it takes (the local renderer: its speed on this machine).
+    latency_estimate_sec: latencyEstimate({
+      provider: providerOf(row),
+      resolution: row.resolution,
+      aspect_ratio: row.aspect_ratio,
+      duration_sec: row.duration_sec ?? price?.duration_sec ?? null,
+      latency_estimate_sec:
+        row.latency_typical_sec === null || row.latency_busy_sec === null
+          ? null
+          : { typical: row.latency_typical_sec, busy: row.latency_busy_sec },
+    }),
     input_variables: variablesOf(row),
     prompt_template: row.prompt_template,
     model: row.model,

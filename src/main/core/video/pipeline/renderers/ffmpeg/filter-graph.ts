@@ -1,7 +1,9 @@
 import { ProviderError, type ProviderJob } from '../../video-provider.js';
 import { DRAFT_FPS } from '../../resolutions.js';
-import { captionFilters, subtitleFilters, subtitleReserve, type CaptionTextFile } from './captions.js';
+import { subtitleFilters, subtitleReserve, type CaptionTextFile } from './captions.js';
 import { chain, filter } from './filter-syntax.js';
+import { lightDiscs, logoOverlay, musicBars } from './motion-layers.js';
+import { textLayers } from './text-layers.js';
 import { planScene, type ScenePlan, type SceneKind } from './scene-plan.js';
 import {
   AUDIO_SAMPLE_RATE,
@@ -77,8 +79,11 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
   const fps = job.draft ? DRAFT_FPS : RENDER_FPS;
   const frames = Math.max(1, Math.round(job.durationSec * fps));
   const seconds = frames / fps;
-  const seed = hash(plan.caption || job.generationId);
-  const f: Frame = { width: job.width, height: job.height, fps, frames, seconds, hue: seed % 360, seed };
+  const seed = hash(plan.text.headline || job.generationId);
+  const f: Frame = {
+    ...{ width: job.width, height: job.height, fps, frames, seconds, seed },
+    ...{ palette: plan.palette, camera: plan.camera },
+  };
   const g = new Graph();
 
   // Picture.
@@ -93,9 +98,11 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
   } else if (plan.backdrop) {
     video = zoomedPicture(g, f, plan.backdrop, frames, false);
   } else {
-    video = gradient(g, f, plan.kind === 'visualizer');
+    // No picture: the palette's gradient with light moving by the camera move.
+    video = lightDiscs(g, f, gradient(g, f, plan.kind === 'visualizer'));
   }
   if (plan.cards.length) video = cards(g, f, video, plan.cards);
+  if (plan.logo) video = logoOverlay(g, f, video, plan.logo);
 
   // Sound: every input padded with silence to the duration and mixed; silence when there is none.
   const samples = Math.round(seconds * AUDIO_SAMPLE_RATE);
@@ -127,21 +134,26 @@ export function buildRenderCommand(spec: RenderSpec): RenderCommand {
     const heard = g.label('heard');
     const drawn = g.label('drawn');
     g.chains.push(chain([sound], [filter('asplit', { outputs: 2 })], [heard, drawn]));
-    video = waveform(g, f, video, drawn, plan.kind === 'visualizer');
+    video =
+      plan.kind === 'visualizer' && plan.music
+        ? musicBars(g, f, video, drawn)
+        : waveform(g, f, video, drawn, plan.kind === 'visualizer');
     sound = heard;
   }
 
-  // Captions (a captions variable's cues take the lower third's place), then the thumbnail branch.
+  // The text roles (a title card's large type, or a lower block over pictures), above the space burned-in captions
+  // keep free; then the captions, then the thumbnail branch. The prompt is never drawn: it is for hosted models.
   const burn = job.captions?.burn ? job.captions.cues : null;
-  const caption = captionFilters({
-    text: burn && plan.kind !== 'title-card' ? '' : plan.caption,
-    reserveBottom: burn ? subtitleReserve(f.width, f.height) : 0,
-    style: plan.kind === 'title-card' ? 'title' : 'lower-third',
+  const caption = textLayers({
+    text: plan.text,
+    layout: plan.kind === 'title-card' || plan.kind === 'visualizer' ? 'poster' : 'lower',
+    palette: plan.palette,
     width: f.width,
     height: f.height,
+    seconds,
     fontsDir: spec.fontsDir,
     workDir: spec.workDir,
-    name: 'main',
+    reserveBottom: burn ? subtitleReserve(f.width, f.height) : 0,
   });
   const out = g.label('vout');
   const forThumb = g.label('vthsrc');

@@ -13,6 +13,7 @@ import { CAPTION_FONTS } from './captions.js';
 import { runMediaTool } from './ffmpeg-process.js';
 import { buildRenderCommand, type X264Preset } from './filter-graph.js';
 import { probeMedia } from './input-probe.js';
+import { localRenderSpeed } from './render-speed.js';
 
 export interface LocalRendererOptions {
   /** Default `ffmpeg` / `ffprobe` from the PATH. */
@@ -124,10 +125,9 @@ export class LocalRenderer implements VideoProvider {
       killGraceMs: this.opts.killGraceMs,
       inputNames: command.inputKeys,
     });
-    ctx.log.info(
-      { generationId: job.generationId, scene: command.scene, ms: Date.now() - started },
-      'local render finished',
-    );
+    const ms = Date.now() - started;
+    localRenderSpeed.record(job, ms);
+    ctx.log.info({ generationId: job.generationId, scene: command.scene, ms }, 'local render finished');
     const thumbnail = fs.existsSync(thumbnailPath) && fs.statSync(thumbnailPath).size > 0;
     return { videoPath: outputPath, ...(thumbnail ? { thumbnailPath } : {}) };
   }

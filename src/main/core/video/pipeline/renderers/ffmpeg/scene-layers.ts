@@ -1,11 +1,13 @@
 import type { ProviderMedia } from '../../video-provider.js';
+import { kenBurns, type CameraMove } from './camera.js';
+import { bottomMargin } from './captions.js';
 import { chain, filter } from './filter-syntax.js';
+import { ffColor, type Palette } from './palette.js';
 
 // The building blocks of a local render's filtergraph: backgrounds, pictures with motion, clips,
 // cards, waveforms and the sound chains. buildRenderCommand (filter-graph.ts) decides which are used.
 
-/** Output frame rate: film-like, and a fifth fewer frames to encode than 30 fps (drafts use DRAFT_FPS). */
-export const RENDER_FPS = 24;
+export { RENDER_FPS } from '../../resolutions.js';
 export const AUDIO_SAMPLE_RATE = 48_000;
 
 /** Demuxers by the content type the upload sniffer assigned: ffmpeg never guesses a format from the bytes. */
@@ -42,15 +44,6 @@ export function hash(text: string): number {
   return h >>> 0;
 }
 
-function hslHex(h: number, s: number, l: number): string {
-  const a = s * Math.min(l, 1 - l);
-  const f = (n: number) => {
-    const k = (n + h / 30) % 12;
-    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
-  };
-  return `0x${[f(0), f(8), f(4)].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-}
-
 const even = (n: number) => Math.max(2, 2 * Math.round(n / 2));
 
 /** The gradient's drawing size: 90 pixels on the short side, in the frame's shape (scaled up afterwards). */
@@ -83,7 +76,7 @@ export class Graph {
   }
 }
 
-/** The output picture: size, length, and the hue and seed derived from the caption. */
+/** The output picture: size, length, the seed derived from the headline, the palette and the camera move. */
 export interface Frame {
   width: number;
   height: number;
@@ -91,25 +84,28 @@ export interface Frame {
   fps: number;
   frames: number;
   seconds: number;
-  hue: number;
   seed: number;
+  palette: Palette;
+  camera: CameraMove;
 }
 
-/** A slowly turning gradient, drawn small and scaled up (a full-size gradient costs several times more). */
+/** A turning gradient in the palette's colours, drawn small and scaled up (full size costs several times more). */
 export function gradient(g: Graph, f: Frame, dark: boolean): string {
-  const l = dark ? 0.6 : 1;
+  const [c0, c1, c2] = f.palette.background;
+  const dim = (rgb: readonly [number, number, number]) =>
+    dark ? ([0, 1, 2].map((i) => Math.round(rgb[i]! * 0.6)) as [number, number, number]) : rgb;
   return g.add(
     [],
     [
       filter('gradients', {
         s: smallSize(f),
         r: f.fps,
-        c0: hslHex(f.hue, 0.55, 0.16 * l),
-        c1: hslHex((f.hue + 45) % 360, 0.6, 0.34 * l),
-        c2: hslHex((f.hue + 200) % 360, 0.5, 0.24 * l),
+        c0: ffColor(dim(c0)),
+        c1: ffColor(dim(c1)),
+        c2: ffColor(dim(c2)),
         n: 3,
         seed: f.seed,
-        speed: 0.015,
+        speed: 0.03,
       }),
       filter('trim', { end_frame: f.frames }),
       filter('scale', { w: f.width, h: f.height, flags: 'bilinear' }),
@@ -120,10 +116,14 @@ export function gradient(g: Graph, f: Frame, dark: boolean): string {
   );
 }
 
-/** A still picture filling the frame with a slow zoom (in or out) over `frames` frames. */
+/**
+ * A still picture filling the frame with the camera move (Ken Burns: push in, pan, orbit...) over `frames` frames;
+ * `zoomOut` reverses a push in (the end frame of a crossfade pulls back).
+ */
 export function zoomedPicture(g: Graph, f: Frame, media: ProviderMedia, frames: number, zoomOut: boolean): string {
   const last = Math.max(1, frames - 1);
-  const z = zoomOut ? `1.12-0.12*on/${last}` : `1+0.12*on/${last}`;
+  const move = zoomOut && f.camera.kind === 'push-in' ? { ...f.camera, kind: 'pull-out' as const } : f.camera;
+  const { z, x, y } = kenBurns(move, last);
   return g.add(
     [`${g.input(media)}:v`],
     [
@@ -133,8 +133,8 @@ export function zoomedPicture(g: Graph, f: Frame, media: ProviderMedia, frames: 
       filter('setsar', { r: 1 }),
       filter('zoompan', {
         z,
-        x: 'iw/2-(iw/zoom/2)',
-        y: 'ih/2-(ih/zoom/2)',
+        x,
+        y,
         d: frames,
         s: `${f.width}x${f.height}`,
         fps: f.fps,
@@ -291,9 +291,7 @@ export function waveform(g: Graph, f: Frame, base: string, audio: string, big: b
   const portrait = f.height > f.width;
   const w = even(big ? f.width : f.width * (portrait ? 0.8 : 0.5));
   const h = even(big ? f.height * (portrait ? 0.3 : 0.5) : Math.min(f.width, f.height) * 0.12);
-  const colors = big
-    ? `${hslHex((f.hue + 160) % 360, 0.9, 0.65)}|${hslHex((f.hue + 60) % 360, 0.9, 0.7)}`
-    : 'white@0.85';
+  const colors = big ? `${ffColor(f.palette.accent)}|${ffColor(f.palette.background[1])}` : 'white@0.85';
   const waves = g.add(
     [audio],
     [
@@ -302,6 +300,7 @@ export function waveform(g: Graph, f: Frame, base: string, audio: string, big: b
     ],
     'waves',
   );
-  const y = big ? '(main_h-overlay_h)/2' : String(Math.round(f.height * 0.6 - h));
+  // A voice's strip sits at the bottom of the safe area, under the pictures (not across a face).
+  const y = big ? '(main_h-overlay_h)/2' : String(Math.round(f.height * (1 - bottomMargin(f.width, f.height)) - h));
   return g.add([base, waves], [filter('overlay', { x: '(main_w-overlay_w)/2', y, shortest: 1 })], 'comp');
 }

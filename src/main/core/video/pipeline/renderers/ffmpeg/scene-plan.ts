@@ -1,8 +1,13 @@
+import { roleOf, type VariableRole } from '../../../../../../shared/variable-roles.js';
 import type { ProviderJob, ProviderMedia } from '../../video-provider.js';
+import { cameraMoveFor, type CameraMove } from './camera.js';
+import { hash } from './scene-layers.js';
+import { paletteFor, type Palette } from './palette.js';
 
 /**
- * What the local renderer draws for a job, decided from its category and the media it got (not from
- * variable names, so organization templates render sensibly too):
+ * What the local renderer draws for a job, decided from its category, the media it got and each variable's layout
+ * role (its own, or guessed from key and type, so organization templates without roles render sensibly too). The
+ * prompt is not drawn: it is for hosted models; the text on screen is the headline, subtitle and body roles'.
  * - `video`: the video inputs, each looped/trimmed to an equal share of the duration and concatenated;
  *   video-to-video also gets a colour "look" picked from the prompt's words;
  * - `visualizer`: audio-to-video (or audio with no pictures): the sound's waveform over a moving gradient
@@ -11,7 +16,7 @@ import type { ProviderJob, ProviderMedia } from '../../video-provider.js';
  *   the end frame when there is one; or the only ingredient image, e.g. a talking head's speaker);
  * - `ingredients`: several ingredient images (characters' reference images included) as floating cards,
  *   over the backdrop image (a non-character image whose key says background/backdrop) or a gradient;
- * - `title-card`: text only: a moving gradient with the prompt as a large title.
+ * - `title-card`: text only: the headline set large over the palette's moving gradient and shapes.
  * Any scene with audio inputs but no visualizer shows a small "voice" waveform strip.
  */
 export type SceneKind = 'video' | 'visualizer' | 'image-motion' | 'ingredients' | 'title-card';
@@ -29,10 +34,21 @@ export interface ScenePlan {
   voiceStrip: boolean;
   /** The colour grade for a restyled video (an ffmpeg filter chain of cheap colour filters). */
   look: string | null;
-  caption: string;
+  /** The text roles' values, laid out on screen. */
+  text: SceneText;
+  /** A small picture in a corner. */
+  logo: ProviderMedia | null;
+  palette: Palette;
+  camera: CameraMove;
+  /** The sound is music (bars that follow it) rather than a voice (a waveform). */
+  music: boolean;
 }
 
-const BACKDROP_KEY = /background|backdrop/i;
+export interface SceneText {
+  headline: string;
+  subtitle: string;
+  body: string;
+}
 
 /** Colour looks for video-to-video, chosen by words in the prompt; all are per-pixel cheap. */
 const LOOKS: { words: RegExp; filters: string }[] = [
@@ -52,33 +68,66 @@ export function lookFor(text: string): string {
   return LOOKS.find((l) => l.words.test(text))?.filters ?? DEFAULT_LOOK;
 }
 
-/** The caption: the resolved prompt, else the text values (a template without a prompt_template). */
-export function captionOf(job: Pick<ProviderJob, 'prompt' | 'texts'>): string {
-  const prompt = job.prompt?.trim();
-  if (prompt) return prompt;
-  return Object.values(job.texts)
-    .map((t) => t.trim())
-    .filter(Boolean)
-    .join(' — ');
+/** A variable's role in this job: the job's record of it, else the guess from its key and type. */
+export function jobRole(job: Pick<ProviderJob, 'roles'>, key: string, type: string): VariableRole {
+  return roleOf({ key, type, role: job.roles?.[key] });
+}
+
+/** The text values of each text role, joined in template order (two subtitles become one line pair). */
+export function roleTexts(job: Pick<ProviderJob, 'texts' | 'roles'>): Partial<Record<VariableRole, string>> {
+  const out: Partial<Record<VariableRole, string>> = {};
+  for (const [key, value] of Object.entries(job.texts)) {
+    const text = value.trim();
+    if (!text) continue;
+    const role = jobRole(job, key, 'text');
+    out[role] = out[role] ? `${out[role]} · ${text}` : text;
+  }
+  return out;
+}
+
+/** The words on screen. No headline role: the subtitle moves up, so the biggest type is never empty when text exists. */
+export function sceneText(roles: Partial<Record<VariableRole, string>>): SceneText {
+  const headline = roles.headline ?? roles.subtitle ?? '';
+  const subtitle = roles.headline ? (roles.subtitle ?? '') : '';
+  return { headline, subtitle, body: roles.body ?? '' };
 }
 
 export function planScene(job: ProviderJob): ScenePlan {
+  const role = (m: ProviderMedia) => jobRole(job, m.key, m.kind);
+  const shown = job.media.filter((m) => m.kind === 'audio' || role(m) !== 'none');
   const videos = [
-    ...job.media.filter((m) => m.kind === 'video' && m.slot === 'source_video'),
-    ...job.media.filter((m) => m.kind === 'video' && m.slot !== 'source_video'),
+    ...shown.filter((m) => m.kind === 'video' && m.slot === 'source_video'),
+    ...shown.filter((m) => m.kind === 'video' && m.slot !== 'source_video'),
   ];
-  const audios = job.media.filter((m) => m.kind === 'audio');
-  const images = job.media.filter((m) => m.kind === 'image');
+  const audios = shown.filter((m) => m.kind === 'audio');
+  const logo = shown.find((m) => m.kind === 'image' && role(m) === 'logo') ?? null;
+  const images = shown.filter((m) => m.kind === 'image' && m !== logo);
   const start = images.find((m) => m.slot === 'start_frame');
   const end = images.find((m) => m.slot === 'end_frame');
-  const backdrop = images.find((m) => !m.characterId && m !== start && m !== end && BACKDROP_KEY.test(m.key)) ?? null;
+  const backdrop = images.find((m) => !m.characterId && m !== start && m !== end && role(m) === 'background') ?? null;
   const cards = images.filter((m) => m !== start && m !== end && m !== backdrop);
-  const caption = captionOf(job);
-  const base = { videos, audios, backdrop, caption, look: null, frames: [] as ProviderMedia[] };
+  const roles = roleTexts(job);
+  const text = sceneText(roles);
+  const styleWords = [roles.style, roles.motion].filter(Boolean).join(', ');
+  const palette = paletteFor(roles.palette ?? '', styleWords, hash(text.headline || job.generationId));
+  const camera = cameraMoveFor(roles.motion ?? '');
+  const music = audios.some((m) => role(m) === 'music') && !audios.some((m) => role(m) === 'voice_over');
+  const base = {
+    videos,
+    audios,
+    backdrop,
+    text,
+    logo,
+    palette,
+    camera,
+    music,
+    look: null,
+    frames: [] as ProviderMedia[],
+  };
 
   let plan: ScenePlan;
   if (videos.length) {
-    const look = job.category === 'video-to-video' ? lookFor(caption) : null;
+    const look = job.category === 'video-to-video' ? lookFor(styleWords || (roles.palette ?? '')) : null;
     plan = { ...base, kind: 'video', cards: [...(start ? [start] : []), ...cards], look, voiceStrip: false };
   } else if (audios.length && (job.category === 'audio-to-video' || images.length === 0)) {
     // A picture that came with the sound (cover art) sits behind the waveform.
