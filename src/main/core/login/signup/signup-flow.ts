@@ -1,10 +1,12 @@
 import type { BrowserContext, Dialog, Page, Request } from 'playwright-core';
 import { Deadline, LoginTimeoutError } from '../engine/deadline.js';
+import { EgressGuard, watchOtherPages } from '../engine/egress-guard.js';
 import { FormFiller } from '../engine/form-filler.js';
 import { FormFinder } from '../engine/form-finder.js';
 import { unreachableCode } from '../engine/net-errors.js';
 import { NetworkTracker } from '../engine/network-tracker.js';
 import { OutcomeDetector } from '../engine/outcome-detector.js';
+import { RequestInterceptor } from '../engine/request-interceptor.js';
 import { DOM_WATCH_SCRIPT } from '../engine/page-activity.js';
 import { NAVIGATION_WATCH_SCRIPT } from '../engine/page-signals.js';
 import { captureStorageState } from '../engine/storage-capture.js';
@@ -61,6 +63,9 @@ export class SignupRunner {
     let page: Page | undefined;
     let net: NetworkTracker | undefined;
     let authenticator: VirtualAuthenticator | undefined;
+    let interceptor: RequestInterceptor | undefined;
+    let egress: EgressGuard | undefined;
+    let stopWatching: (() => Promise<void>) | undefined;
     const dialogs: string[] = [];
     // alert()/confirm() would block the page: keep the text (it may be the message) and close it.
     const onDialog = (dialog: Dialog): void => {
@@ -85,8 +90,32 @@ export class SignupRunner {
       page = await ctx.newPage();
       // Before the page opens: a sign-up page may ask for the new passkey as soon as it loads.
       if (req.passkey) authenticator = await VirtualAuthenticator.attach(ctx, page, []);
-      await page.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}`);
-      if (this.deps.blockResources ?? true) await page.route('**/*', blockHeavy);
+      // The new account's password and extras go only where the login engine lets a login's go
+      // (docs/security.md#a-saved-secret-goes-only-where-it-belongs): a request, beacon or WebSocket message of the
+      // sign-up page, or of a window it opens, that carries one to another site stops the sign-up before it leaves.
+      egress = new EgressGuard({
+        secrets: [req.password],
+        values: Object.values(req.additionalFields),
+        secretOrigins: req.secretOrigins,
+        loginUrl: req.url,
+      });
+      const blockResources = this.deps.blockResources ?? true;
+      const interception = {
+        credentials: { username: req.username, password: req.password },
+        blockHeavy: blockResources,
+        allowedOrigins: req.secretOrigins,
+        egress,
+        // A sign-up page behind HTTP authentication is not the new account's to answer.
+        answerChallenges: false,
+      };
+      const [, attached] = await Promise.all([
+        page.addInitScript(`${NAVIGATION_WATCH_SCRIPT}\n${DOM_WATCH_SCRIPT}`),
+        RequestInterceptor.attach(ctx, page, interception),
+        egress.watchWebSockets(ctx),
+      ]);
+      interceptor = attached;
+      if (!interceptor && blockResources) await page.route('**/*', blockHeavy);
+      stopWatching = watchOtherPages(ctx, page, egress, interception);
       page.on('dialog', onDialog);
       page.on('request', onRequest);
       net = new NetworkTracker(page);
@@ -96,15 +125,16 @@ export class SignupRunner {
         req,
         deadline,
         net,
-        filler: new FormFiller({ page, deadline, step, typingOrigins: req.secretOrigins }),
+        filler: new FormFiller({ page, deadline, step, typingOrigins: req.secretOrigins, egress }),
         finder: new FormFinder(),
         detector: new OutcomeDetector({ page, context: ctx, net, deadline, dialogMessages: () => [...dialogs] }),
         secrets,
         step,
         document: mainDocument,
         ...(authenticator ? { authenticator } : {}),
+        stopWatchingOtherPages: () => stopWatching?.() ?? Promise.resolve(),
       };
-      const done = await deadline.race(this.run(s, signal));
+      const done = await deadline.race(Promise.race([this.run(s, signal), egress.stopped]));
       const passkey = authenticator ? await deadline.race(passkeyAfterSignup(s, done.finalUrl)) : undefined;
       this.log.info({ url: safeUrl(req.url), ms: Date.now() - started, passkey: !!passkey }, 'signup succeeded');
       return {
@@ -117,6 +147,8 @@ export class SignupRunner {
       };
     } catch (err) {
       if (signal?.aborted) throw err;
+      // A request that would have carried a secret elsewhere was blocked: that is why the sign-up stopped.
+      if (egress?.failure) return fail(egress.failure.reason, egress.failure.message);
       if (err instanceof LoginTimeoutError) {
         step(`gave up after ${req.timeoutMs} ms`);
         return fail('timeout', `The sign-up did not finish within ${req.timeoutMs} ms`);
@@ -130,6 +162,8 @@ export class SignupRunner {
       page?.off('dialog', onDialog);
       page?.off('request', onRequest);
       net?.dispose();
+      // Before the page closes: every request it started is seen and answered, none let go uninspected.
+      await Promise.all([interceptor?.close(), stopWatching?.()]);
       await authenticator?.dispose();
       void page?.close().catch(() => {});
     }

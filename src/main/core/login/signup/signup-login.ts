@@ -45,6 +45,7 @@ export async function signInAfterSignup(
   s.deadline.extend(s.req.timeoutMs);
   // A passkey-only account (the form had no password) signs in with the passkey it was just given.
   const passkey = !s.passwordTyped && s.madePasskey ? newPasskeyUse(s.madePasskey.passkey) : undefined;
+  await s.stopWatchingOtherPages?.();
   const result = await login.login(
     s.ctx,
     {

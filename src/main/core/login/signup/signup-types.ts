@@ -99,4 +99,9 @@ export interface SignupContext {
   madePasskey?: SignupPasskey;
   /** Set once a password field of the sign-up form got the password. */
   passwordTyped?: boolean;
+  /**
+   * Stops watching the context's other pages for the sign-up's secrets: before the login engine signs in in the same
+   * context, whose own page has its own egress guard (two interceptors on one page would each hold its requests).
+   */
+  stopWatchingOtherPages?: () => Promise<void>;
 }
