@@ -239,6 +239,53 @@ describe('template editor', () => {
     }
   }, 180_000);
 
+  it("lets the person set a variable's role; the next draft preview is rendered with it", async () => {
+    const { page, context } = await h.openApp();
+    /** The newest draft's recorded inputs: what the local renderer laid out (the role rides with each input). */
+    const newestDraftInputs = async () => {
+      const list = (await (await h.t.request('/api/generations?draft=true&limit=1')).json()) as {
+        data: { inputs?: Record<string, { role?: string; value?: string }> }[];
+      };
+      return list.data[0]?.inputs ?? {};
+    };
+    try {
+      await nav(page, 'Templates').click();
+      await page.getByRole('button', { name: 'New template' }).click();
+      const form = page.locator('form.template-form');
+      await form.getByLabel('Title').fill('Role picked template');
+      await form.getByLabel('Resolution').selectOption('480p');
+      await form.getByLabel('Duration (seconds)').fill('2');
+      await form.getByLabel('Prompt template').fill('An ad that reads {{line}}');
+      const v1 = form.getByRole('group', { name: 'Variable 1' });
+      await v1.getByLabel('Key').fill('line');
+      await v1.getByLabel('Label').fill('Line');
+      await v1.getByLabel('Default value').fill('Quiet morning tide');
+      const role = v1.getByLabel('Role in the local preview');
+      // Automatic shows its guess, so the person sees what the preview uses before choosing.
+      expect(await role.locator('option').first().innerText()).toMatch(/^Automatic: /);
+      const video = form.getByTestId('draft-preview');
+      await expect.poll(() => video.count(), { timeout: 60_000 }).toBe(1);
+      for (const [label, recorded] of [
+        ['Subtitle (under the headline)', 'subtitle'],
+        ['Headline (large type)', 'headline'],
+      ] as const) {
+        const before = await video.getAttribute('src');
+        await role.selectOption({ label });
+        await expect.poll(() => video.getAttribute('src'), { timeout: 60_000 }).not.toBe(before);
+        expect((await newestDraftInputs()).line).toMatchObject({ role: recorded, value: 'Quiet morning tide' });
+      }
+      // Saved with the role, which the JSON tab shows as the template's own.
+      await form.getByRole('tab', { name: 'JSON' }).click();
+      const body = JSON.parse(await form.getByLabel('Template JSON').inputValue()) as Body;
+      expect(body.input_variables[0]).toMatchObject({ key: 'line', role: 'headline' });
+      await form.getByRole('tab', { name: 'Form' }).click();
+      expect(await audit(page)).toEqual([]);
+      await editorShots(page, 'studio-editor-role', v1);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
   it('prices a test render with the real provider before anything is charged', async () => {
     const { page, context } = await h.openApp();
     try {

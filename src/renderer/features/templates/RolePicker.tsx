@@ -19,16 +19,19 @@ export function RolePicker({
   const guess = roleOf({ key: v.key, label: v.label, type: v.type });
   // A role that does not fit the type (the type changed) shows as automatic, as the renderer treats it.
   const value = v.role && roles.includes(v.role) ? v.role : '';
+  // A row of its own: the role names are long, and a third of the row cut them off ("Headline (large ty").
   return (
-    <Field label="Role in the local preview" error={error} hint="What the offline renderer draws it as.">
-      <select value={value} onChange={(e) => onChange(e.target.value as VariableDraft['role'])}>
-        <option value="">Automatic: {ROLE_LABELS[guess]}</option>
-        {roles.map((r) => (
-          <option key={r} value={r}>
-            {ROLE_LABELS[r]}
-          </option>
-        ))}
-      </select>
-    </Field>
+    <div className="role-field">
+      <Field label="Role in the local preview" error={error} hint="What the offline renderer draws it as.">
+        <select value={value} onChange={(e) => onChange(e.target.value as VariableDraft['role'])}>
+          <option value="">Automatic: {ROLE_LABELS[guess]}</option>
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </div>
   );
 }
