@@ -14,6 +14,11 @@ import { createLogger } from '../../../../src/main/core/logger.js';
 import { filter } from '../../../../src/main/core/video/pipeline/renderers/ffmpeg/filter-syntax.js';
 import { LocalRenderer } from '../../../../src/main/core/video/pipeline/renderers/ffmpeg/local-renderer.js';
 import { rgbToHsl } from '../../../../src/main/core/video/pipeline/renderers/ffmpeg/palette.js';
+import {
+  paletteSourceImage,
+  pictureColors,
+} from '../../../../src/main/core/video/pipeline/renderers/ffmpeg/picture-colors.js';
+import type { Rgb } from '../../../../src/main/core/video/pipeline/renderers/ffmpeg/palette.js';
 import { planScene } from '../../../../src/main/core/video/pipeline/renderers/ffmpeg/scene-plan.js';
 import type { ProviderJob } from '../../../../src/main/core/video/pipeline/video-provider.js';
 import { ASPECT_RATIOS, type AspectRatio } from '../../../../src/shared/video.schema.js';
@@ -36,6 +41,8 @@ interface Rendered {
   t: BuiltinTemplate;
   ratio: AspectRatio;
   job: ProviderJob;
+  /** The subject picture's colours the render took its palette from (none when words name it). */
+  colors: Rgb[];
   /** Frames at 10%, 50% and 90%: RGB24 bytes at 160 px wide, and the middle one as a PNG for OCR. */
   frames: Buffer[];
   width: number;
@@ -53,24 +60,31 @@ function frameAt(video: string, sec: number, width: number, height: number): Buf
   ]);
 }
 
-async function renderOne(t: BuiltinTemplate, ratio: AspectRatio, files: unknown): Promise<Rendered> {
-  const job: ProviderJob = { ...sampleJob(t, ratio, files), durationSec: DURATION_SEC };
+async function renderOne(
+  t: BuiltinTemplate,
+  ratio: AspectRatio,
+  files: unknown,
+  over: Partial<ProviderJob> = {},
+): Promise<Rendered> {
+  const job: ProviderJob = { ...sampleJob(t, ratio, files), durationSec: DURATION_SEC, ...over };
   const workDir = fs.mkdtempSync(path.join(root, 'r-'));
   const ctx = { signal: new AbortController().signal, workDir, log, onProgress: () => undefined };
   const renderer = new LocalRenderer();
   const { externalId } = await renderer.submit(job, ctx);
   const { videoPath } = await renderer.follow(externalId, job, ctx);
+  const image = paletteSourceImage(job);
+  const colors = image ? await pictureColors('ffmpeg', image, { signal: ctx.signal, workDir }) : [];
   const middlePng = path.join(workDir, 'middle.png');
   // OCR reads type best at about 30 px x-height (the 360p draft's middle frame, doubled) and black on white: the
   // text's own colour (the palette's ink: white, or near-black on a light palette) is kept, everything else dropped.
-  const light = planScene(job).palette.light && planScene(job).kind === 'title-card';
+  const light = planScene(job, colors).palette.light && planScene(job, colors).kind === 'title-card';
   const keepInk = light ? 'if(lt(val,70),0,255)' : 'if(gt(val,215),0,255)';
   execFileSync('ffmpeg', [
     ...['-v', 'error', '-ss', (DURATION_SEC / 2).toFixed(2), '-i', videoPath, '-frames:v', '1'],
     ...['-vf', `scale=iw*2:ih*2:flags=bicubic,format=gray,${filter('lut', { y: keepInk })}`, middlePng],
   ]);
   const frames = [0.1, 0.5, 0.9].map((p) => frameAt(videoPath, DURATION_SEC * p, job.width, job.height));
-  return { t, ratio, job, frames, width: job.width, height: job.height, middlePng };
+  return { t, ratio, job, colors, frames, width: job.width, height: job.height, middlePng };
 }
 
 const words = (text: string) =>
@@ -135,7 +149,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 describe.runIf(runs)('local renderer drafts of the built-in templates, read back from their frames', () => {
   it.each(cases.map((c) => [name(c.t, c.ratio), c] as const))('%s', (key) => {
     const r = rendered.get(key)!;
-    const plan = planScene(r.job);
+    const plan = planScene(r.job, r.colors);
     const seen = ocr(r.middlePng);
     // Letters only: Tesseract sometimes runs two words of bold type together ("ona cliff").
     const seenText = seen.join('');
@@ -162,9 +176,57 @@ describe.runIf(runs)('local renderer drafts of the built-in templates, read back
         '16:9',
       ),
     )!;
-    const plan = planScene(r.job);
+    const plan = planScene(r.job, r.colors);
     expect(plan.text).toMatchObject({ headline: 'Ride the city', subtitle: 'A red bicycle leaning on a brick wall' });
     expect(plan.palette.hue).toBeLessThan(45); // orange-red
     expect(hueShare(r.frames[1]!, 20)).toBeGreaterThan(0.2);
   });
+  it('with no palette words, the colours come from the subject picture (a blue and an orange one differ)', async () => {
+    const t = templates.find((x) => x.id === 'ingredients-two-characters')!;
+    const dir = fs.mkdtempSync(path.join(root, 'picture-'));
+    /** The mean hue of the frame's four corners (8 x 8 px each), where the background shows between the cards. */
+    const cornerHue = (rgb: Buffer, width: number, height: number): number => {
+      let x = 0;
+      let y = 0;
+      for (const [cx, cy] of [
+        [0, 0],
+        [width - 8, 0],
+        [0, height - 8],
+        [width - 8, height - 8],
+      ] as const)
+        for (let dy = 0; dy < 8; dy++)
+          for (let dx = 0; dx < 8; dx++) {
+            const i = ((cy + dy) * width + cx + dx) * 3;
+            const [h, sat] = rgbToHsl([rgb[i]!, rgb[i + 1]!, rgb[i + 2]!]);
+            x += sat * Math.cos((h * Math.PI) / 180);
+            y += sat * Math.sin((h * Math.PI) / 180);
+          }
+      return ((Math.atan2(y, x) * 180) / Math.PI + 360) % 360;
+    };
+    const hues: number[] = [];
+    for (const color of ['0x2060e0', '0xe07020']) {
+      const picture = path.join(dir, `${color}.png`);
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=${color}:s=320x320`,
+        '-frames:v',
+        '1',
+        picture,
+      ]);
+      const base = sampleJob(t, '16:9', {}) as ProviderJob;
+      const media = base.media.map((m) => (m.kind === 'image' ? { ...m, path: picture } : m));
+      const r = await renderOne(t, '16:9', {}, { media, texts: { ...base.texts }, generationId: `picture_${color}` });
+      const plan = planScene(r.job, r.colors);
+      expect(plan.palette.source).toBe('picture');
+      const h = 2 * Math.round((FRAME_W * r.height) / r.width / 2);
+      hues.push(cornerHue(r.frames[1]!, FRAME_W, h));
+    }
+    const near = (a: number, b: number) => Math.min(Math.abs(a - b), 360 - Math.abs(a - b));
+    expect(near(hues[0]!, 220), `blue picture: background hue ${hues[0]!.toFixed(0)}`).toBeLessThan(30);
+    expect(near(hues[1]!, 25), `orange picture: background hue ${hues[1]!.toFixed(0)}`).toBeLessThan(30);
+  }, 120_000);
 });

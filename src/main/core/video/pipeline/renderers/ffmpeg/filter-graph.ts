@@ -5,6 +5,7 @@ import { chain, filter } from './filter-syntax.js';
 import { lightDiscs, logoOverlay, musicBars } from './motion-layers.js';
 import { textLayers } from './text-layers.js';
 import { planScene, type ScenePlan, type SceneKind } from './scene-plan.js';
+import type { Rgb } from './palette.js';
 import {
   AUDIO_SAMPLE_RATE,
   audioFormat,
@@ -38,6 +39,8 @@ export interface RenderSpec {
   outputPath: string;
   thumbnailPath: string;
   preset?: X264Preset;
+  /** The subject picture's colours (picture-colors.ts), for a palette no word names. */
+  pictureColors?: readonly Rgb[];
 }
 
 export interface RenderCommand {
@@ -75,7 +78,7 @@ function checkJob(job: ProviderJob): void {
 export function buildRenderCommand(spec: RenderSpec): RenderCommand {
   const { job } = spec;
   checkJob(job);
-  const plan: ScenePlan = planScene(job);
+  const plan: ScenePlan = planScene(job, spec.pictureColors);
   const fps = job.draft ? DRAFT_FPS : RENDER_FPS;
   const frames = Math.max(1, Math.round(job.durationSec * fps));
   const seconds = frames / fps;

@@ -13,6 +13,7 @@ import { CAPTION_FONTS } from './captions.js';
 import { runMediaTool } from './ffmpeg-process.js';
 import { buildRenderCommand, type X264Preset } from './filter-graph.js';
 import { probeMedia } from './input-probe.js';
+import { paletteSourceImage, pictureColors } from './picture-colors.js';
 import { localRenderSpeed } from './render-speed.js';
 
 export interface LocalRendererOptions {
@@ -99,9 +100,17 @@ export class LocalRenderer implements VideoProvider {
     // Clips and sounds are probed (is there a sound track? is it really audio?); images are left to
     // ffmpeg itself, whose error names the file: a probe costs a process start per input.
     const probed = job.media.filter((m) => m.kind !== 'image');
-    const facts = await Promise.all(
-      probed.map((m) => probeMedia(this.opts.ffprobePath ?? 'ffprobe', m, { signal, hidePaths })),
-    );
+    const paletteImage = paletteSourceImage(job);
+    const [facts, pictureColorsRead] = await Promise.all([
+      Promise.all(probed.map((m) => probeMedia(this.opts.ffprobePath ?? 'ffprobe', m, { signal, hidePaths }))),
+      // A picture ffmpeg cannot read costs only its colours here: the render itself names it (input 'photo').
+      paletteImage
+        ? pictureColors(ffmpeg, paletteImage, { signal, workDir: ctx.workDir, hidePaths }).catch((err: unknown) => {
+            if (signal.aborted) throw err;
+            return [];
+          })
+        : [],
+    ]);
     const videoHasAudio = new Map(probed.map((m, i) => [m.path, facts[i]!.hasAudio]));
     const outputPath = path.join(ctx.workDir, 'local-render.mp4');
     const thumbnailPath = path.join(ctx.workDir, 'local-thumbnail.jpg');
@@ -113,6 +122,7 @@ export class LocalRenderer implements VideoProvider {
       outputPath,
       thumbnailPath,
       preset: this.opts.preset,
+      pictureColors: pictureColorsRead,
     });
     await Promise.all(command.textFiles.map((f) => fs.promises.writeFile(f.path, f.text, { mode: 0o600 })));
     const started = Date.now();

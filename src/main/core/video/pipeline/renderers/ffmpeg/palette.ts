@@ -165,9 +165,15 @@ function fromColors(colors: Rgb[], light: boolean, source: string): Palette {
 
 /**
  * The palette for a render. `paletteText` (the palette role) is read first, then `styleText` (style and motion words
- * such as "golden hour"): colour codes and names written out win, then a named look; `seed` picks a hue otherwise.
+ * such as "golden hour"): colour codes and names written out win, then a named look; then the colours of the
+ * subject picture (`pictureColors`, picture-colors.ts); `seed` picks a hue otherwise.
  */
-export function paletteFor(paletteText: string, styleText: string, seed: number): Palette {
+export function paletteFor(
+  paletteText: string,
+  styleText: string,
+  seed: number,
+  pictureColors: readonly Rgb[] = [],
+): Palette {
   for (const text of [paletteText, styleText]) {
     if (!text.trim()) continue;
     const written = colorsIn(text);
@@ -178,6 +184,13 @@ export function paletteFor(paletteText: string, styleText: string, seed: number)
     const named = NAMED.find((n) => n.words.test(text));
     if (named) return fromColors(named.colors.map(hex), named.light === true, text);
   }
+  // The picture's own colours, its most colourful first (a grey third would make a grey palette of a red bicycle).
+  if (pictureColors.length)
+    return fromColors(
+      [...pictureColors].sort((a, b) => rgbToHsl(b)[1] - rgbToHsl(a)[1]),
+      false,
+      'picture',
+    );
   const hue = seed % 360;
   return fromColors(
     [hslToRgb(hue, 0.6, 0.5), hslToRgb((hue + 40) % 360, 0.6, 0.5), hslToRgb((hue + 200) % 360, 0.5, 0.4)],

@@ -2,7 +2,7 @@ import { roleOf, type VariableRole } from '../../../../../../shared/variable-rol
 import type { ProviderJob, ProviderMedia } from '../../video-provider.js';
 import { cameraMoveFor, type CameraMove } from './camera.js';
 import { hash } from './scene-layers.js';
-import { paletteFor, type Palette } from './palette.js';
+import { paletteFor, type Palette, type Rgb } from './palette.js';
 
 /**
  * What the local renderer draws for a job, decided from its category, the media it got and each variable's layout
@@ -92,7 +92,8 @@ export function sceneText(roles: Partial<Record<VariableRole, string>>): SceneTe
   return { headline, subtitle, body: roles.body ?? '' };
 }
 
-export function planScene(job: ProviderJob): ScenePlan {
+/** `pictureColors`: the subject picture's colours, for a palette no word names (picture-colors.ts). */
+export function planScene(job: ProviderJob, pictureColors: readonly Rgb[] = []): ScenePlan {
   const role = (m: ProviderMedia) => jobRole(job, m.key, m.kind);
   const shown = job.media.filter((m) => m.kind === 'audio' || role(m) !== 'none');
   const videos = [
@@ -109,7 +110,7 @@ export function planScene(job: ProviderJob): ScenePlan {
   const roles = roleTexts(job);
   const text = sceneText(roles);
   const styleWords = [roles.style, roles.motion].filter(Boolean).join(', ');
-  const palette = paletteFor(roles.palette ?? '', styleWords, hash(text.headline || job.generationId));
+  const palette = paletteFor(roles.palette ?? '', styleWords, hash(text.headline || job.generationId), pictureColors);
   const camera = cameraMoveFor(roles.motion ?? '');
   const music = audios.some((m) => role(m) === 'music') && !audios.some((m) => role(m) === 'voice_over');
   const base = {
