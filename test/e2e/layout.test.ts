@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type FixtureSite } from '../fixtures/sites/index.js';
 import { media } from '../helpers/media-fixtures.js';
 import { upload } from '../helpers/video-api.js';
-import { axeViolations, namesNotStartingWithLabel, overflowsRight, setScheme } from './support/layout-audit.js';
+import {
+  axeViolations,
+  inViewBelowBar as inView,
+  namesNotStartingWithLabel,
+  overflowsRight,
+  setScheme,
+} from './support/layout-audit.js';
 import {
   dropFiles,
   nav,
@@ -126,8 +132,10 @@ describe('every screen fits the window and passes axe', () => {
     await form.getByLabel(/^Username/).fill(site.credentials.username);
     await form.getByLabel(/^Password/).fill('not-the-password');
     await form.getByLabel('Use a cached session if there is one').uncheck();
-    // At 640x400 (200 % zoom) the form fills the window: the outcome starts below the fold.
-    await page.setViewportSize({ width: 640, height: 400 });
+    // The form fills the window: the outcome starts below the fold. Issue 44, item 5: at 900x700 the failure's
+    // alert ended exactly at the window's bottom edge; at 640x480 the "Logged in" badge started under the bar above
+    // the content (an outcome taller than the view was aligned by its end). Both are in view with room to spare.
+    await page.setViewportSize({ width: 900, height: 700 });
     await form.getByRole('button', { name: 'Run login' }).click();
     const outcome = page.getByRole('region', { name: 'Login progress and outcome' });
     // Focus moves to the live panel as the login starts, and the panel is scrolled into view.
@@ -138,11 +146,11 @@ describe('every screen fits the window and passes axe', () => {
     await audit('sessions-login-error', alert);
 
     await form.getByLabel(/^Password/).fill(site.credentials.password);
-    await page.setViewportSize({ width: 640, height: 400 });
+    await page.setViewportSize({ width: 640, height: 480 });
     await form.getByRole('button', { name: 'Run login' }).click();
     const result = page.getByTestId('login-result');
     await result.waitFor({ timeout: 60_000 });
-    await expect.poll(() => inView(result.locator('.result-summary'))).toBe(true);
+    await expect.poll(() => inView(result.getByText('Logged in', { exact: true }))).toBe(true);
     const exports = result.getByTestId('session-exports');
     for (const summary of ['Playwright', 'curl']) await exports.locator('summary', { hasText: summary }).click();
     await audit('sessions-login-result', exports);
@@ -345,10 +353,3 @@ describe('the video screens fit the window and pass axe in their states', () => 
     report();
   }, 120_000);
 });
-
-/** Whether the element's box is inside the window (the eye can see it without scrolling). */
-const inView = (target: Locator) =>
-  target.evaluate((el) => {
-    const box = el.getBoundingClientRect();
-    return box.top >= 0 && box.top < innerHeight && box.height > 0;
-  });

@@ -138,3 +138,19 @@ export function namesNotStartingWithLabel(page: Page): Promise<string[]> {
       .map(({ el, shown }) => `"${shown}" is named "${el.getAttribute('aria-label')}"`);
   });
 }
+
+/**
+ * Whether the element is where the eye is after it was brought into view: inside the content's scroller (below the
+ * bar above it at narrow widths), with room kept from both edges (not flush with the window's bottom edge). One
+ * taller than the view counts when its start is in view with that room.
+ */
+export function inViewBelowBar(target: Locator, room = 8): Promise<boolean> {
+  return target.evaluate((el, gap) => {
+    const view = (document.getElementById('main') ?? document.documentElement).getBoundingClientRect();
+    const top = Math.max(view.top, 0);
+    const bottom = Math.min(view.bottom, innerHeight);
+    const box = el.getBoundingClientRect();
+    if (box.height === 0 || box.top < top + gap) return false;
+    return box.bottom <= bottom - gap || (box.height > bottom - top - 2 * gap && box.top < bottom - gap);
+  }, room);
+}
