@@ -323,6 +323,8 @@ describe('the video screens fit the window and pass axe in their states', () => 
     await outcome.getByRole('button', { name: 'Play' }).click();
     const player = page.getByTestId('video-player');
     await player.waitFor();
+    // Issue 44, item 9: the Generate screen and its Play button are gone; the focus is on the player's heading.
+    await expect.poll(() => player.getByRole('heading').evaluate((el) => el === document.activeElement)).toBe(true);
     await audit('generations-player', player);
     report();
   }, 120_000);
@@ -336,6 +338,13 @@ describe('the video screens fit the window and pass axe in their states', () => 
     });
     await open(page, 'Uploads');
     const zone = page.getByRole('group', { name: 'Drop or paste files to upload' });
+    // Issue 44, item 9: a file uploaded, the live box empties; the focus goes to the new file's card, not left on
+    // an empty outlined box.
+    await dropFiles(page, zone, [{ name: 'layout-upload.png', type: 'image/png', bytes: media.png(1024) }]);
+    const card = page.getByTestId('stored-upload').filter({ hasText: 'layout-upload.png' });
+    await card.waitFor();
+    await expect.poll(() => card.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    expect(await inView(card)).toBe(true);
     // A file that only claims to be a PNG: refused by the service; its row stays, with why.
     await dropFiles(page, zone, [{ name: 'fake.png', type: 'image/png', bytes: media.text() }]);
     const row = page.getByTestId('upload-row').filter({ hasText: 'fake.png' });
