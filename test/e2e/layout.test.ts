@@ -16,6 +16,7 @@ import {
   namesNotStartingWithLabel,
   overflowsRight,
   setScheme,
+  smallTargets,
 } from './support/layout-audit.js';
 import {
   dropFiles,
@@ -65,6 +66,7 @@ async function audit(name: string, show?: Locator) {
       await setScheme(page, scheme);
       if (scheme === 'light' && width === 1280) {
         for (const m of await namesNotStartingWithLabel(page)) findings.push(`${name}: label not in name: ${m}`);
+        for (const m of await smallTargets(page)) findings.push(`${name}: target under 24x24: ${m}`);
       }
       if (scheme === 'light') {
         const overflow = await overflowsRight(page);
@@ -140,7 +142,7 @@ describe('every screen fits the window and passes axe', () => {
     const outcome = page.getByRole('region', { name: 'Login progress and outcome' });
     // Focus moves to the live panel as the login starts, and the panel is scrolled into view.
     await expect.poll(() => outcome.evaluate((el) => el.contains(document.activeElement))).toBe(true);
-    const alert = outcome.getByRole('alert').filter({ hasText: 'Login failed' });
+    const alert = outcome.getByRole('alert').filter({ hasText: 'The site refused the sign-in' });
     await alert.waitFor({ timeout: 60_000 });
     await expect.poll(() => inView(alert)).toBe(true);
     await audit('sessions-login-error', alert);
@@ -167,6 +169,50 @@ describe('every screen fits the window and passes axe', () => {
     await audit('sessions-detail', detail);
     report();
   }, 180_000);
+});
+
+describe('keyboard and words (issue 44, item 10)', () => {
+  it('a skip link first; Test a login in rows that read as they tab, a cached session off until asked', async () => {
+    // A window of its own (the same browser): the form's draft as a person first sees it.
+    const fresh = await h.openApp();
+    try {
+      const { page } = fresh;
+      // The window as it opens (on Sessions), nothing focused yet: the first Tab.
+      await page.getByRole('heading', { level: 1, name: 'Sessions' }).waitFor();
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+      // Out of sight until focused; then at the window's top.
+      expect((await skip.boundingBox())!.y).toBeGreaterThanOrEqual(0);
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+
+      const form = page.getByRole('form', { name: 'Test a login' });
+      expect(await form.getByLabel('Use a cached session if there is one').isChecked()).toBe(false);
+      // Each row of the form's grid holds one control, or two fields side by side: no checkbox beside a field in
+      // the other column (the eye and Tab would zig-zag between the columns).
+      for (const [width, height] of [
+        [1280, 800],
+        [900, 700],
+      ]) {
+        await page.setViewportSize({ width, height });
+        const mixed = await form.evaluate((el) => {
+          const rows = new Map<number, Element[]>();
+          for (const item of el.children) {
+            if (!item.querySelector('input, select, textarea, button, summary')) continue;
+            const top = Math.round(item.getBoundingClientRect().top);
+            rows.set(top, [...(rows.get(top) ?? []), item]);
+          }
+          return [...rows.values()]
+            .filter((row) => row.length > 1 && row.some((item) => item.querySelector('input[type="checkbox"]')))
+            .map((row) => row.map((item) => (item.textContent ?? '').trim().slice(0, 30)).join(' | '));
+        });
+        expect(mixed, `${width}x${height}`).toEqual([]);
+      }
+    } finally {
+      await fresh.context.close();
+    }
+  }, 60_000);
 });
 
 describe('settings with its errors shown', () => {

@@ -50,8 +50,9 @@ export function useScrollIntoView<T extends HTMLElement>(key: unknown, opts: { f
     if (!el) return;
     if (focus) focusIntoView(el, { smooth: true });
     else bringIntoView(el, { smooth: true });
-    // An outcome that fills in after it appeared (its rows loading, a login's steps arriving) is kept in view as it
-    // grows, until the person scrolls, clicks or types in the content: then where they are is theirs.
+    // An outcome that fills in after it appeared (its rows loading, a login's steps arriving), or that moves as the
+    // screen above it reloads (a list shrinking to "Loading…"), is kept in view, until the person scrolls, clicks or
+    // types in the content: then where they are is theirs.
     const scroller = el.closest<HTMLElement>('.content');
     if (!scroller || typeof ResizeObserver === 'undefined') return;
     let first = true;
@@ -60,6 +61,8 @@ export function useScrollIntoView<T extends HTMLElement>(key: unknown, opts: { f
       else bringIntoView(el);
     });
     follow.observe(el);
+    const screen = el.closest('.page');
+    if (screen) follow.observe(screen);
     const stop = () => follow.disconnect();
     const acts = ['wheel', 'pointerdown', 'keydown', 'touchstart'] as const;
     for (const a of acts) scroller.addEventListener(a, stop, { passive: true });

@@ -154,3 +154,23 @@ export function inViewBelowBar(target: Locator, room = 8): Promise<boolean> {
     return box.bottom <= bottom - gap || (box.height > bottom - top - 2 * gap && box.top < bottom - gap);
   }, room);
 }
+
+/**
+ * Buttons (and button-like controls) smaller than 24x24 CSS px (WCAG 2.5.8 Target Size): a visible control a
+ * person must hit. Links inside running text are exempt, as the criterion exempts them.
+ */
+export function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('button, [role="button"], a[href]:not(p a, li > a:not(:only-child))')]
+      .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+      .filter((el) => !el.closest('.sr-only'))
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 1 && box.height > 1 && (box.width < 23.5 || box.height < 23.5))
+      .slice(0, 5)
+      .map(
+        ({ el, box }) =>
+          `${el.tagName.toLowerCase()} "${el.getAttribute('aria-label') ?? el.innerText.slice(0, 30)}" is ` +
+          `${box.width.toFixed(1)}x${box.height.toFixed(1)} px`,
+      ),
+  );
+}
