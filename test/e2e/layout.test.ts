@@ -3,21 +3,12 @@
 // (a 1280x800 window at 200 % zoom), with zero axe-core violations of any impact (no rule disabled), and at those
 // sizes and at 320x800 nothing reaches past the window's right edge. Screenshots of each state at 1280x800,
 // 900x700 and 640x400 in light and dark go to LAYOUT_SHOTS_DIR (default test-results/layout).
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type FixtureSite } from '../fixtures/sites/index.js';
 import { media } from '../helpers/media-fixtures.js';
 import { upload } from '../helpers/video-api.js';
-import {
-  axeViolations,
-  inViewBelowBar as inView,
-  namesNotStartingWithLabel,
-  overflowsRight,
-  setScheme,
-  smallTargets,
-} from './support/layout-audit.js';
+import { axeViolations, inViewBelowBar as inView, overflowsRight, setScheme } from './support/layout-audit.js';
+import { audit, ensureShotsDir, open, report } from './support/layout-run.js';
 import {
   dropFiles,
   nav,
@@ -26,24 +17,12 @@ import {
   type RendererHarness,
 } from './support/renderer-harness.js';
 
-const SHOTS = process.env.LAYOUT_SHOTS_DIR ?? path.resolve('test-results', 'layout');
-/** Where axe runs (both schemes) and screenshots are taken. */
-const AUDITED: [number, number][] = [
-  [1280, 800],
-  [900, 700],
-  [640, 400],
-];
-/** Reflow (WCAG 1.4.10): 320 CSS px wide, no sideways scrolling. */
-const NARROWEST: [number, number] = [320, 800];
-
 let h: RendererHarness;
 let site: FixtureSite;
 let app: OpenApp;
-/** Everything found, reported together at the end of each test (one failing rule does not hide the rest). */
-let findings: string[] = [];
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
+  ensureShotsDir();
   [h, site] = await Promise.all([startRendererHarness({ login: { timeoutMs: 30_000 } }), startSite('classic-csrf')]);
   app = await h.openApp();
 }, 120_000);
@@ -52,58 +31,6 @@ afterAll(async () => {
   await h?.close();
   await site?.close();
 });
-
-/**
- * The window as it stands, named `name`: axe in light and dark at each audited size, nothing past the right edge
- * there and at 320 px, a screenshot of each (scrolled to `show`). Findings are collected, not thrown.
- */
-async function audit(name: string, show?: Locator) {
-  const { page } = app;
-  for (const [width, height] of [...AUDITED, NARROWEST]) {
-    await page.setViewportSize({ width, height });
-    const audited = AUDITED.some(([w, hh]) => w === width && hh === height);
-    for (const scheme of ['light', 'dark'] as const) {
-      await setScheme(page, scheme);
-      if (scheme === 'light' && width === 1280) {
-        for (const m of await namesNotStartingWithLabel(page)) findings.push(`${name}: label not in name: ${m}`);
-        for (const m of await smallTargets(page)) findings.push(`${name}: target under 24x24: ${m}`);
-      }
-      if (scheme === 'light') {
-        const overflow = await overflowsRight(page);
-        if (overflow.by > 0 || overflow.out.length) {
-          findings.push(
-            `${name} ${width}x${height}: past the right edge by ${overflow.by}: ${overflow.out.join('; ')}`,
-          );
-        }
-      }
-      if (!audited) continue;
-      for (const v of await axeViolations(page)) {
-        findings.push(`${name} ${width}x${height} ${scheme}: axe ${v.rule}: ${v.nodes.slice(0, 3).join(' | ')}`);
-      }
-      await show?.scrollIntoViewIfNeeded();
-      await page.screenshot({
-        path: path.join(SHOTS, `${name}-${width}x${height}-${scheme}.png`),
-        animations: 'disabled',
-      });
-    }
-  }
-  await setScheme(page, 'light');
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-function report() {
-  const found = findings;
-  findings = [];
-  expect(found).toEqual([]);
-}
-
-/** Opens a screen from the sidebar at 1280x800 (the menu is open there) and waits for its lists. */
-async function open(page: Page, name: string, heading = name) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await nav(page, name).click();
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await expect.poll(() => page.locator('.loading').count()).toBe(0);
-}
 
 const SCREENS = [
   'Sessions',
@@ -121,7 +48,7 @@ describe('every screen fits the window and passes axe', () => {
   it('empty: every screen before anything exists', async () => {
     for (const name of SCREENS) {
       await open(app.page, name);
-      await audit(`${name.toLowerCase().replace(/ /g, '-')}-empty`);
+      await audit(app.page, `${name.toLowerCase().replace(/ /g, '-')}-empty`);
     }
     report();
   }, 300_000);
@@ -145,7 +72,7 @@ describe('every screen fits the window and passes axe', () => {
     const alert = outcome.getByRole('alert').filter({ hasText: 'The site refused the sign-in' });
     await alert.waitFor({ timeout: 60_000 });
     await expect.poll(() => inView(alert)).toBe(true);
-    await audit('sessions-login-error', alert);
+    await audit(app.page, 'sessions-login-error', alert);
 
     await form.getByLabel(/^Password/).fill(site.credentials.password);
     await page.setViewportSize({ width: 640, height: 480 });
@@ -155,7 +82,7 @@ describe('every screen fits the window and passes axe', () => {
     await expect.poll(() => inView(result.getByText('Logged in', { exact: true }))).toBe(true);
     const exports = result.getByTestId('session-exports');
     for (const summary of ['Playwright', 'curl']) await exports.locator('summary', { hasText: summary }).click();
-    await audit('sessions-login-result', exports);
+    await audit(app.page, 'sessions-login-result', exports);
 
     // The session's detail with both snippets open (issue 26, item 1: they widened the card).
     const row = page.getByRole('button', { name: /^Open session / }).first();
@@ -166,7 +93,7 @@ describe('every screen fits the window and passes axe', () => {
       const opened = detail.locator('details', { has: page.locator('summary', { hasText: summary }) });
       if (!(await opened.getAttribute('open'))) await opened.locator('summary').click();
     }
-    await audit('sessions-detail', detail);
+    await audit(app.page, 'sessions-detail', detail);
     report();
   }, 180_000);
 });
@@ -227,7 +154,7 @@ describe('settings with its errors shown', () => {
     await keys.getByRole('button', { name: /^Create/ }).click();
     const copy = page.getByRole('button', { name: 'Copy the new API key' });
     await copy.waitFor();
-    await audit('settings-error', mailbox);
+    await audit(app.page, 'settings-error', mailbox);
     report();
   }, 90_000);
 });
@@ -310,12 +237,12 @@ describe('the video screens fit the window and pass axe in their states', () => 
     // Issue 26, item 3: at 1280x800 the variables table fits its card (nothing to scroll to, no column cut).
     const table = detail.locator('.table-wrap');
     expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
-    await audit('templates-detail', detail);
+    await audit(app.page, 'templates-detail', detail);
 
     await page.getByRole('button', { name: 'New template' }).click();
     const form = page.getByRole('form', { name: /template/i }).first();
     await form.getByLabel('Title').waitFor();
-    await audit('templates-new');
+    await audit(app.page, 'templates-new');
     await form.getByLabel('Title').fill('Zz made in the layout test');
     await form.getByLabel('Prompt template').fill('A short film about {{animal}}');
     const variable = form.getByRole('group', { name: 'Variable 1' });
@@ -344,7 +271,7 @@ describe('the video screens fit the window and pass axe in their states', () => 
     const form = page.getByRole('form', { name: 'Generate a video' });
     await form.getByRole('button', { name: 'Generate' }).click();
     await expect.poll(() => form.locator('[aria-invalid="true"]').count()).toBeGreaterThan(0);
-    await audit('generate-error');
+    await audit(app.page, 'generate-error');
 
     await form.getByLabel('Scene').fill('A paper boat on a rainy street, neon reflections');
     await page.setViewportSize({ width: 640, height: 400 });
@@ -363,7 +290,7 @@ describe('the video screens fit the window and pass axe in their states', () => 
     });
     h.t.core.events.emit('generation.status', { orgId: h.t.orgId, generationId: id, status: 'completed', error: null });
     await expect.poll(() => summary.innerText()).toBe('Done');
-    await audit('generate-result', outcome);
+    await audit(app.page, 'generate-result', outcome);
 
     // The finished generation in the list, its player open.
     await outcome.getByRole('button', { name: 'Play' }).click();
@@ -371,7 +298,7 @@ describe('the video screens fit the window and pass axe in their states', () => 
     await player.waitFor();
     // Issue 44, item 9: the Generate screen and its Play button are gone; the focus is on the player's heading.
     await expect.poll(() => player.getByRole('heading').evaluate((el) => el === document.activeElement)).toBe(true);
-    await audit('generations-player', player);
+    await audit(app.page, 'generations-player', player);
     report();
   }, 120_000);
 
@@ -398,13 +325,13 @@ describe('the video screens fit the window and pass axe in their states', () => 
     const live = page.getByRole('region', { name: 'Uploads in progress' });
     expect(await live.evaluate((el) => el.contains(document.activeElement))).toBe(true);
     expect(await row.getByRole('alert').count()).toBe(1);
-    await audit('uploads-filled', row);
+    await audit(app.page, 'uploads-filled', row);
 
     await open(page, 'Characters');
     await page.getByRole('button', { name: 'Open Layout Example Person' }).click();
     const detail = page.getByTestId('character-detail');
     await detail.getByRole('heading', { name: 'Layout Example Person' }).waitFor();
-    await audit('characters-detail', detail);
+    await audit(app.page, 'characters-detail', detail);
     report();
   }, 120_000);
 });
