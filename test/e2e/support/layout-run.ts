@@ -13,6 +13,7 @@ export const SHOTS = process.env.LAYOUT_SHOTS_DIR ?? path.resolve('test-results'
 export const AUDITED: [number, number][] = [
   [1280, 800],
   [900, 700],
+  [640, 480],
   [640, 400],
 ];
 /** Reflow (WCAG 1.4.10): 320 CSS px wide, no sideways scrolling. */

@@ -36,6 +36,8 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
   const loadMethods = useAppStore((s) => s.loadLoginMethods);
   const run = useAppStore((s) => s.loginRun);
   const runLogin = useAppStore((s) => s.runLogin);
+  // A running login that stopped for the person is not "Logging in…": it waits for them (its panel below says why).
+  const waitsForPerson = useAppStore((s) => s.waitingLogins.some((w) => w.loginId === s.loginRun?.loginId));
   const form = useFormErrors(LABELS);
   const [busy, setBusy] = useState(false);
   // A started login brings its live steps into view with focus; its outcome (result or failure) is scrolled to
@@ -217,9 +219,13 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
             disabled={busy}
             aria-keyshortcuts="Control+Enter Meta+Enter"
           >
-            {busy ? 'Logging in…' : 'Run login'}
+            {busy ? (waitsForPerson ? 'Waiting for you…' : 'Logging in…') : 'Run login'}
           </button>
-          {busy ? <span className="muted">A fresh login can take up to a minute.</span> : null}
+          {busy ? (
+            <span className="muted">
+              {waitsForPerson ? 'It waits for you: see below.' : 'A fresh login can take up to a minute.'}
+            </span>
+          ) : null}
         </div>
       </form>
       <div
