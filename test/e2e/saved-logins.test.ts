@@ -235,7 +235,9 @@ describe('Saved logins over the IPC contract and a real core', () => {
       await expect.poll(() => uses.getByTestId('use-row').count()).toBe(2);
       const [agent, mine] = await uses.getByTestId('use-row').allInnerTexts();
       expect(mine).toContain('This app / background check');
-      expect(mine).toContain('desktop_test');
+      // Issue 44, item 10: said in words, not as the internal endpoint name.
+      expect(mine).toContain('Test from this app');
+      expect(mine).not.toContain('desktop_test');
       expect(mine).toContain('success');
       expect(agent).toContain(`ci agent (${agentKey.prefix}…)`);
       expect(agent).toContain('login');
