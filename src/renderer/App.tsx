@@ -90,8 +90,19 @@ function Shell() {
   const Current = SCREENS[screen];
   return (
     <div className="app-shell">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // Focus, not navigation: the window's address stays as it is.
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <Sidebar onShowShortcuts={() => setShortcutsOpen(true)} />
-      <main className="content" id="main" data-testid={`screen-${screen}`}>
+      <main className="content" id="main" tabIndex={-1} data-testid={`screen-${screen}`}>
         <NeedsYou />
         {info?.serverError ? (
           <Notice tone="warning">

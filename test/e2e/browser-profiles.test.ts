@@ -87,6 +87,9 @@ describe('Your browsers over the IPC contract and a real core', () => {
     try {
       const profile = profileIn(page, basicHome);
       expect(await profile.innerText()).toContain('Chromium');
+      // Issue 44, item 4: the profile nobody named is the Default profile, not Chromium's "Your Chromium".
+      expect(await profile.innerText()).toContain('Default profile');
+      expect(await profile.innerText()).not.toContain('Your Chromium');
       expect(await profile.innerText()).toContain(path.join(chromiumUserDataDir(basicHome), 'Default'));
       expect(await profile.innerText()).toMatch(/\d+ sites? with cookies/);
       expect(await page.getByRole('main').innerText()).toContain('Imports happen on this machine only');
@@ -101,6 +104,8 @@ describe('Your browsers over the IPC contract and a real core', () => {
       expect(await sites.innerText()).toContain('No site has “nothing-like-this” in its address.');
       await search.fill(new URL(site.loginUrl).port);
       const choice = sites.getByRole('checkbox', { name: site.origin });
+      // Before anything is ticked, the screen says why a page that needs you signed in matters.
+      expect(await sites.getByText(/give a page that needs you signed in/).isVisible()).toBe(true);
       await choice.check();
       // The page the check opens: the site's home page only redirects to its login form.
       await sites.getByLabel('Page that needs you signed in (optional)').fill(site.protectedUrl);
@@ -109,6 +114,8 @@ describe('Your browsers over the IPC contract and a real core', () => {
       await sites.getByRole('button', { name: 'Import sessions' }).click();
       const result = page.getByTestId('profile-import-result');
       await result.waitFor({ timeout: 60_000 });
+      // Issue 44, item 9: the outcome has the focus the disabled Import button lost (not the page's body).
+      await expect.poll(() => result.evaluate((el) => el.contains(document.activeElement))).toBe(true);
       const imported = result.getByTestId('imported-site');
       expect(await imported.count()).toBe(1);
       expect(await imported.getByTestId('imported-verdict').innerText()).toBe('Valid');

@@ -75,9 +75,13 @@ describe('renderer over the real HTTP API', () => {
       await form.getByLabel('Password').fill('definitely wrong');
       await form.getByLabel('Use a cached session if there is one').uncheck();
       await form.getByRole('button', { name: 'Run login' }).click();
-      const alert = page.getByRole('alert').filter({ hasText: 'Login failed' });
+      // Issue 44, item 10: said in words with a next step; the service's code only as a footnote.
+      const alert = page.getByRole('alert').filter({ hasText: 'The site refused the sign-in' });
       await alert.waitFor({ timeout: 60_000 });
-      expect(await alert.innerText()).toContain('AUTHENTICATION_FAILED');
+      expect(await alert.innerText()).not.toContain('AUTHENTICATION_FAILED');
+      const failure = page.getByTestId('login-outcome').locator('.login-failure');
+      expect(await failure.innerText()).toContain('What to do: Check the username and password');
+      expect(await failure.innerText()).toContain('(code AUTHENTICATION_FAILED)');
       await shot(page, 'sessions-login-error');
     } finally {
       await context.close();

@@ -64,6 +64,11 @@ describe('Saved logins over the IPC contract and a real core', () => {
 
       const detail = page.getByTestId('saved-login-detail');
       await detail.getByRole('heading', { name: LABEL }).waitFor();
+      // Issue 44, item 10: the save offers to test what was saved.
+      const offer = detail.getByTestId('saved-login-test-offer');
+      expect(await offer.innerText()).toContain('Test it now to be sure it signs in');
+      expect(await offer.getByRole('button', { name: 'Test it now' }).isEnabled()).toBe(true);
+      await inspect(page, 'detail-just-saved', offer);
       expect(await detail.innerText()).toContain(`ci agent (${agentKey.prefix}…)`);
       expect(await html(page)).not.toContain(site.credentials.password);
 
@@ -230,7 +235,9 @@ describe('Saved logins over the IPC contract and a real core', () => {
       await expect.poll(() => uses.getByTestId('use-row').count()).toBe(2);
       const [agent, mine] = await uses.getByTestId('use-row').allInnerTexts();
       expect(mine).toContain('This app / background check');
-      expect(mine).toContain('desktop_test');
+      // Issue 44, item 10: said in words, not as the internal endpoint name.
+      expect(mine).toContain('Test from this app');
+      expect(mine).not.toContain('desktop_test');
       expect(mine).toContain('success');
       expect(agent).toContain(`ci agent (${agentKey.prefix}…)`);
       expect(agent).toContain('login');

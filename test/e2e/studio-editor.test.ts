@@ -110,6 +110,10 @@ describe('template editor', () => {
       await nav(page, 'Templates').click();
       await page.getByRole('button', { name: 'New template' }).click();
       const form = page.locator('form.template-form');
+      // Issue 44, item 10: a fresh form highlights nothing, so the preview says what to fill in.
+      const message = form.getByTestId('preview-message');
+      await expect.poll(() => message.innerText()).toMatch(/^To see a preview, fill in .*\btitle\b/);
+      expect(await form.locator('[aria-invalid="true"]').count()).toBe(0);
       await form.getByLabel('Title').fill('Studio made template');
       await form.getByLabel('Aspect ratio').selectOption('9:16');
       await form.getByLabel('Resolution').selectOption('480p');
@@ -147,6 +151,16 @@ describe('template editor', () => {
         .toBeGreaterThanOrEqual(2);
       const size = await video.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight]);
       expect(size[1]).toBeGreaterThan(size[0]); // 9:16
+      // Issue 44, item 10: no native controls over the draft's picture (they hid its title text at 320/640 px);
+      // Pause and Play are a button below it.
+      expect(await video.evaluate((v: HTMLVideoElement) => v.controls)).toBe(false);
+      const toggle = form.getByRole('button', { name: /^(Pause|Play) preview$/ });
+      for (let i = 0; i < 2; i++) {
+        const paused = await video.evaluate((v: HTMLVideoElement) => v.paused);
+        await expect.poll(() => toggle.innerText()).toBe(paused ? 'Play preview' : 'Pause preview');
+        await toggle.click();
+        await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(!paused);
+      }
       // A change renders a new draft (the person's own sample value here), which replaces the one playing.
       const first = await video.getAttribute('src');
       await form.getByText('Sample values', { exact: true }).click();

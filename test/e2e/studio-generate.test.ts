@@ -325,6 +325,78 @@ describe('Generate: quote before paying, formats, CSV batches', () => {
   }, 120_000);
 });
 
+describe('after a batch (issue 44, item 7)', () => {
+  it('quotes from the real balance, names each CSV row, and offers no cancel or progress once all are done', async () => {
+    const { page, context, problems } = await h.openApp();
+    try {
+      await nav(page, 'Generate').click();
+      await page.getByLabel('Template', { exact: true }).selectOption('text-to-video-cinematic');
+      const card = page.getByRole('region', { name: 'Cinematic scene from text' });
+      // A single video first: its result stays under Fill in, not under Batch from CSV.
+      await card.getByLabel('Scene').fill('A lighthouse keeper feeding gulls at dawn');
+      await card.getByRole('button', { name: 'Generate', exact: true }).click();
+      await card.getByTestId('generate-outcome').waitFor();
+      await card.getByText('Batch from CSV', { exact: true }).click();
+      expect(await card.getByTestId('generate-outcome').count()).toBe(0);
+
+      const csv = 'scene\nA red kite over wheat fields\nFog rolling into a harbour at night\n';
+      await dropFiles(page, card.getByRole('group', { name: 'Drop a CSV and its media files' }), [
+        { name: 'scenes.csv', type: 'text/csv', bytes: Buffer.from(csv) },
+      ]);
+      const quote = card.getByTestId('quote');
+      const credits = Number(await quote.getByTestId('quote-credits').innerText());
+      await card.getByRole('button', { name: 'Generate 2 videos' }).click();
+      const outcome = card.getByTestId('generate-outcome');
+      await outcome.getByTestId('generate-summary').waitFor();
+      // The same body quoted again: "Balance after" is worked out from the balance after this batch's charge.
+      const real = await balance();
+      await expect.poll(() => quote.getByTestId('quote-balance-after').innerText()).toBe(String(real - credits));
+      // Each result says which CSV row it is.
+      const labels = outcome.getByTestId('live-generation-label');
+      await expect
+        .poll(() => labels.allInnerTexts())
+        .toEqual(['Row 1 · A red kite over wheat fields', 'Row 2 · Fog rolling into a harbour at night']);
+      expect(await card.getByRole('button', { name: 'Cancel this batch' }).isEnabled()).toBe(true);
+      expect(await outcome.getByRole('button', { name: 'View progress' }).count()).toBe(1);
+
+      const ids = await outcome.locator('.live-generation-id').allInnerTexts();
+      for (const id of ids) {
+        await h.t.core.video.blobs.put(`generations/${id}.mp4`, media.mp4(), 'video/mp4');
+        await h.t.core.video.blobs.put(`generations/${id}.jpg`, media.jpeg(), 'image/jpeg');
+        h.t.core.video.generations.complete(id, {
+          videoKey: `generations/${id}.mp4`,
+          thumbnailKey: `generations/${id}.jpg`,
+        });
+        h.t.core.events.emit('generation.status', {
+          orgId: h.t.orgId,
+          generationId: id,
+          status: 'completed',
+          error: null,
+        });
+      }
+      await expect.poll(() => outcome.getByTestId('generate-summary').innerText()).toBe('Done');
+      // Nothing left to cancel or to follow.
+      expect(await card.getByRole('button', { name: 'Cancel this batch' }).count()).toBe(0);
+      expect(await outcome.getByRole('button', { name: 'View progress' }).count()).toBe(0);
+      expect(await audit(page, 'studio-generate-batch-done')).toEqual([]);
+      // At 320 px an id takes at most two lines beside its thumbnail.
+      await page.setViewportSize({ width: 320, height: 700 });
+      for (const line of await outcome.locator('.live-generation-id').all()) {
+        const lines = await line.evaluate(
+          (el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight),
+        );
+        expect(lines).toBeLessThanOrEqual(2);
+      }
+      await outcome.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-generate-batch-done-320-light.png') });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
+
 describe('CSV as spreadsheets export it', () => {
   it('reads quoted cells, doubled quotes, line breaks in a cell, CRLF, a BOM and semicolons', () => {
     const comma = parseCsv('\uFEFFphoto,motion\r\na.png,"pan, ""slow""\nthen hold"\r\n\r\nb.png,\r\n');

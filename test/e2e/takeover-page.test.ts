@@ -75,6 +75,38 @@ describe('the takeover page', () => {
     expect(box.width / box.height).toBeCloseTo(REMOTE.width / REMOTE.height, 1);
   });
 
+  it('below ~700 px keeps a remote page that did not follow readable: scrolled, not letterboxed; clicks land', async () => {
+    // The stand-in's remote stays 1280x800 whatever size is asked for (as when someone else controls the page):
+    // fitted whole into a 640x480 or 320x640 window it would be a quarter of its size, 16 px text drawn at ~4-7 px.
+    const { page, viewer } = await open('login-small', { width: 640, height: 480 });
+    for (const size of [null, { width: 320, height: 640 }]) {
+      if (size) await page.setViewportSize(size);
+      const box = await page.locator('#screen').evaluate((c) => c.getBoundingClientRect().width);
+      expect(box / REMOTE.width, `scale at ${size?.width ?? 640} px`).toBeGreaterThanOrEqual(0.75);
+      expect(
+        await page.locator('#stage').evaluate((s) => s.scrollHeight > s.clientHeight || s.scrollWidth > s.clientWidth),
+      ).toBe(true);
+      await page.screenshot({
+        path: path.join(SHOTS, `readable-${size?.width ?? 640}x${size?.height ?? 480}-light.png`),
+        animations: 'disabled',
+      });
+      const before = presses(server.inputs(viewer)).length;
+      await clickRemote(page, 100, 200);
+      await clickRemote(page, 900, 600);
+      await expect.poll(() => presses(server.inputs(viewer)).length).toBe(before + 4);
+      const got = presses(server.inputs(viewer)).slice(before);
+      for (const [i, [x, y]] of [
+        [100, 200],
+        [100, 200],
+        [900, 600],
+        [900, 600],
+      ].entries()) {
+        expect(Math.abs(got[i].x - x), `x at ${size?.width ?? 640}`).toBeLessThanOrEqual(1);
+        expect(Math.abs(got[i].y - y), `y at ${size?.width ?? 640}`).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
   it('maps the same with deviceScaleFactor 2 and a 2x JPEG', async () => {
     server.frame = { data: frame2x, width: REMOTE.width, height: REMOTE.height };
     try {

@@ -13,10 +13,9 @@ export function ApiErrorBanner({ title, error }: { title: string; error: unknown
   return (
     <div className="banner banner-error" role="alert">
       <div>
-        <strong>
-          {title}
-          {error instanceof ApiError ? <span className="error-code">{error.code}</span> : null}
-        </strong>
+        {/* Words first; the service's code (upload_in_use, AUTHENTICATION_FAILED) is a footnote for a bug report,
+            not the heading. */}
+        <strong>{title}</strong>
         <p>{message}</p>
         {items.length ? (
           <ul className="issue-list">
@@ -24,6 +23,11 @@ export function ApiErrorBanner({ title, error }: { title: string; error: unknown
               <li key={m}>{m}</li>
             ))}
           </ul>
+        ) : null}
+        {error instanceof ApiError ? (
+          <p className="error-code-note">
+            Code for a bug report: <span className="error-code">{error.code}</span>
+          </p>
         ) : null}
       </div>
     </div>

@@ -313,7 +313,8 @@ export type SavedLoginTestOutcome = ChannelResult<'credentials:test'>;
 /** What the Saved logins screen shows: the list, one saved login, its form (new or edit), or the import. */
 export type SavedLoginView =
   | { kind: 'list' }
-  | { kind: 'detail'; id: string }
+  /** `saved`: opened by a save of the form (the detail offers to test it). */
+  | { kind: 'detail'; id: string; saved?: true }
   | { kind: 'add' }
   | { kind: 'edit'; id: string }
   | { kind: 'import' };

@@ -138,3 +138,39 @@ export function namesNotStartingWithLabel(page: Page): Promise<string[]> {
       .map(({ el, shown }) => `"${shown}" is named "${el.getAttribute('aria-label')}"`);
   });
 }
+
+/**
+ * Whether the element is where the eye is after it was brought into view: inside the content's scroller (below the
+ * bar above it at narrow widths), with room kept from both edges (not flush with the window's bottom edge). One
+ * taller than the view counts when its start is in view with that room.
+ */
+export function inViewBelowBar(target: Locator, room = 8): Promise<boolean> {
+  return target.evaluate((el, gap) => {
+    const view = (document.getElementById('main') ?? document.documentElement).getBoundingClientRect();
+    const top = Math.max(view.top, 0);
+    const bottom = Math.min(view.bottom, innerHeight);
+    const box = el.getBoundingClientRect();
+    if (box.height === 0 || box.top < top + gap) return false;
+    return box.bottom <= bottom - gap || (box.height > bottom - top - 2 * gap && box.top < bottom - gap);
+  }, room);
+}
+
+/**
+ * Buttons (and button-like controls) smaller than 24x24 CSS px (WCAG 2.5.8 Target Size): a visible control a
+ * person must hit. Links inside running text are exempt, as the criterion exempts them.
+ */
+export function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('button, [role="button"], a[href]:not(p a, li > a:not(:only-child))')]
+      .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+      .filter((el) => !el.closest('.sr-only'))
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 1 && box.height > 1 && (box.width < 23.5 || box.height < 23.5))
+      .slice(0, 5)
+      .map(
+        ({ el, box }) =>
+          `${el.tagName.toLowerCase()} "${el.getAttribute('aria-label') ?? el.innerText.slice(0, 30)}" is ` +
+          `${box.width.toFixed(1)}x${box.height.toFixed(1)} px`,
+      ),
+  );
+}

@@ -214,8 +214,22 @@ export async function open(
   return { page, context, viewer };
 }
 
-/** Where on our page a remote CSS px point is shown (centre of the canvas box mapping). */
+/**
+ * Where on our page a remote CSS px point is shown (centre of the canvas box mapping). A view larger than its stage
+ * (kept readable, fitReadable) is first scrolled so the point is in sight, as a person scrolls to what they click.
+ */
 export async function screenPoint(page: Page, x: number, y: number) {
+  await page.locator('#stage').evaluate(
+    (stage, [fx, fy]) => {
+      const view = document.getElementById('screen')!.getBoundingClientRect();
+      const seen = stage.getBoundingClientRect();
+      const px = view.left + fx * view.width;
+      const py = view.top + fy * view.height;
+      const inSight = px > seen.left + 20 && px < seen.right - 20 && py > seen.top + 20 && py < seen.bottom - 20;
+      if (!inSight) stage.scrollBy(px - (seen.left + seen.width / 2), py - (seen.top + seen.height / 2));
+    },
+    [x / REMOTE.width, y / REMOTE.height],
+  );
   const box = await page.locator('#screen').boundingBox();
   if (!box) throw new Error('no frame box');
   return { x: box.x + (x / REMOTE.width) * box.width, y: box.y + (y / REMOTE.height) * box.height, box };

@@ -9,12 +9,13 @@ import { NEXT_STEP, verdictOf } from './profile-format';
 /** The outcome of an import: per site the check's verdict and a way to the session, or the refusal and what to do. */
 export function ImportResults({ run }: { run: ProfileImportRun }) {
   const openSession = useAppStore((s) => s.openSession);
-  const ref = useScrollIntoView<HTMLDivElement>(run.status === 'running' ? null : run);
+  // The outcome takes the focus the disabled Import button lost (never left on the page's body).
+  const ref = useScrollIntoView<HTMLDivElement>(run.status === 'running' ? null : run, { focus: true });
   if (run.status === 'running') return <Loading label="Reading the profile and checking each session…" />;
   if (run.error) {
     const next = NEXT_STEP[run.error.code];
     return (
-      <div ref={ref} data-testid="profile-import-error">
+      <div ref={ref} tabIndex={-1} className="reveal-target" data-testid="profile-import-error">
         <ApiErrorBanner
           title="The sessions were not imported"
           error={new ApiError(run.error.code, run.error.message)}
@@ -29,7 +30,7 @@ export function ImportResults({ run }: { run: ProfileImportRun }) {
   }
   const sessions = run.result?.sessions ?? [];
   return (
-    <div ref={ref} className="import-results" data-testid="profile-import-result">
+    <div ref={ref} tabIndex={-1} className="import-results reveal-target" data-testid="profile-import-result">
       <h3>Imported</h3>
       <ul className="plain-list">
         {sessions.map((s) => {

@@ -64,7 +64,13 @@ export function ProfileSites({ profile }: { profile: BrowserProfile }) {
             value={query}
             onChange={(e) => setQuery(e.target.value)}
           />
-          <fieldset className="site-choices">
+          {/* Said before anything is ticked: the check's page decides whether a session counts as signed in. */}
+          <p className="field-hint site-check-explained" id="site-check-explained">
+            Each site you tick is checked by opening one of its pages with the imported session. A home page often opens
+            signed out too, so a signed-in session can look signed out: for each ticked site, give a{' '}
+            <strong>page that needs you signed in</strong> (your account or inbox page).
+          </p>
+          <fieldset className="site-choices" aria-describedby="site-check-explained">
             <legend className="sr-only">Sites to import</legend>
             {shown.length === 0 ? <p className="muted">No site has “{query.trim()}” in its address.</p> : null}
             <ul className="plain-list">
@@ -82,11 +88,15 @@ export function ProfileSites({ profile }: { profile: BrowserProfile }) {
                         <label htmlFor={pageId}>Page that needs you signed in (optional)</label>
                         <input
                           id={pageId}
+                          aria-describedby={`${pageId}-hint`}
                           type="url"
                           placeholder={`${origin}/`}
                           value={chosen[origin]}
                           onChange={(e) => setChosen((c) => ({ ...c, [origin]: e.target.value }))}
                         />
+                        <span className="field-hint" id={`${pageId}-hint`}>
+                          Left empty, the check opens {origin}/.
+                        </span>
                       </div>
                     ) : null}
                   </li>

@@ -42,8 +42,15 @@ export function BatchFromCsv({
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<unknown>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  /** The batch this screen started, until it is cancelled. */
-  const [batch, setBatch] = useState<{ id: string; note: string | null } | null>(null);
+  /** The batch this screen started (its videos), until it is cancelled. */
+  const [batch, setBatch] = useState<{ id: string; videos: string[]; note: string | null } | null>(null);
+  // Something to cancel only while a video of it is still being made (or not yet known here).
+  const cancellable = useAppStore(
+    (s) =>
+      batch !== null &&
+      batch.note === null &&
+      batch.videos.some((id) => (s.generations.data.find((g) => g.id === id)?.status ?? 'generating') === 'generating'),
+  );
 
   const take = async (files: File[]) => {
     setProblem(null);
@@ -80,7 +87,9 @@ export function BatchFromCsv({
     setServerError(null);
     try {
       const answer = await generateFromTemplate(template.id, body);
-      if (answer.batch_id) setBatch({ id: answer.batch_id, note: null });
+      if (answer.batch_id) {
+        setBatch({ id: answer.batch_id, videos: answer.generations.map((g) => g.generation_id), note: null });
+      }
       onStarted(answer as GenerateResponse);
     } catch (err) {
       setServerError(err);
@@ -95,7 +104,7 @@ export function BatchFromCsv({
     try {
       const done = await invoke('batches:cancel', { params: { id: batch.id } });
       setBatch({
-        id: batch.id,
+        ...batch,
         note: `Cancelled ${done.canceled.length} video${done.canceled.length === 1 ? '' : 's'}; ${done.credits_refunded} credits refunded.`,
       });
       void loadBalance();
@@ -168,7 +177,7 @@ export function BatchFromCsv({
           {busy ? 'Working…' : quote ? `Generate ${quote.num_videos} videos` : 'Generate batch'}
         </button>
         {quote ? <span className="muted">Charges {quote.credits} credits</span> : null}
-        {batch ? (
+        {cancellable ? (
           <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => void cancelBatch()}>
             Cancel this batch
           </button>

@@ -37,7 +37,9 @@ export function GenerateForm({ template }: { template: Template }) {
   const [mode, setMode] = useDraft<'single' | 'batch'>(`generate:${template.id}:mode`, 'single');
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<unknown>(null);
-  const [result, setResult] = useDraft<GenerateResponse | null>(`generate:${template.id}:result`, null);
+  // Each tab keeps its own last result: a single video's does not show under Batch from CSV, nor a batch's under
+  // Fill in.
+  const [result, setResult] = useDraft<GenerateResponse | null>(`generate:${template.id}:result:${mode}`, null);
   const formRef = useRef<HTMLFormElement>(null);
   const [invalidAttempt, setInvalidAttempt] = useState(0);
   const resultRef = useScrollIntoView<HTMLDivElement>(result, { focus: true });

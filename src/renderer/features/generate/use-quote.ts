@@ -1,7 +1,9 @@
 // The price of a generate body before it is sent: POST /api/templates/:id/quote, asked again (debounced) when
-// the body changes. Nothing is charged or stored by a quote.
+// the body changes, and when the balance does (a request just charged): "Balance after" is the real balance's.
+// Nothing is charged or stored by a quote.
 import { useEffect, useRef, useState } from 'react';
 import { quoteTemplate, type GenerateBody, type Quote } from '../../lib/studio-api';
+import { useAppStore } from '../../stores/app-store';
 
 export type QuoteState =
   | { status: 'idle' }
@@ -13,13 +15,15 @@ export function useQuote(templateId: string, body: GenerateBody | null, delayMs 
   const key = body ? JSON.stringify(body) : null;
   const [state, setState] = useState<QuoteState>({ status: 'idle' });
   const seq = useRef(0);
+  const balance = useAppStore((s) => s.balance);
   useEffect(() => {
     if (!key || !body) {
       setState({ status: 'idle' });
       return;
     }
     const mine = ++seq.current;
-    setState({ status: 'loading', key });
+    // Asked again for the same body (the balance moved): the price shown stays until the new one is in.
+    setState((s) => (s.status === 'ready' && s.key === key ? s : { status: 'loading', key }));
     const timer = setTimeout(() => {
       quoteTemplate(templateId, body).then(
         (quote) => mine === seq.current && setState({ status: 'ready', key, quote }),
@@ -27,8 +31,8 @@ export function useQuote(templateId: string, body: GenerateBody | null, delayMs 
       );
     }, delayMs);
     return () => clearTimeout(timer);
-    // `key` stands for the body.
-  }, [templateId, key, delayMs]);
+    // `key` stands for the body; `balance` is what "Balance after" is worked out from.
+  }, [templateId, key, delayMs, balance]);
   return state;
 }
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Generation } from '../../../shared/ipc-contract.js';
 import { ApiErrorBanner } from '../../components/ApiErrorBanner';
 import { StatusBadge } from '../../components/Badge';
@@ -8,6 +8,7 @@ import { Spinner } from '../../components/StatusViews';
 import { invoke } from '../../lib/api';
 import { formatDate, formatRelative, formatSeconds, formatTimeSeconds } from '../../lib/format';
 import { rendererOf } from '../../lib/renderer-label';
+import { focusIntoView } from '../../lib/use-scroll-into-view';
 import { RegenerateButton } from './RegenerateButton';
 
 /** Where a generation stands while it waits or renders: its place in the queue, or its progress. */
@@ -30,6 +31,14 @@ export function GenerationPlayer({
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState<'save' | 'show' | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // Opened from another screen (Play on a Generate result): that screen and its button are gone, so the focus
+  // would be on the page's body; it goes to the player's heading instead. Opened from this screen's list, the
+  // focus stays on the button that opened it.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) focusIntoView(headingRef.current);
+  }, [g.id]);
 
   const run = async (what: 'save' | 'show') => {
     setBusy(what);
@@ -53,7 +62,9 @@ export function GenerationPlayer({
   return (
     <section className="card player-card" aria-label="Video player" data-testid="video-player">
       <div className="card-header">
-        <h2>{title}</h2>
+        <h2 ref={headingRef} tabIndex={-1} className="player-title">
+          {title}
+        </h2>
         <div className="detail-actions">
           {playable ? (
             <>

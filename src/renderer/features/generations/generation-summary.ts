@@ -31,3 +31,11 @@ export function keyInputs(g: Pick<Generation, 'inputs'>, characterName?: (id: st
   if (given.length > MAX_INPUTS) shown.push(`+${given.length - MAX_INPUTS} more`);
   return shown;
 }
+
+/** The first input the request gave, by its value (text) or its file's name: what one CSV row was about. */
+export function firstGivenInput(g: Pick<Generation, 'inputs'>): string | null {
+  const given = Object.values(g.inputs).find((v) => v.source !== 'default' && v.source !== 'empty');
+  if (!given) return null;
+  if (given.type === 'text') return given.value?.trim() ? shorten(given.value, PROMPT_CHARS / 2) : null;
+  return given.storage_key?.split('/').pop() ?? null;
+}

@@ -2,6 +2,7 @@
 // local API serves it and lets this window's origin frame it, config login.livePageEmbedders), in a frame as
 // wide as the content and as tall as the window allows. The page fits the remote browser to the frame itself.
 import { useEffect, useRef } from 'react';
+import { bringIntoView } from '../../lib/use-scroll-into-view';
 import type { WaitingLogin } from '../../stores/login-help.slice';
 
 export const LIVE_PAGE_PANEL_ID = 'live-page-panel';
@@ -12,7 +13,7 @@ export function LivePagePanel({ login, onHide }: { login: WaitingLogin; onHide: 
   // Opened by the person: it comes into view and takes the focus (its heading, so Tab goes on to Hide, then
   // into the page).
   useEffect(() => {
-    panelRef.current?.scrollIntoView({ block: 'start' });
+    if (panelRef.current) bringIntoView(panelRef.current, { start: true });
     headingRef.current?.focus({ preventScroll: true });
   }, []);
   return (

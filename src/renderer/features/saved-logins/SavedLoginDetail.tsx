@@ -9,6 +9,7 @@ import { SecretActions } from './SecretActions';
 import { keyName, methodLabel } from './saved-login-format';
 import { SessionsFromLogin } from './SessionsFromLogin';
 import { TestNow } from './TestNow';
+import { TestOffer } from './TestOffer';
 import { UseLog } from './UseLog';
 
 const SOURCES: Record<SavedLogin['source'], string> = {
@@ -29,10 +30,13 @@ function Stat({ term, children }: { term: string; children: ReactNode }) {
 /** One saved login: what is known of it, its secrets (Reveal, Copy), Test now, its use log and its sessions. */
 export function SavedLoginDetail({
   saved,
+  justSaved = false,
   onEdit,
   onDeleted,
 }: {
   saved: SavedLogin;
+  /** Opened by a save of the form: it offers to test what was saved. */
+  justSaved?: boolean;
   onEdit: () => void;
   onDeleted: () => void;
 }) {
@@ -63,6 +67,7 @@ export function SavedLoginDetail({
             </button>
           </div>
         </div>
+        {justSaved ? <TestOffer id={saved.id} /> : null}
         <dl className="stats stats-grid">
           <Stat term="Username">{saved.username || <NoValue />}</Stat>
           <Stat term="Method">{methodLabel(saved.loginMethod, methods.data)}</Stat>

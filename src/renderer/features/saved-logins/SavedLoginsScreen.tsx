@@ -69,7 +69,9 @@ export function SavedLoginsScreen() {
   } else if (view.kind === 'import') {
     body = <ImportPanel onDone={toList} />;
   } else if (view.kind === 'add') {
-    body = <SavedLoginForm saved={null} onDone={(s) => show({ kind: 'detail', id: s.id })} onCancel={toList} />;
+    body = (
+      <SavedLoginForm saved={null} onDone={(s) => show({ kind: 'detail', id: s.id, saved: true })} onCancel={toList} />
+    );
   } else if (!saved) {
     body =
       savedLogins.status === 'ready' || savedLogins.status === 'error' ? (
@@ -84,12 +86,19 @@ export function SavedLoginsScreen() {
       <SavedLoginForm
         key={saved.id}
         saved={saved}
-        onDone={() => show({ kind: 'detail', id: saved.id })}
+        onDone={() => show({ kind: 'detail', id: saved.id, saved: true })}
         onCancel={() => show({ kind: 'detail', id: saved.id })}
       />
     );
   } else {
-    body = <SavedLoginDetail saved={saved} onEdit={() => show({ kind: 'edit', id: saved.id })} onDeleted={toList} />;
+    body = (
+      <SavedLoginDetail
+        saved={saved}
+        justSaved={view.kind === 'detail' && view.saved === true}
+        onEdit={() => show({ kind: 'edit', id: saved.id })}
+        onDeleted={toList}
+      />
+    );
   }
 
   return (

@@ -6,6 +6,7 @@ import { useScrollIntoView } from '../../lib/use-scroll-into-view';
 import { useAppStore } from '../../stores/app-store';
 import type { SavedLoginTest } from '../../stores/saved-logins.slice';
 import { LoginSteps } from '../sessions/LoginSteps';
+import { loginFailureWords } from '../../lib/login-failure-words';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -18,7 +19,8 @@ function outcomeText(test: SavedLoginTest): string {
   if (test.error) return `The test did not run: ${test.error}`;
   if (!o) return '';
   if (o.ok) return `Logged in: ${cookiesIn(o)}`;
-  return `Login failed (${o.code}): ${o.message}`;
+  const words = loginFailureWords(o.code);
+  return `${words.title}: ${o.message} What to do: ${words.next} (code ${o.code})`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { PERSON_TASK } from '../../../shared/person-task.js';
 import { ErrorBanner, Spinner } from '../../components/StatusViews';
 import { errorMessage } from '../../lib/api';
+import { bringIntoView } from '../../lib/use-scroll-into-view';
 import { useAppStore } from '../../stores/app-store';
 import { LivePagePanel } from '../needs-you/LivePagePanel';
 import { LoginSteps } from './LoginSteps';
@@ -39,7 +40,7 @@ export function LoginProgress() {
     if (!needsYou) return;
     const button = showRef.current;
     if (!button) return;
-    button.scrollIntoView({ block: 'nearest' });
+    bringIntoView(button);
     const active = document.activeElement;
     const form = button.closest('[role="region"]');
     if (!active || active === document.body || form?.contains(active)) button.focus({ preventScroll: true });

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Field } from '../../components/Field';
 import { ErrorBanner } from '../../components/StatusViews';
 import { ApiError } from '../../lib/api';
+import { loginFailureWords } from '../../lib/login-failure-words';
 import { useDraft } from '../../lib/use-draft';
 import { useFormErrors } from '../../lib/use-form-errors';
 import { useScrollIntoView } from '../../lib/use-scroll-into-view';
@@ -20,7 +21,8 @@ interface LoginDraft {
   interactive?: boolean;
 }
 
-const EMPTY: LoginDraft = { url: '', method: 'password', values: {}, useCache: true, interactive: true };
+// A cached session is off by default: the form is for testing the login itself, and a cached answer tests nothing.
+const EMPTY: LoginDraft = { url: '', method: 'password', values: {}, useCache: false, interactive: true };
 
 const LABELS: Record<string, string> = {
   domain: 'Login page URL',
@@ -34,6 +36,8 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
   const loadMethods = useAppStore((s) => s.loadLoginMethods);
   const run = useAppStore((s) => s.loginRun);
   const runLogin = useAppStore((s) => s.runLogin);
+  // A running login that stopped for the person is not "Logging in…": it waits for them (its panel below says why).
+  const waitsForPerson = useAppStore((s) => s.waitingLogins.some((w) => w.loginId === s.loginRun?.loginId));
   const form = useFormErrors(LABELS);
   const [busy, setBusy] = useState(false);
   // A started login brings its live steps into view with focus; its outcome (result or failure) is scrolled to
@@ -132,47 +136,30 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
             />
           </Field>
         </div>
-        <Field
-          label="Login method"
-          error={form.errors.loginMethod}
-          hint={
-            methods.status === 'error'
-              ? `The server’s list of methods could not be read (${methods.error}).`
-              : method?.description
-          }
-        >
-          <select
-            value={draft.method}
-            onChange={(e) => setDraft((d) => ({ ...d, method: e.target.value }))}
-            disabled={methods.status !== 'ready'}
+        {/* One field per row, or two side by side in a row: what the eye reads next is what Tab reaches next. */}
+        <div className="span-2 login-method-field">
+          <Field
+            label="Login method"
+            error={form.errors.loginMethod}
+            hint={
+              methods.status === 'error'
+                ? `The server’s list of methods could not be read (${methods.error}).`
+                : method?.description
+            }
           >
-            {methods.data.length === 0 ? <option value="password">Password</option> : null}
-            {methods.data.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <div className="field checkbox-field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={draft.useCache}
-              onChange={(e) => setDraft((d) => ({ ...d, useCache: e.target.checked }))}
-            />
-            Use a cached session if there is one
-          </label>
-        </div>
-        <div className="field checkbox-field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={draft.interactive ?? true}
-              onChange={(e) => setDraft((d) => ({ ...d, interactive: e.target.checked }))}
-            />
-            Let me finish it here if it stops at a CAPTCHA, a code or a page it does not understand
-          </label>
+            <select
+              value={draft.method}
+              onChange={(e) => setDraft((d) => ({ ...d, method: e.target.value }))}
+              disabled={methods.status !== 'ready'}
+            >
+              {methods.data.length === 0 ? <option value="password">Password</option> : null}
+              {methods.data.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+          </Field>
         </div>
         {needed.map((f) => (
           <MethodInput
@@ -205,6 +192,26 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
             </div>
           </details>
         ) : null}
+        <div className="field checkbox-field span-2">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.useCache}
+              onChange={(e) => setDraft((d) => ({ ...d, useCache: e.target.checked }))}
+            />
+            Use a cached session if there is one
+          </label>
+        </div>
+        <div className="field checkbox-field span-2">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.interactive ?? true}
+              onChange={(e) => setDraft((d) => ({ ...d, interactive: e.target.checked }))}
+            />
+            Let me finish it here if it stops at a CAPTCHA, a code or a page it does not understand
+          </label>
+        </div>
         <div className="form-actions span-2">
           <button
             type="submit"
@@ -212,9 +219,13 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
             disabled={busy}
             aria-keyshortcuts="Control+Enter Meta+Enter"
           >
-            {busy ? 'Logging in…' : 'Run login'}
+            {busy ? (waitsForPerson ? 'Waiting for you…' : 'Logging in…') : 'Run login'}
           </button>
-          {busy ? <span className="muted">A fresh login can take up to a minute.</span> : null}
+          {busy ? (
+            <span className="muted">
+              {waitsForPerson ? 'It waits for you: see below.' : 'A fresh login can take up to a minute.'}
+            </span>
+          ) : null}
         </div>
       </form>
       <div
@@ -227,7 +238,13 @@ export function LoginTestForm({ onDone }: { onDone: () => void }) {
       >
         <LoginProgress />
         {error && !shownAsFields ? (
-          <ErrorBanner title={`Login failed (${error.code})`} message={error.message} />
+          <div className="login-failure">
+            <ErrorBanner title={loginFailureWords(error.code).title} message={error.message} />
+            <p className="next-step">
+              <strong>What to do:</strong> {loginFailureWords(error.code).next}{' '}
+              <span className="muted">(code {error.code})</span>
+            </p>
+          </div>
         ) : null}
         {run?.status === 'succeeded' && run.result ? (
           <LoginResultView result={run.result} request={run.request} />

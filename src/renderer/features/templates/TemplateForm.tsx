@@ -180,7 +180,7 @@ export function TemplateForm({
             </div>
           )}
         </div>
-        <TemplatePreview body={body} invalid={Object.keys(live).length > 0} />
+        <TemplatePreview body={body} problems={Object.keys(live)} highlighted={invalidAttempt > 0} />
       </div>
       <div className="form-actions sticky-actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -3,18 +3,38 @@ import type { TemplateInput } from '../../../shared/ipc-contract.js';
 import { ProgressBar } from '../../components/ProgressBar';
 import { rendererOf } from '../../lib/renderer-label';
 import { sampleValues } from './preview-sample';
+import { PreviewPlayer } from './PreviewPlayer';
 import { TestRender } from './TestRender';
 import { useDraftPreview } from './use-draft-preview';
+
+/** A form field's path in words: "title", "prompt template", "variable 2's key". */
+function fieldName(path: string): string {
+  const variable = /^input_variables\.(\d+)\.(\w+)$/.exec(path);
+  if (variable) return `variable ${Number(variable[1]) + 1}’s ${variable[2].replace(/_/g, ' ')}`;
+  return path.replace(/\./g, ' ').replace(/_/g, ' ');
+}
 
 /**
  * The editor's preview: a free draft render of the template with sample values (the person's own or the
  * defaults), re-rendered after each change; and a test render with the real provider, priced first.
  */
-export function TemplatePreview({ body, invalid }: { body: TemplateInput; invalid: boolean }) {
+export function TemplatePreview({
+  body,
+  problems,
+  highlighted,
+}: {
+  body: TemplateInput;
+  /** The fields the form's checks refuse (paths: "title", "input_variables.0.key"). */
+  problems: string[];
+  /** Whether the form shows them (after a save was tried): only then are any fields highlighted. */
+  highlighted: boolean;
+}) {
   const [own, setOwn] = useState<Record<string, string>>({});
   const { values, missing } = useMemo(() => sampleValues(body.input_variables, own), [body.input_variables, own]);
-  const blocked = invalid
-    ? 'Fix the highlighted fields to see a preview.'
+  const blocked = problems.length
+    ? highlighted
+      ? 'Fix the highlighted fields to see a preview.'
+      : `To see a preview, fill in ${problems.slice(0, 3).map(fieldName).join(', ')}${problems.length > 3 ? ' and more' : ''}.`
     : missing.length
       ? `Give ${missing.join(', ')} a default or sample value to see a preview.`
       : null;
@@ -25,20 +45,10 @@ export function TemplatePreview({ body, invalid }: { body: TemplateInput; invali
   return (
     <section className="template-preview" aria-labelledby="template-preview-title">
       <div className="preview-body">
-        <div className={`preview-frame preview-${(body.aspect_ratio ?? '16:9').replace(':', 'x')}`} aria-live="polite">
-          {url ? (
-            <video
-              key={url}
-              data-testid="draft-preview"
-              src={url}
-              controls
-              autoPlay
-              muted
-              loop
-              playsInline
-              aria-label="Draft preview"
-            />
-          ) : null}
+        <PreviewPlayer
+          url={url}
+          frameClassName={`preview-frame preview-${(body.aspect_ratio ?? '16:9').replace(':', 'x')}`}
+        >
           {state.kind === 'rendering' ? (
             <div className={`preview-note${url ? ' preview-updating' : ''}`}>
               <span>Rendering a draft…</span>
@@ -49,7 +59,7 @@ export function TemplatePreview({ body, invalid }: { body: TemplateInput; invali
               {state.message}
             </p>
           ) : null}
-        </div>
+        </PreviewPlayer>
         <div className="preview-side">
           <h3 id="template-preview-title">Preview</h3>
           <p className="field-hint">

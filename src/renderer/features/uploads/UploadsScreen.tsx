@@ -6,7 +6,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ErrorBanner, EmptyState } from '../../components/StatusViews';
 import { UploadList } from '../../components/UploadList';
 import { errorMessage } from '../../lib/api';
-import { useScrollIntoView } from '../../lib/use-scroll-into-view';
+import { focusIntoView, useScrollIntoView } from '../../lib/use-scroll-into-view';
 import { useAppStore } from '../../stores/app-store';
 import type { UploadKind } from '../../stores/uploads.slice';
 import { StoredUploadCard } from './StoredUploadCard';
@@ -64,6 +64,19 @@ export function UploadsScreen() {
   const shown = kind === 'any' ? stored.data : stored.data.filter((u) => u.kind === kind);
   // A started upload brings its row (progress, then its key or why it failed) into view, with focus.
   const liveRef = useScrollIntoView<HTMLDivElement>(pending[0]?.file.token ?? null, { focus: true });
+  // Once every upload is done the live box is empty: the focus it held goes to the newest file's card in Your
+  // files (its Copy key button, the next thing one does with it), not left on an empty outlined box. Only when the
+  // focus is still there (or lost to the page's body): a person who moved on keeps their place.
+  const newest = pending.length === 0 ? (uploads.find((u) => u.status === 'done')?.result?.s3_key ?? null) : null;
+  useEffect(() => {
+    const box = liveRef.current;
+    const active = document.activeElement;
+    if (!newest || !box || !(active === document.body || box.contains(active))) return;
+    const key = document.querySelector(`[data-testid="stored-key"][title="${CSS.escape(newest)}"]`);
+    focusIntoView(key?.closest('[data-testid="stored-upload"]')?.querySelector<HTMLElement>('button'), {
+      smooth: true,
+    });
+  }, [newest, stored.data, liveRef]);
   const storedLoad: ListLoad = { state: stored, noun: 'uploads', onRetry: () => void loadStored() };
   return (
     <div className="page page-wide">

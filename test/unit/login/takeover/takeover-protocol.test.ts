@@ -5,6 +5,7 @@ import {
   createSseParser,
   escapeStep,
   fitContain,
+  fitReadable,
   keyMessage,
   mapToRemote,
   modifiersOf,
@@ -39,6 +40,18 @@ describe('mapping the pointer to the remote viewport', () => {
     expect(fitContain({ width: 1268, height: 700 }, remote)).toEqual({ left: 74, top: 0, width: 1120, height: 700 });
     expect(fitContain({ width: 788, height: 800 }, remote)).toEqual({ left: 0, top: 154, width: 788, height: 492 });
     expect(fitContain({ width: 0, height: 500 }, remote)).toEqual({ left: 0, top: 0, width: 0, height: 0 });
+  });
+
+  it('keeps the frame readable: fitted whole while that is at least 3/4 size, else to the width (scrolling)', () => {
+    // Whole: the same box as fitContain.
+    expect(fitReadable({ width: 1268, height: 700 }, remote)).toEqual(fitContain({ width: 1268, height: 700 }, remote));
+    // A short stage (a 640x480 window) and a remote that stayed 1280x800: not 0.26 of its size, but 3/4, scrolled.
+    expect(fitReadable({ width: 596, height: 207 }, remote)).toEqual({ left: 0, top: 0, width: 960, height: 600 });
+    // Wide enough but short: the width's scale (above 3/4), scrolled down.
+    expect(fitReadable({ width: 1100, height: 300 }, remote)).toEqual({ left: 0, top: 0, width: 1100, height: 687 });
+    // Never above 1:1.
+    expect(fitReadable({ width: 2000, height: 200 }, remote)).toEqual({ left: 360, top: 0, width: 1280, height: 800 });
+    expect(fitReadable({ width: 0, height: 500 }, remote)).toEqual({ left: 0, top: 0, width: 0, height: 0 });
   });
 
   it('maps by the displayed box at two display sizes', () => {

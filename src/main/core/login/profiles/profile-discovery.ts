@@ -56,6 +56,16 @@ function chromiumCookiesFile(profileDir: string): string | null {
   return null;
 }
 
+/**
+ * The name a person knows a Chromium profile by. A profile nobody named carries the browser's placeholder ("Your
+ * Chromium", "Your Chrome"), which reads as a second browser name: it is the Default profile, or its folder's name.
+ */
+export function chromiumProfileName(dir: string, given: string | undefined): string {
+  const name = given?.trim() ?? '';
+  if (name && !/^Your (Google )?(Chrome|Chromium|Microsoft Edge|Edge|Brave)\b/i.test(name)) return name;
+  return dir === 'Default' ? 'Default profile' : dir;
+}
+
 function chromiumProfiles(family: ChromiumFamily, userDataDir: string): FoundProfile[] {
   const state = readJson(path.join(userDataDir, 'Local State')) as {
     profile?: { info_cache?: Record<string, { name?: string }> };
@@ -73,7 +83,7 @@ function chromiumProfiles(family: ChromiumFamily, userDataDir: string): FoundPro
     found.push({
       id: profileId(family.kind, profileDir),
       browser: family.kind,
-      name: names[dir]?.name || dir,
+      name: chromiumProfileName(dir, names[dir]?.name),
       path: profileDir,
       userDataDir,
       cookiesFile,

@@ -94,6 +94,29 @@ export function fitContain(area: Size, frame: Size): Box {
 }
 
 /**
+ * The box the live frame is shown in. Fitted whole into `area` (as fitContain) while that keeps the remote page at
+ * least `minScale` of its size; below that (a short or narrow window, or a remote page that did not follow its
+ * size, e.g. someone else controls it) it is shown at the area's width, never above 1:1 nor below `minScale`, and
+ * the stage scrolls: a person reads and hits 12 px of a 16 px text, not 7 px letterboxed. Self-contained (the page
+ * script carries its source).
+ */
+export function fitReadable(area: Size, frame: Size, minScale = 0.75): Box {
+  if (!(area.width > 0 && area.height > 0 && frame.width > 0 && frame.height > 0)) {
+    return { left: 0, top: 0, width: 0, height: 0 };
+  }
+  const whole = Math.min(area.width / frame.width, area.height / frame.height);
+  const scale = whole >= minScale ? whole : Math.min(1, Math.max(minScale, area.width / frame.width));
+  const width = Math.max(1, Math.floor(frame.width * scale));
+  const height = Math.max(1, Math.floor(frame.height * scale));
+  return {
+    left: Math.max(0, Math.floor((area.width - width) / 2)),
+    top: Math.max(0, Math.floor((area.height - height) / 2)),
+    width,
+    height,
+  };
+}
+
+/**
  * A pointer at (clientX, clientY) over the frame displayed in `box` (its getBoundingClientRect) → the
  * remote viewport's CSS px, clamped to 0..width × 0..height, rounded to 0.1 px. Independent of the
  * JPEG's own pixel size and of either side's device scale: only the displayed box counts.

@@ -23,10 +23,13 @@ function stageArea() {
   return { width: el.stage.clientWidth - padX, height: el.stage.clientHeight - padY };
 }
 
-/** Sizes the view to the largest box of the remote aspect ratio that fits the stage. */
+/**
+ * Sizes the view to the largest box of the remote aspect ratio that fits the stage, or, where that would shrink the
+ * page below reading size, to the stage's width with the stage scrolling (P.fitReadable).
+ */
 function layout() {
   if (!S.remote) return;
-  const box = P.fitContain(stageArea(), S.remote);
+  const box = P.fitReadable(stageArea(), S.remote);
   el.view.style.width = box.width + 'px';
   el.view.style.height = box.height + 'px';
 }

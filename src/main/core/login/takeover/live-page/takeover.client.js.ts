@@ -6,7 +6,7 @@
  *
  * What it does: reads the login id from /live/<id> and the token from the fragment (then removes the
  * fragment from the address bar), reads GET /live/<id>/events with fetch (EventSource cannot send the
- * X-Takeover-Token header), draws the newest JPEG frame on a canvas scaled to fit, and posts the
+ * X-Takeover-Token header), draws the newest JPEG frame on a canvas scaled to fit (or to the width, scrolling, when fitting would be unreadable), and posts the
  * person's input, viewport size, Done and Cancel.
  */
 import {
@@ -14,7 +14,7 @@ import {
   clampViewport,
   createSseParser,
   escapeStep,
-  fitContain,
+  fitReadable,
   keyMessage,
   mapToRemote,
   modifiersOf,
@@ -39,7 +39,7 @@ const PURE: Record<string, (...args: never[]) => unknown> = {
   clampViewport,
   createSseParser,
   escapeStep,
-  fitContain,
+  fitReadable,
   keyMessage,
   mapToRemote,
   modifiersOf,

@@ -112,7 +112,8 @@ button.danger:hover { background: var(--danger-hover); border-color: var(--dange
 button:disabled { cursor: default; opacity: 0.6; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 
-/* The live view: the frame scaled to fit the stage (the script sizes #view), focus ring around it. */
+/* The live view: the frame scaled to fit the stage, or to its width where fitting would be unreadable (the script
+   sizes #view), focus ring around it. */
 main { flex: 1 1 0; min-height: 16rem; display: flex; flex-direction: column; }
 .hint { flex: none; margin: 0; padding: 0.35rem 1rem; font-size: 0.8125rem; color: var(--muted); }
 kbd {
@@ -124,9 +125,11 @@ kbd {
   flex: 1 1 0;
   min-height: 0;
   display: grid;
-  place-items: center;
+  /* Centred while it fits; a view larger than the stage (kept readable, see fitReadable) starts at its edge and
+     the stage scrolls to the rest. */
+  place-items: safe center;
   padding: 6px;
-  overflow: hidden;
+  overflow: auto;
   background: var(--stage);
   color: var(--stage-text);
 }
