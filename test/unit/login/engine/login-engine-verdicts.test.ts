@@ -32,10 +32,17 @@ const VANISHING_FORM = `<h1>Sign in</h1><form id="f"><label for="u">Email</label
 <script>document.getElementById('f').addEventListener('submit', (e) => { e.preventDefault(); document.getElementById('f').remove();
 document.body.insertAdjacentHTML('beforeend', '<p>Welcome!</p>'); });</script>`;
 
+/** /required: a workspace field the page requires (native validation) that the request does not fill. */
+const REQUIRED_FIELD_FORM = `<h1>Sign in</h1><form method="post" action="/session"><label for="w">Workspace</label>
+<input id="w" name="workspace" required><label for="u">Email</label><input id="u" name="email" type="email" autocomplete="username">
+<label for="p">Password</label><input id="p" name="password" type="password" autocomplete="current-password"><button>Sign in</button></form>`;
+
 beforeAll(async () => {
   pool = new BrowserPool({ executablePath: resolveBrowserExecutable({}).path, maxContexts: 2 });
   server = createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname === '/vanish') html(res, VANISHING_FORM);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/vanish') html(res, VANISHING_FORM);
+    else if (path === '/required') html(res, REQUIRED_FIELD_FORM);
     else html(res, 'not found');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -52,6 +59,15 @@ function login(url: string, username: string, password: string): Promise<LoginRe
 }
 
 describe('login verdicts', () => {
+  it('a form the browser will not submit (a required field the request left empty) is credentials_required, never a 401', async () => {
+    const result = await login(`${base}/required`, USER, PASSWORD);
+    expect(result.ok, result.ok ? 'ok' : result.steps.join('\n')).toBe(false);
+    if (!result.ok) {
+      expect(result.reason).toBe('credentials_required');
+      expect(result.message).toMatch(/required or invalid fields: .*workspace.*\(pass them in additionalFields\)/i);
+    }
+  });
+
   it('a form that goes away with no sign of a session is not a success', async () => {
     const result = await login(`${base}/vanish`, USER, PASSWORD);
     expect(result.ok, result.ok ? 'ok' : result.steps.join('\n')).toBe(false);

@@ -328,10 +328,12 @@ export class OutcomeDetector {
             ...(storedIn.length ? { storedIn } : {}),
           };
         const untouched = s.watchedState === 'visible-filled' && noTraffic;
+        // The browser itself would not send the form: the site never saw the credentials, so no 401 — the
+        // request lacks what the page requires (its own validation names the fields).
         if (untouched && s.invalidFields.length) {
           return {
             kind: 'failure',
-            reason: 'invalid_credentials',
+            reason: 'credentials_required',
             message: `The form could not be submitted; required or invalid fields: ${s.invalidFields.join(', ')} (pass them in additionalFields)`,
             evidence: ['native form validation blocked submit'],
           };
