@@ -81,6 +81,28 @@ describe('headless server on a machine without a keychain', () => {
     expect(again.headers.get('x-session-cache')).toBe('hit');
   });
 
+  it('logs in where the submit is enabled only once filled: the engine’s page scripts run under tsx too', async () => {
+    // This server runs through tsx, as `npm run cli` and `npm run mcp` do: esbuild's keepNames there wraps a named
+    // function inside a page script in `__name()`, which the page lacks (the wait for the submit once threw so, and
+    // every such login ended in NO_OUTCOME; vitest's own transform never showed it).
+    const material = await startSite('material-login');
+    try {
+      const res = await fetch(`${server.url}/api/login`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          cred: material.credentials,
+          loginMethod: 'password',
+          domain: material.loginUrl,
+          useCache: false,
+        }),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    } finally {
+      await material.close();
+    }
+  });
+
   it('keeps no key, password or cookie value in plain text anywhere in the data dir', () => {
     for (const file of filesUnder(dataDir)) {
       if (path.basename(file) === 'secrets.key') continue;

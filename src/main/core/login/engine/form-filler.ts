@@ -275,18 +275,17 @@ export class FormFiller {
    */
   private async untilEnabled(frame: Frame, id: string): Promise<void> {
     await frame.waitForFunction(
+      // No named function inside: under tsx (the CLI, the MCP server) esbuild's keepNames wraps one in `__name()`,
+      // which the page does not have (runInFrame's scripts get page-script.ts's shim; this one is Playwright's own).
       ([attr, mark]) => {
-        const find = (root: Document | ShadowRoot): Element | null => {
-          const hit = root.querySelector(`[${attr}="${mark}"]`);
-          if (hit) return hit;
-          for (const el of Array.from(root.querySelectorAll('*'))) {
-            const deep = el.shadowRoot ? find(el.shadowRoot) : null;
-            if (deep) return deep;
-          }
-          return null;
-        };
-        const el = find(document);
-        return !!el && !(el as HTMLButtonElement).disabled && el.getAttribute('aria-disabled') !== 'true';
+        const roots: (Document | ShadowRoot)[] = [document];
+        for (let i = 0; i < roots.length; i++) {
+          const el = roots[i]!.querySelector(`[${attr}="${mark}"]`);
+          if (el) return !(el as HTMLButtonElement).disabled && el.getAttribute('aria-disabled') !== 'true';
+          for (const host of Array.from(roots[i]!.querySelectorAll('*')))
+            if (host.shadowRoot) roots.push(host.shadowRoot);
+        }
+        return false;
       },
       [MARK_ATTR, id] as const,
       { timeout: this.deps.deadline.cap(5000) },
