@@ -328,13 +328,19 @@ export class LoginFlow {
         if (this.net.isQuiet(100) && (await this.pageStill(IDENTIFIER_STILL_MS))) return done(scan);
       } else {
         identifierSince = undefined;
-        const networkSettled = this.net.isSettled(QUIET_MS, start);
+        // The site accepted the HTTP authentication the engine answered and its page loaded: that page is the
+        // signed-in one unless it draws a login form at once, so it is judged after a short quiet (a full second of
+        // watching was most of such a login's time: 1.5 s against a script's 0.2 s).
+        const httpAuthDone = this.deps.interceptor?.answeredLoginChallenge === true;
+        const quietMs = httpAuthDone ? IDENTIFIER_STILL_MS : QUIET_MS;
+        const networkSettled = this.net.isSettled(quietMs, start);
         if (!networkSettled) waitedFor.add('requests the page started');
         // A login form on the page, hidden, with nothing to reveal it: the page itself will show it.
         const formToShow =
           scan.hiddenPasswordCount > 0 && !scan.signInLinks.length && now - start < HIDDEN_FORM_BOUND_MS;
         if (formToShow) waitedFor.add('the hidden login form to be shown');
-        if (now - start > 1000 && networkSettled && !formToShow && (await this.pageSettled(waitedFor))) {
+        const floorPassed = httpAuthDone || now - start > 1000;
+        if (floorPassed && networkSettled && !formToShow && (await this.pageSettled(waitedFor, quietMs))) {
           // A consent dialog may hide or disable the page behind it: accept it once and look again.
           if (!consentTried) {
             consentTried = true;
@@ -365,7 +371,7 @@ export class LoginFlow {
    * progress bar or empty app shell, and the page answers at once (a look that waits for the
    * main thread means its scripts are still running).
    */
-  private async pageSettled(waitedFor: Set<string>): Promise<boolean> {
+  private async pageSettled(waitedFor: Set<string>, quietMs = QUIET_MS): Promise<boolean> {
     const asked = Date.now();
     const state = await pageActivity(this.deps.page);
     const answeredAt = Date.now();
@@ -377,11 +383,11 @@ export class LoginFlow {
       }
       return false;
     }
-    if (answeredAt - asked > MAIN_THREAD_BUSY_MS || answeredAt - state.longTaskAt < QUIET_MS) {
+    if (answeredAt - asked > MAIN_THREAD_BUSY_MS || answeredAt - state.longTaskAt < quietMs) {
       waitedFor.add('its scripts (main thread busy)');
       return false;
     }
-    if (answeredAt - state.domChangedAt < QUIET_MS) {
+    if (answeredAt - state.domChangedAt < quietMs) {
       waitedFor.add('elements still being added');
       return false;
     }
