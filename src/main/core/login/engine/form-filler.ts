@@ -114,24 +114,24 @@ export class FormFiller {
       const mine = pending.filter((p) => p.frame === frame);
       const ok = await frame
         .evaluate(
-          ([attr, entries]) => {
-            const find = (root: Document | ShadowRoot, sel: string): Element | null => {
-              const hit = root.querySelector(sel);
-              if (hit) return hit;
-              for (const el of Array.from(root.querySelectorAll('*'))) {
-                const deep = el.shadowRoot ? find(el.shadowRoot, sel) : null;
-                if (deep) return deep;
+          ([attr, entries]) =>
+            // No named function in here (page-functions-tsx.test.ts): shadow roots searched by a loop.
+            entries.map(([id, v]) => {
+              const roots: (Document | ShadowRoot)[] = [document];
+              let el: HTMLInputElement | null = null;
+              for (let i = 0; i < roots.length && !el; i++) {
+                el = roots[i]!.querySelector(`[${attr}="${id}"]`);
+                for (const host of Array.from(roots[i]!.querySelectorAll('*')))
+                  if (host.shadowRoot) roots.push(host.shadowRoot);
               }
-              return null;
-            };
-            // A field that went away (re-render) is not ours to judge here: count it as filled. Other
-            // fields than passwords may be normalized when they lose focus (trimmed, lower-cased).
-            const norm = (x: string): string => x.trim().toLowerCase();
-            return entries.map(([id, v]) => {
-              const el = find(document, `[${attr}="${id}"]`) as HTMLInputElement | null;
-              return !el || el.value === v || (el.type !== 'password' && norm(el.value) === norm(v));
-            });
-          },
+              // A field that went away (re-render) is not ours to judge here: count it as filled. Other
+              // fields than passwords may be normalized when they lose focus (trimmed, lower-cased).
+              return (
+                !el ||
+                el.value === v ||
+                (el.type !== 'password' && el.value.trim().toLowerCase() === v.trim().toLowerCase())
+              );
+            }),
           [MARK_ATTR, mine.map((p) => [p.id, p.value] as [string, string])] as const,
         )
         .catch(() => mine.map(() => true));

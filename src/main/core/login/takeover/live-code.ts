@@ -116,20 +116,23 @@ async function nextChange(page: Page, ms: number): Promise<void> {
     .evaluate(
       (wait) =>
         new Promise<void>((resolve) => {
-          const done = () => {
+          // No named function in here (page-functions-tsx.test.ts): the timer and the observer each end the wait.
+          // A toast is judged visible a moment after it is added (page-signals' observer waits as long).
+          const timer = setTimeout(() => {
+            observer.disconnect();
+            setTimeout(resolve, 160);
+          }, wait);
+          const observer = new MutationObserver(() => {
             observer.disconnect();
             clearTimeout(timer);
-            // A toast is judged visible a moment after it is added (page-signals' observer waits as long).
             setTimeout(resolve, 160);
-          };
-          const observer = new MutationObserver(done);
+          });
           observer.observe(document.documentElement, {
             childList: true,
             subtree: true,
             characterData: true,
             attributes: true,
           });
-          const timer = setTimeout(done, wait);
         }),
       ms,
     )
