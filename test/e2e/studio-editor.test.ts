@@ -300,6 +300,50 @@ describe('template editor', () => {
     }
   }, 180_000);
 
+  it('keeps the preview in view while the variables are edited: pinned on a narrow window, beside them on a wide one', async () => {
+    const { page, context } = await h.openApp();
+    const box = async (l: Locator) => (await l.boundingBox())!;
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await nav(page, 'Templates').click();
+      await page.getByRole('button', { name: 'New template' }).click();
+      const form = page.locator('form.template-form');
+      await form.getByLabel('Title').fill('Long template');
+      await form.getByLabel('Prompt template').fill('{{a}} {{b}} {{c}}');
+      for (const [i, key] of ['a', 'b', 'c'].entries()) {
+        if (i) await form.getByRole('button', { name: '+ Add variable' }).click();
+        const v = form.getByRole('group', { name: `Variable ${i + 1}` });
+        await v.getByLabel('Key').fill(key);
+        await v.getByLabel('Label').fill(key.toUpperCase());
+      }
+      const preview = form.locator('section.template-preview');
+      const last = form.getByRole('group', { name: 'Variable 3' }).getByLabel('Default value');
+      // Narrow: the person pins it; the field typed in is scrolled to below it, and both are on screen.
+      await preview.getByLabel('Keep the preview in view while editing').check();
+      await last.click();
+      await last.pressSequentially('the last line');
+      const [p, f] = [await box(preview), await box(last)];
+      expect(p.y, 'preview top on screen').toBeGreaterThanOrEqual(0);
+      expect(f.y, 'the field starts below the pinned preview').toBeGreaterThanOrEqual(p.y + p.height - 1);
+      expect(f.y + f.height, 'the field is on screen').toBeLessThanOrEqual(800);
+      await editorShots(page, 'studio-editor-pinned');
+      expect(await audit(page)).toEqual([]);
+      // Wide: beside the fields by itself, no toggle.
+      await page.setViewportSize({ width: 1800, height: 900 });
+      await expect.poll(() => preview.getByLabel('Keep the preview in view while editing').isVisible()).toBe(false);
+      await last.click();
+      await last.press('End');
+      await last.pressSequentially(' again');
+      const [pw, fw] = [await box(preview), await box(last)];
+      expect(pw.x, 'the preview is beside the fields').toBeGreaterThan(fw.x + fw.width);
+      expect(pw.y).toBeGreaterThanOrEqual(0);
+      expect(pw.y + pw.height).toBeLessThanOrEqual(900);
+      await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-editor-wide-1800-light.png') });
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
   it('prices a test render with the real provider before anything is charged', async () => {
     const { page, context } = await h.openApp();
     try {

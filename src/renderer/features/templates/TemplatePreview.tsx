@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TemplateInput } from '../../../shared/ipc-contract.js';
 import { ProgressBar } from '../../components/ProgressBar';
 import { rendererOf } from '../../lib/renderer-label';
@@ -30,6 +30,23 @@ export function TemplatePreview({
   highlighted: boolean;
 }) {
   const [own, setOwn] = useState<Record<string, string>>({});
+  const [pinned, setPinned] = useState(false);
+  const section = useRef<HTMLElement>(null);
+  // While pinned, the fields scrolled to (by focus, or an outcome brought into view) stop below the preview: its
+  // height is the editor's --pinned-preview-h (template-editor.css).
+  useEffect(() => {
+    const el = section.current;
+    const editor = el?.parentElement;
+    if (!el || !editor || !pinned) return;
+    const note = () => editor.style.setProperty('--pinned-preview-h', `${Math.ceil(el.offsetHeight) + 12}px`);
+    note();
+    const watch = new ResizeObserver(note);
+    watch.observe(el);
+    return () => {
+      watch.disconnect();
+      editor.style.removeProperty('--pinned-preview-h');
+    };
+  }, [pinned]);
   const { values, missing } = useMemo(() => sampleValues(body.input_variables, own), [body.input_variables, own]);
   const blocked = problems.length
     ? highlighted
@@ -43,7 +60,11 @@ export function TemplatePreview({
   const texts = body.input_variables.filter((v) => v.type === 'text');
   const hosted = rendererOf(body).kind === 'hosted';
   return (
-    <section className="template-preview" aria-labelledby="template-preview-title">
+    <section
+      ref={section}
+      className={`template-preview${pinned ? ' preview-pinned' : ''}`}
+      aria-labelledby="template-preview-title"
+    >
       <div className="preview-body">
         <PreviewPlayer
           url={url}
@@ -62,9 +83,14 @@ export function TemplatePreview({
         </PreviewPlayer>
         <div className="preview-side">
           <h3 id="template-preview-title">Preview</h3>
-          <p className="field-hint">
+          <p className="field-hint preview-about">
             A free draft from the local renderer at low resolution, re-rendered as you edit; it is never charged.
           </p>
+          {/* Wide editors keep the preview beside the fields by themselves (template-editor.css); narrow ones ask. */}
+          <label className="preview-pin">
+            <input type="checkbox" checked={pinned} onChange={(e) => setPinned(e.target.checked)} />
+            Keep the preview in view while editing
+          </label>
           {texts.length ? (
             <details className="advanced">
               <summary>Sample values</summary>
