@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Frame sheets of the local renderer: every built-in template in every aspect ratio rendered as a draft (what a new
 // user sees first) with the sample values of scripts/local-renderer/samples.mjs, and its start, middle and end frames
-// side by side in docs/images/local-renderer/<template>-<ratio>.png (docs/video-service.md#local-renderer shows them).
+// side by side in docs/images/local-renderer/<template>-<ratio>.png (docs/video-service.md#layout-roles-what-the-local-renderer-makes shows them).
 // Run after changing the renderer or a built-in template, and look at the sheets:
 //   node --import tsx scripts/local-renderer-sheets.mjs [template-id ...]
 import { execFileSync } from 'node:child_process';
