@@ -73,7 +73,14 @@ describe.skipIf(skip !== null)(`npm start as a non-root user${skip ? ` (skipped:
 
   afterAll(async () => {
     await site?.close();
-    for (const p of uid > 0 ? cmdlines(uid) : []) process.kill(p.pid, 'SIGKILL');
+    // What is left of the user's processes; one may end between the listing and its kill (ESRCH: gone already).
+    for (const p of uid > 0 ? cmdlines(uid) : []) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+      }
+    }
     spawnSync('userdel', [USER], { env: { ...process.env, PATH: SBIN_PATH } });
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
