@@ -53,6 +53,8 @@ function cmdlines(uid: number): { pid: number; cmdline: string[] }[] {
   return found;
 }
 
+// Skipped only off Linux or when this process is not root (it must make a user): the reason is in the suite's title; a part
+// missing under CI (useradd, npm, git, a usable sandbox) fails instead (skipReason).
 describe.skipIf(skip !== null)(`npm start as a non-root user${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let site: FixtureSite;
   let uid = -1;
