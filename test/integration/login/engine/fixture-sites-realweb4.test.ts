@@ -4,6 +4,7 @@
 // that button (enabled once filled), never the language select or the switch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
+import { loginWithSteps } from '../../../helpers/login-with-steps.js';
 import { startTestServer, type TestServer } from '../../../helpers/test-server.js';
 
 const RUNS = 5;
@@ -24,22 +25,7 @@ describe('material-login: the submit is the form’s own (icon-only, enabled onc
   afterAll(() => Promise.all([t?.close(), site?.close()]));
 
   /** One login with an id; its steps as they happened. */
-  async function login(id: string, password: string) {
-    const steps: string[] = [];
-    const off = t.core.events.on('login.step', (e) => {
-      if (e.loginId === id) steps.push(e.step);
-    });
-    try {
-      const res = await t.request('/api/login', {
-        method: 'POST',
-        headers: { 'x-login-id': id },
-        json: { cred: { username: site.credentials.username, password }, domain: site.loginUrl, useCache: false },
-      });
-      return { status: res.status, answer: await res.json(), steps };
-    } finally {
-      off();
-    }
-  }
+  const login = (id: string, password: string) => loginWithSteps(t, id, site, site.credentials.username, password);
 
   it(`the right password signs in with the round arrow button, and the state opens the app (${RUNS} of ${RUNS})`, async () => {
     for (let run = 1; run <= RUNS; run++) {

@@ -6,6 +6,7 @@
 //   session check is still refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type FixtureSite } from '../../../fixtures/sites/index.js';
+import { loginWithSteps } from '../../../helpers/login-with-steps.js';
 import { startTestServer, type TestServer } from '../../../helpers/test-server.js';
 
 const RUNS = 5;
@@ -17,22 +18,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** One fresh login with an id: its answer and its steps as they happened. */
-async function login(id: string, site: FixtureSite, username: string, password: string) {
-  const steps: string[] = [];
-  const off = t.core.events.on('login.step', (e) => {
-    if (e.loginId === id) steps.push(e.step);
-  });
-  try {
-    const res = await t.request('/api/login', {
-      method: 'POST',
-      headers: { 'x-login-id': id },
-      json: { cred: { username, password }, domain: site.loginUrl, useCache: false },
-    });
-    return { status: res.status, answer: await res.json(), steps, sessionId: res.headers.get('x-session-id') };
-  } finally {
-    off();
-  }
-}
+const login = (id: string, site: FixtureSite, username: string, password: string) =>
+  loginWithSteps(t, id, site, username, password);
 
 const cookieHeader = (state: { cookies: { name: string; value: string }[] }) =>
   state.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
