@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCaptcha } from '../fixtures/sites/captcha.site.js';
 import type { FixtureSite } from '../fixtures/sites/index.js';
-import { media } from '../helpers/media-fixtures.js';
+import { finishGeneration } from './support/finish-generation.js';
 import { LivePerson, PERSON_WAIT_MS, waitForEnd } from '../helpers/takeover-person.js';
 import { inViewBelowBar } from './support/layout-audit.js';
 import { audit, ensureShotsDir, open, report } from './support/layout-run.js';
@@ -109,18 +109,7 @@ describe('the states of issue 44 fit the window and pass axe', () => {
     await outcome.getByTestId('generate-summary').waitFor();
     await expect.poll(() => outcome.locator('.live-generation-id').count()).toBe(3);
     for (const id of await outcome.locator('.live-generation-id').allInnerTexts()) {
-      await h.t.core.video.blobs.put(`generations/${id}.mp4`, media.mp4(), 'video/mp4');
-      await h.t.core.video.blobs.put(`generations/${id}.jpg`, media.jpeg(), 'image/jpeg');
-      h.t.core.video.generations.complete(id, {
-        videoKey: `generations/${id}.mp4`,
-        thumbnailKey: `generations/${id}.jpg`,
-      });
-      h.t.core.events.emit('generation.status', {
-        orgId: h.t.orgId,
-        generationId: id,
-        status: 'completed',
-        error: null,
-      });
+      await finishGeneration(h.t, id);
     }
     await expect.poll(() => outcome.getByTestId('generate-summary').innerText()).toBe('Done');
     await audit(page, 'generate-batch-result', outcome);

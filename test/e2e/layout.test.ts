@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, type FixtureSite } from '../fixtures/sites/index.js';
 import { media } from '../helpers/media-fixtures.js';
+import { finishGeneration } from './support/finish-generation.js';
 import { upload } from '../helpers/video-api.js';
 import { axeViolations, inViewBelowBar as inView, overflowsRight, setScheme } from './support/layout-audit.js';
 import { audit, ensureShotsDir, open, report } from './support/layout-run.js';
@@ -283,13 +284,7 @@ describe('the video screens fit the window and pass axe in their states', () => 
     const summary = outcome.getByTestId('generate-summary');
     expect(await summary.innerText()).toBe('Started');
     const id = (await outcome.getByTestId('live-generation').locator('.mono').innerText()).trim();
-    await h.t.core.video.blobs.put(`generations/${id}.mp4`, media.mp4(), 'video/mp4');
-    await h.t.core.video.blobs.put(`generations/${id}.jpg`, media.jpeg(), 'image/jpeg');
-    h.t.core.video.generations.complete(id, {
-      videoKey: `generations/${id}.mp4`,
-      thumbnailKey: `generations/${id}.jpg`,
-    });
-    h.t.core.events.emit('generation.status', { orgId: h.t.orgId, generationId: id, status: 'completed', error: null });
+    await finishGeneration(h.t, id);
     await expect.poll(() => summary.innerText()).toBe('Done');
     await audit(app.page, 'generate-result', outcome);
 

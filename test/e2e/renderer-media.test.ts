@@ -9,6 +9,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadProgress } from '../../src/shared/ipc-contract.js';
 import { media } from '../helpers/media-fixtures.js';
+import { finishGeneration } from './support/finish-generation.js';
 import { upload } from '../helpers/video-api.js';
 import {
   dropFiles,
@@ -271,18 +272,7 @@ describe('generate media and template pictures', () => {
       expect(stored.inputs.photo.storage_key).toBe(await reference.inputValue());
 
       // Its video finishes: the template's picture is now a frame of it.
-      await h.t.core.video.blobs.put(`generations/${id}.mp4`, testVideo(), 'video/mp4');
-      await h.t.core.video.blobs.put(`generations/${id}.jpg`, media.jpeg(), 'image/jpeg');
-      h.t.core.video.generations.complete(id, {
-        videoKey: `generations/${id}.mp4`,
-        thumbnailKey: `generations/${id}.jpg`,
-      });
-      h.t.core.events.emit('generation.status', {
-        orgId: h.t.orgId,
-        generationId: id,
-        status: 'completed',
-        error: null,
-      });
+      await finishGeneration(h.t, id, testVideo());
       await live.getByRole('button', { name: 'Play' }).waitFor();
       await nav(page, 'Templates').click();
       const item = page.getByTestId('template-list').getByRole('button', { name: /Animate a photo/ });

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageStateSchema } from '../../src/shared/login.schema.js';
 import { startSite } from '../fixtures/sites/index.js';
-import { media } from '../helpers/media-fixtures.js';
+import { finishGeneration } from './support/finish-generation.js';
 import { axeViolations, overflowsRight, setScheme } from './support/layout-audit.js';
 import {
   nav,
@@ -200,20 +200,7 @@ describe('generations: live progress, results, retry', () => {
       await screenshots(page, 'generate-live-progress', page.getByTestId('generate-result'));
 
       // Finished as the render job finishes: files stored, the generation completed, the event sent.
-      await h.t.core.video.blobs.put(`generations/${id}.mp4`, testVideo(), 'video/mp4');
-      await h.t.core.video.blobs.put(`generations/${id}.jpg`, media.jpeg(), 'image/jpeg');
-      expect(
-        h.t.core.video.generations.complete(id, {
-          videoKey: `generations/${id}.mp4`,
-          thumbnailKey: `generations/${id}.jpg`,
-        }),
-      ).toBe(true);
-      h.t.core.events.emit('generation.status', {
-        orgId: h.t.orgId,
-        generationId: id,
-        status: 'completed',
-        error: null,
-      });
+      expect(await finishGeneration(h.t, id, testVideo())).toBe(true);
       await live.getByRole('button', { name: 'Play' }).click();
 
       const row = page.getByTestId('generation-row').filter({ hasText: id });

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/renderer/lib/csv.js';
 import { media } from '../helpers/media-fixtures.js';
+import { finishGeneration } from './support/finish-generation.js';
 import { upload } from '../helpers/video-api.js';
 import { axeViolations, overflowsRight, setScheme } from './support/layout-audit.js';
 import { dropFiles, nav, startRendererHarness, SHOTS_DIR, type RendererHarness } from './support/renderer-harness.js';
@@ -361,18 +362,7 @@ describe('after a batch (issue 44, item 7)', () => {
 
       const ids = await outcome.locator('.live-generation-id').allInnerTexts();
       for (const id of ids) {
-        await h.t.core.video.blobs.put(`generations/${id}.mp4`, media.mp4(), 'video/mp4');
-        await h.t.core.video.blobs.put(`generations/${id}.jpg`, media.jpeg(), 'image/jpeg');
-        h.t.core.video.generations.complete(id, {
-          videoKey: `generations/${id}.mp4`,
-          thumbnailKey: `generations/${id}.jpg`,
-        });
-        h.t.core.events.emit('generation.status', {
-          orgId: h.t.orgId,
-          generationId: id,
-          status: 'completed',
-          error: null,
-        });
+        await finishGeneration(h.t, id);
       }
       await expect.poll(() => outcome.getByTestId('generate-summary').innerText()).toBe('Done');
       // Nothing left to cancel or to follow.
