@@ -327,6 +327,20 @@ describe('template editor', () => {
       expect(f.y, 'the field starts below the pinned preview').toBeGreaterThanOrEqual(p.y + p.height - 1);
       expect(f.y + f.height, 'the field is on screen').toBeLessThanOrEqual(800);
       await editorShots(page, 'studio-editor-pinned');
+      await page.setViewportSize({ width: 900, height: 700 });
+      await last.click();
+      await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-editor-pinned-900x700.png') });
+      // 200 % zoom (640x400): no room to pin; the preview scrolls with the fields, the choice is not offered, and the
+      // field typed in is whole on screen.
+      await page.setViewportSize({ width: 640, height: 400 });
+      await last.click();
+      expect(await preview.getByLabel('Keep the preview in view while editing').isVisible()).toBe(false);
+      expect(await preview.evaluate((el) => getComputedStyle(el).position)).toBe('static');
+      const z = await box(last);
+      expect(z.y).toBeGreaterThanOrEqual(0);
+      expect(z.y + z.height).toBeLessThanOrEqual(400);
+      await page.screenshot({ path: path.join(SHOTS_DIR, 'studio-editor-pinned-640x400.png') });
+      await page.setViewportSize({ width: 1280, height: 800 });
       expect(await audit(page)).toEqual([]);
       // Wide: beside the fields by itself, no toggle.
       await page.setViewportSize({ width: 1800, height: 900 });
