@@ -101,7 +101,9 @@ function ffmpegPresent(f) {
 
 /**
  * Package names per manager and need. null: the manager has no package for it (the plan says what to do instead);
- * a need absent from a manager's table is not asked for there. Homebrew casks are written `--cask NAME`.
+ * a need absent from a manager's table is not asked for there. Homebrew casks are written `--cask NAME`. A list: the
+ * need is several packages (Tesseract's English data is a package of its own on Fedora, Arch and openSUSE; without it
+ * the OCR of the local renderer's layout tests cannot read a word).
  */
 export const PACKAGES = {
   apt: {
@@ -132,7 +134,7 @@ export const PACKAGES = {
     'gnome-keyring': 'gnome-keyring',
     dovecot: 'dovecot',
     xvfb: 'xorg-x11-server-Xvfb',
-    tesseract: 'tesseract',
+    tesseract: ['tesseract', 'tesseract-langpack-eng'],
     firefox: 'firefox',
   },
   pacman: {
@@ -147,7 +149,7 @@ export const PACKAGES = {
     'gnome-keyring': 'gnome-keyring',
     dovecot: 'dovecot',
     xvfb: 'xorg-server-xvfb',
-    tesseract: 'tesseract',
+    tesseract: ['tesseract', 'tesseract-data-eng'],
     firefox: 'firefox',
   },
   zypper: {
@@ -162,7 +164,7 @@ export const PACKAGES = {
     'gnome-keyring': 'gnome-keyring',
     dovecot: 'dovecot',
     xvfb: 'xorg-x11-server-Xvfb',
-    tesseract: 'tesseract-ocr',
+    tesseract: ['tesseract-ocr', 'tesseract-ocr-traineddata-english'],
     firefox: 'MozillaFirefox',
   },
   brew: { browser: '--cask google-chrome', ffmpeg: 'ffmpeg' },

@@ -150,7 +150,8 @@ export function systemPlan(facts) {
     const pkg = manager && packageFor(manager, family, need.id);
     if (!pkg && need.onlyWherePackaged) continue;
     asked.push(need);
-    if (pkg) packages.push(pkg);
+    // A need may be several packages (Tesseract and its English data, split apart outside Debian).
+    if (pkg) packages.push(...[pkg].flat());
     else if (need.id === 'browser' && family === 'ubuntu') ubuntuBrowser = true;
     else unavailable.push(need);
   }

@@ -192,7 +192,7 @@ describe('bootstrap: the install line per system', () => {
     const plan = systemPlan(machine({ osRelease: 'fedora', commands: ['dnf'], mode: 'test' }));
     expect(plan.steps.flatMap((s) => s.lines)).toEqual([
       'sudo dnf install -y --allowerasing chromium ffmpeg libsecret-devel python3 make gcc-c++ xz dbus-daemon ' +
-        'gnome-keyring dovecot xorg-x11-server-Xvfb tesseract firefox',
+        'gnome-keyring dovecot xorg-x11-server-Xvfb tesseract tesseract-langpack-eng firefox',
     ]);
     expect(plan.notes.join(' ')).toMatch(/RPM Fusion/);
     // Without ffmpeg to install, no --allowerasing (it lets dnf remove packages).
@@ -215,11 +215,12 @@ describe('bootstrap: the install line per system', () => {
             '--needed',
             '--noconfirm',
             ...['chromium', 'ffmpeg', 'libsecret', 'python', 'make', 'gcc', 'xz'],
-            ...['dbus', 'gnome-keyring', 'dovecot', 'xorg-server-xvfb', 'tesseract', 'firefox'],
+            ...['dbus', 'gnome-keyring', 'dovecot', 'xorg-server-xvfb', 'tesseract', 'tesseract-data-eng', 'firefox'],
           ],
         ],
         lines: [
-          'pacman -S --needed chromium ffmpeg libsecret python make gcc xz dbus gnome-keyring dovecot xorg-server-xvfb tesseract firefox',
+          'pacman -S --needed chromium ffmpeg libsecret python make gcc xz dbus gnome-keyring dovecot xorg-server-xvfb ' +
+            'tesseract tesseract-data-eng firefox',
         ],
         mayRun: true,
       },
@@ -230,7 +231,7 @@ describe('bootstrap: the install line per system', () => {
     const plan = systemPlan(machine({ osRelease: 'opensuse', commands: ['zypper'], mode: 'test' }));
     expect(plan.steps.flatMap((s) => s.lines)).toEqual([
       'sudo zypper install chromium ffmpeg libsecret-devel python3 make gcc-c++ xz dbus-1 gnome-keyring dovecot ' +
-        'xorg-x11-server-Xvfb tesseract-ocr MozillaFirefox',
+        'xorg-x11-server-Xvfb tesseract-ocr tesseract-ocr-traineddata-english MozillaFirefox',
     ]);
     expect(plan.steps[0]!.run[0]!.slice(0, 3)).toEqual(['zypper', '--non-interactive', 'install']);
     expect(plan.notes.join(' ')).toMatch(/Packman/);
